@@ -1,0 +1,30 @@
+# Quick start: `make run` (demonstration) and `make test` (test suite).
+# Both create .venv if it is missing and install the project into it from PyPI.
+VENV := .venv
+PY := $(VENV)/bin/python
+RETRO := $(VENV)/bin/retro
+STAMP := $(VENV)/.installed
+
+.PHONY: run test bench clean
+
+$(PY):
+	python3 -m venv $(VENV)
+
+$(STAMP): $(PY) pyproject.toml
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	@echo '--- retro check: static illegality rules'
+	$(RETRO) check 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'
+	$(RETRO) check 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1' || true
+	$(RETRO) check 'k7/8/8/8/8/8/8/QQQQKQQQ w - - 0 1' || true
+	@echo '--- retro revmoves: every possible last move (texel documentation example)'
+	$(RETRO) revmoves 'rnbqk1nr/ppp2ppp/4p3/3p4/1b1P4/2N5/PPPQPPPP/R1B1KBNR w KQkq - 0 1'
+
+test: $(STAMP)
+	$(VENV)/bin/pytest -q -n 2
+
+clean:
+	rm -rf $(VENV) build *.egg-info

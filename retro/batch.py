@@ -1,0 +1,112 @@
+"""Batch mode shared by every command: inputs one per line, results in input order.
+
+Rules (DESIGN.md, "Batch"):
+
+* ``-f [FILE]`` reads one input per line from FILE, or from stdin when FILE is
+  omitted or ``-``. Blank lines and lines starting with ``#`` are skipped.
+* Each result is written and flushed as soon as it and all earlier ones are done, so
+  an interrupted run loses no finished result.
+* A bad input line gives an error record (``{"input": ..., "status": "error",
+  "error": ...}`` in ``--json`` mode, ``<input> error: <message>`` in text mode) and
+  the rest goes on.
+* ``-j N`` runs the worker in N local processes; results still come in input order.
+* A progress bar goes to stderr (tqdm) when stderr is a terminal or ``--progress``
+  is given.
+
+A worker is a picklable function ``worker(line: str) -> dict`` returning a JSON-able
+record with at least ``status``; it raises ``ValueError`` (for instance
+``InvalidFenError``) for bad input, which this module turns into an error record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import multiprocessing
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TextIO
+
+from tqdm import tqdm
+
+__all__ = [
+    "add_batch_arguments",
+    "read_inputs",
+    "error_record",
+    "run_batch",
+    "show_progress",
+    "emit",
+]
+
+Record = dict[str, Any]
+
+
+def add_batch_arguments(parser: argparse.ArgumentParser, *, jobs: bool = True) -> None:
+    """Add ``-f [FILE]``, ``--json``, ``--progress`` and (optionally) ``-j/--jobs``."""
+    parser.add_argument(
+        "-f", "--file", nargs="?", const="-", metavar="FILE",
+        help="batch mode: one input per line from FILE (or stdin when FILE is omitted or '-')",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object per result (JSON Lines)")
+    parser.add_argument("--progress", action="store_true", help="show a progress bar on stderr even when it is not a terminal")
+    if jobs:
+        parser.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="run N local processes in parallel (default 1)")
+
+
+def read_inputs(path: str) -> list[str]:
+    """Lines of FILE (or stdin for '-'), without blank and comment lines."""
+    if path == "-":
+        lines = sys.stdin.read().splitlines()
+    else:
+        with open(path, encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+    return [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+
+
+def error_record(line: str, error: Exception | str) -> Record:
+    return {"input": line, "status": "error", "error": str(error)}
+
+
+def _guarded(worker: Callable[[str], Record], line: str) -> Record:
+    try:
+        return worker(line)
+    except ValueError as error:
+        return error_record(line, error)
+
+
+def run_batch(
+    worker: Callable[[str], Record],
+    lines: Iterable[str],
+    *,
+    jobs: int = 1,
+    progress: bool = False,
+    desc: str = "",
+    total: int | None = None,
+) -> Iterator[Record]:
+    """Yield ``worker(line)`` for each line, in input order; bad lines give error records."""
+    guarded = functools.partial(_guarded, worker)
+    bar = tqdm(total=total, desc=desc, unit="pos", disable=not progress, file=sys.stderr, dynamic_ncols=True)
+    try:
+        if jobs <= 1:
+            for line in lines:
+                yield guarded(line)
+                bar.update()
+        else:
+            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+                for record in pool.imap(guarded, lines, chunksize=1):
+                    yield record
+                    bar.update()
+    finally:
+        bar.close()
+
+
+def emit(record: Record, text: str, *, as_json: bool, out: TextIO | None = None) -> None:
+    """Write one result (JSON object or text line) and flush it."""
+    out = out or sys.stdout
+    out.write((json.dumps(record) if as_json else text) + "\n")
+    out.flush()
+
+
+def show_progress(args: argparse.Namespace) -> bool:
+    return bool(getattr(args, "progress", False)) or sys.stderr.isatty()

@@ -1,0 +1,152 @@
+"""Parsing positions from user input, with errors a user understands.
+
+A FEN given to ``retro`` may have 4 to 6 fields (piece placement, side to move,
+castling, en passant, then optionally the halfmove clock and the fullmove number).
+Tromp's ChessPositionRanking samples reuse fields 5 and 6 for the rank of the
+position among its equivalents and its multiplicity ``m``; those two numbers are kept
+as :attr:`Position.field5` and :attr:`Position.field6` and never interpreted as clocks
+by this module (callers that know the input is a Tromp sample read
+:attr:`Position.multiplicity`).
+
+Problems and cages are often given as a bare placement (``8/8/8/8/8/1P6/1PkPP3/KR1b4``),
+which :func:`parse_board` accepts.
+
+What is checked here is *syntax*: eight ranks of eight files, known piece letters, a
+side to move, a castling field made of ``KQkq`` (or ``-``), an en-passant field that is
+``-`` or a square. Whether the position could arise in a game is the business of
+:mod:`retro.rules`; in particular a position with the wrong number of kings parses
+here (``retro check`` reports it as illegal) unless ``require_kings=True`` is asked
+for by commands that must play moves on the board.
+
+The raw castling and en-passant fields are kept as given, because python-chess
+silently cleans castling rights that cannot be valid and the static rules must be able
+to object to them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import chess
+
+__all__ = ["InvalidFenError", "Position", "parse_fen", "parse_board"]
+
+_PIECE_CHARS = set("PNBRQKpnbrqk")
+_CASTLING_RE = re.compile(r"^(-|K?Q?k?q?)$")
+_EP_RE = re.compile(r"^(-|[a-h][1-8])$")
+
+
+class InvalidFenError(ValueError):
+    """Raised for input that is not a well-formed FEN or board; the message says why."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Position:
+    """A parsed position: the python-chess board plus the raw fields python-chess drops."""
+
+    board: chess.Board
+    castling_field: str
+    ep_field: str
+    field5: int | None = None
+    field6: int | None = None
+
+    @property
+    def fen(self) -> str:
+        """The 4-field FEN (placement, side, castling as given, ep as given)."""
+        return " ".join(
+            [self.board.board_fen(), "w" if self.board.turn else "b", self.castling_field, self.ep_field]
+        )
+
+    @property
+    def multiplicity(self) -> int:
+        """Tromp's multiplicity m (field 6 of a sample line); 1 when absent."""
+        return self.field6 if self.field6 is not None else 1
+
+    @property
+    def raw_castling_mask(self) -> chess.Bitboard:
+        """The rook squares named by the castling field, whether or not they make sense."""
+        mask = 0
+        for ch in self.castling_field.replace("-", ""):
+            mask |= {"K": chess.BB_H1, "Q": chess.BB_A1, "k": chess.BB_H8, "q": chess.BB_A8}[ch]
+        return mask
+
+
+def _check_placement(placement: str) -> None:
+    ranks = placement.split("/")
+    if len(ranks) != 8:
+        raise InvalidFenError(f"expected 8 ranks separated by '/', got {len(ranks)} in {placement!r}")
+    for index, rank in enumerate(ranks):
+        rank_number = 8 - index
+        files = 0
+        previous_digit = False
+        for ch in rank:
+            if ch.isdigit():
+                if ch in "09" or previous_digit:
+                    raise InvalidFenError(f"rank {rank_number}: bad empty-square count in {rank!r}")
+                files += int(ch)
+                previous_digit = True
+            elif ch in _PIECE_CHARS:
+                files += 1
+                previous_digit = False
+            else:
+                raise InvalidFenError(f"rank {rank_number}: unknown piece letter {ch!r} in {rank!r}")
+        if files != 8:
+            raise InvalidFenError(f"rank {rank_number}: {rank!r} covers {files} files, not 8")
+
+
+def _check_kings(board: chess.Board) -> None:
+    for color, name in ((chess.WHITE, "white"), (chess.BLACK, "black")):
+        count = chess.popcount(board.kings & board.occupied_co[color])
+        if count != 1:
+            raise InvalidFenError(f"the position has {count} {name} kings, not 1")
+
+
+def parse_board(text: str, *, require_kings: bool = False) -> chess.Board:
+    """Parse a bare piece placement (the first FEN field; further fields are ignored
+    only if the text is a full FEN, use :func:`parse_fen` for that). White to move."""
+    placement = text.strip().split()[0] if text.strip() else ""
+    if not placement:
+        raise InvalidFenError("empty board")
+    _check_placement(placement)
+    board = chess.Board(None)
+    board.set_board_fen(placement)
+    if require_kings:
+        _check_kings(board)
+    return board
+
+
+def parse_fen(text: str, *, require_kings: bool = False) -> Position:
+    """Parse a FEN with 4 to 6 fields (see the module docstring)."""
+    fields = text.strip().split()
+    if not fields:
+        raise InvalidFenError("empty FEN")
+    if len(fields) < 4 or len(fields) > 6:
+        raise InvalidFenError(f"a FEN has 4 to 6 fields, got {len(fields)}: {text.strip()!r}")
+    placement, side, castling, ep = fields[:4]
+    _check_placement(placement)
+    if side not in ("w", "b"):
+        raise InvalidFenError(f"side to move must be 'w' or 'b', got {side!r}")
+    if not _CASTLING_RE.match(castling):
+        raise InvalidFenError(f"castling field must be '-' or letters from 'KQkq' in that order, got {castling!r}")
+    if not _EP_RE.match(ep):
+        raise InvalidFenError(f"en-passant field must be '-' or a square, got {ep!r}")
+    numbers: list[int] = []
+    for name, value in zip(("field 5", "field 6"), fields[4:]):
+        if not value.isdigit():
+            raise InvalidFenError(f"{name} must be a non-negative integer, got {value!r}")
+        numbers.append(int(value))
+    board = chess.Board(None)
+    board.set_board_fen(placement)
+    board.turn = side == "w"
+    board.castling_rights = Position(board, castling, ep).raw_castling_mask
+    board.ep_square = None if ep == "-" else chess.parse_square(ep)
+    if require_kings:
+        _check_kings(board)
+    return Position(
+        board=board,
+        castling_field=castling,
+        ep_field=ep,
+        field5=numbers[0] if numbers else None,
+        field6=numbers[1] if len(numbers) > 1 else None,
+    )

@@ -1,0 +1,422 @@
+"""Static illegality rules: properties of a position that no game can produce.
+
+Each rule is a function ``rule(position) -> str | None`` returning the reason the
+position is illegal, or None. Every rule states below why it is **sound**: it only
+fires on positions that cannot arise from the initial position by legal moves.
+:func:`check_static` applies them in the order of :data:`RULES` and reports the first
+that fires. Sources: texel's static rules (paper 002, "Proving illegality": king
+capture, more than 16 units, pawns plus queens above 9, double pawns against 16
+units) generalized as described in each rule, python-chess's ``Board.status`` checks,
+and the reverse move generator (paper 002, "Analyzing possible last moves").
+
+Terms: the side to move is "them" below only in :func:`opponent_in_check`; "X" is
+the side that made the last move (not to move). "Excess" pieces of a side are those
+beyond the initial set (queens beyond 1, rooks beyond 2, knights beyond 2, bishops
+beyond 1 per square colour); each of them is a promoted pawn.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+import chess
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from retro.position import Position
+from retro.revmoves import retractions
+
+__all__ = ["StaticVerdict", "RULES", "RULE_NAMES", "check_static", "min_pawn_captures"]
+
+_HOME_RANK_PAWNS = {chess.WHITE: chess.BB_RANK_2, chess.BLACK: chess.BB_RANK_7}
+_PROMOTION_RANK = {chess.WHITE: 7, chess.BLACK: 0}
+
+
+@dataclasses.dataclass(frozen=True)
+class StaticVerdict:
+    """``status`` is ``illegal`` (with the ``rule`` name and a ``reason``) or ``unknown``
+    (no static objection: the position may still be illegal for deeper reasons)."""
+
+    status: str
+    rule: str | None = None
+    reason: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class _Facts:
+    board: chess.Board
+    castling_field: str
+    ep_field: str
+
+
+def _side_name(color: chess.Color) -> str:
+    return "white" if color else "black"
+
+
+def _count(board: chess.Board, piece_type: chess.PieceType, color: chess.Color) -> int:
+    return chess.popcount(board.pieces_mask(piece_type, color))
+
+
+def _excess_pieces(board: chess.Board, color: chess.Color) -> tuple[int, int]:
+    """(excess ignoring bishop colours, excess counting bishops per square colour)."""
+    queens = _count(board, chess.QUEEN, color)
+    rooks = _count(board, chess.ROOK, color)
+    knights = _count(board, chess.KNIGHT, color)
+    bishops = board.pieces_mask(chess.BISHOP, color)
+    light = chess.popcount(bishops & chess.BB_LIGHT_SQUARES)
+    dark = chess.popcount(bishops & chess.BB_DARK_SQUARES)
+    base = max(0, queens - 1) + max(0, rooks - 2) + max(0, knights - 2)
+    return base + max(0, light + dark - 2), base + max(0, light - 1) + max(0, dark - 1)
+
+
+# ----------------------------------------------------------------------------- rules
+
+
+def king_count(facts: _Facts) -> str | None:
+    """Each side has exactly one king. Sound: kings are never captured or created."""
+    for color in chess.COLORS:
+        count = _count(facts.board, chess.KING, color)
+        if count != 1:
+            return f"{_side_name(color)} has {count} kings"
+    return None
+
+
+def pawn_on_back_rank(facts: _Facts) -> str | None:
+    """No pawn on rank 1 or 8. Sound: pawns start on ranks 2/7, move forward only and
+    are replaced by a piece when they reach the last rank; they never move backward."""
+    pawns = facts.board.pawns & chess.BB_BACKRANKS
+    if pawns:
+        return f"pawn on the first or last rank ({chess.square_name(chess.lsb(pawns))})"
+    return None
+
+
+def opponent_in_check(facts: _Facts) -> str | None:
+    """The side not to move is not in check. Sound: it just moved, and a move may not
+    leave one's own king in check (so the side to move could capture the king)."""
+    board = facts.board
+    king = board.king(not board.turn)
+    if king is not None and board.attackers_mask(board.turn, king):
+        return f"the side not to move ({_side_name(not board.turn)}) is in check"
+    return None
+
+
+def too_many_checkers(facts: _Facts) -> str | None:
+    """At most two units give check. Sound: one move can give check with the moved
+    unit and discover at most one line through its origin square; en passant also
+    removes a captured pawn, but the capturing pawn's origin and the captured pawn's
+    square lie on one rank next to each other, so at most one line through them
+    reaches the king besides the pawn's own check; castling moves the rook (which may
+    check) and the king (which cannot discover: the line king-e1 ends at the board edge
+    behind e1 except along rank 1, where the castled rook and king block it)."""
+    board = facts.board
+    king = board.king(board.turn)
+    if king is None:
+        return None
+    checkers = chess.popcount(board.attackers_mask(not board.turn, king))
+    if checkers > 2:
+        return f"{checkers} units give check"
+    return None
+
+
+_SLIDERS = (chess.BISHOP, chess.ROOK, chess.QUEEN)
+
+
+def _origins(board: chess.Board, square: chess.Square, color: chess.Color) -> chess.Bitboard:
+    """Squares from which the unit of ``color`` now on ``square`` could have moved there
+    in one non-castling move (empty in the position; pawn origins for a piece on the
+    promotion rank). A superset is fine: it only makes the caller object less."""
+    piece = board.piece_at(square)
+    assert piece is not None
+    occupied = board.occupied
+    empty = ~occupied & chess.BB_ALL
+    if piece.piece_type == chess.PAWN:
+        back = -8 if color == chess.WHITE else 8
+        origins = 0
+        one = square + back
+        if 0 <= one < 64 and empty & chess.BB_SQUARES[one]:
+            origins |= chess.BB_SQUARES[one]
+            two = one + back
+            if 0 <= two < 64 and chess.BB_SQUARES[two] & _HOME_RANK_PAWNS[color] and empty & chess.BB_SQUARES[two]:
+                origins |= chess.BB_SQUARES[two]
+        origins |= chess.BB_PAWN_ATTACKS[not color][square] & empty
+        return origins
+    if piece.piece_type == chess.KNIGHT:
+        origins = chess.BB_KNIGHT_ATTACKS[square] & empty
+    elif piece.piece_type == chess.KING:
+        origins = chess.BB_KING_ATTACKS[square] & empty
+    else:
+        origins = 0
+        if piece.piece_type in (chess.BISHOP, chess.QUEEN):
+            origins |= chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & occupied]
+        if piece.piece_type in (chess.ROOK, chess.QUEEN):
+            origins |= chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
+            origins |= chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied]
+        origins &= empty
+    if chess.square_rank(square) == _PROMOTION_RANK[color] and piece.piece_type != chess.KING:
+        back = -8 if color == chess.WHITE else 8
+        below = square + back
+        origins |= (chess.BB_SQUARES[below] | chess.BB_PAWN_ATTACKS[not color][square]) & empty
+    return origins
+
+
+def impossible_double_check(facts: _Facts) -> str | None:
+    """A double check must come from one move. Sound, by cases on the last move of X:
+
+    * A non-capturing, non-castling move of a unit U can give check with U itself and
+      discover one line: the line from the king through U's origin (two sliders on one
+      line through the king cannot both check). So one checker A stands where U went,
+      and its origin s (a square from which U could reach A's square, empty now) lies
+      strictly between the other checker B and the king, B being a slider. A
+      promotion is a pawn move ending on the last rank (its origins are included).
+    * An ordinary capture is the same (the captured unit stood on A's square, which is
+      not between B and the king since A checks).
+    * Castling cannot give double check (see :func:`too_many_checkers`).
+    * En passant may discover lines through two squares; whenever X has a pawn that
+      could just have captured en passant (on its 6th rank with the square behind it
+      empty) the rule does not object.
+    If no checker pair fits, no single move gave the double check."""
+    board = facts.board
+    them = board.turn
+    x = not them
+    king = board.king(them)
+    if king is None:
+        return None
+    checkers = list(chess.SquareSet(board.attackers_mask(x, king)))
+    if len(checkers) != 2:
+        return None
+    sixth = chess.BB_RANK_6 if x == chess.WHITE else chess.BB_RANK_3
+    behind = -8 if x == chess.WHITE else 8
+    for pawn in chess.SquareSet(board.pieces_mask(chess.PAWN, x) & sixth):
+        if not board.occupied & chess.BB_SQUARES[pawn + behind]:
+            return None  # possibly en passant: do not object
+    for a, b in ((checkers[0], checkers[1]), (checkers[1], checkers[0])):
+        piece_b = board.piece_at(b)
+        assert piece_b is not None
+        if piece_b.piece_type not in _SLIDERS:
+            continue
+        line = chess.between(b, king)
+        if _origins(board, a, x) & line:
+            return None
+    names = " and ".join(f"{board.piece_at(s).symbol()}{chess.square_name(s)}" for s in checkers)  # type: ignore[union-attr]
+    return f"double check by {names} that no single move can give"
+
+
+def too_many_units(facts: _Facts) -> str | None:
+    """At most 16 units per side. Sound: units are never created, promotion replaces a
+    pawn."""
+    for color in chess.COLORS:
+        count = chess.popcount(facts.board.occupied_co[color])
+        if count > 16:
+            return f"{_side_name(color)} has {count} units"
+    return None
+
+
+def too_many_promotions(facts: _Facts) -> str | None:
+    """Pawns plus excess pieces at most 8 per side. Sound: every excess piece is a
+    promoted pawn and each of the side's 8 pawns is either still a pawn, promoted once,
+    or gone. (Texel's "pawns + queens > 9" is a special case.)"""
+    for color in chess.COLORS:
+        pawns = _count(facts.board, chess.PAWN, color)
+        excess, _ = _excess_pieces(facts.board, color)
+        if pawns + excess > 8:
+            return f"{_side_name(color)} has {pawns} pawns and at least {excess} promoted pieces"
+    return None
+
+
+def bishop_colours(facts: _Facts) -> str | None:
+    """Pawns plus excess pieces at most 8 when bishops are counted per square colour.
+    Sound: a side starts with one bishop of each square colour and bishops never change
+    square colour, so every bishop beyond one per colour is promoted."""
+    for color in chess.COLORS:
+        pawns = _count(facts.board, chess.PAWN, color)
+        plain, by_colour = _excess_pieces(facts.board, color)
+        if pawns + by_colour > 8 and pawns + plain <= 8:
+            return f"{_side_name(color)} has more bishops of one square colour than its promotions allow"
+    return None
+
+
+_INFEASIBLE = 10_000
+
+
+def min_pawn_captures(board: chess.Board, color: chess.Color, *, promotions: bool = True) -> int | None:
+    """The least number of captures the pawns of ``color`` must have made, or None if
+    the pawns and promoted pieces cannot be explained at all.
+
+    Model: the 8 original pawns (files a-h) are assigned to the current pawns and to
+    the excess pieces, each original pawn to at most one. A pawn from file g standing
+    on file f has made at least |f - g| captures, and can have made at most as many as
+    the ranks it advanced (each capture advances one rank), else the assignment is
+    impossible. An excess piece is a pawn that reached its last rank on some file p,
+    costing |p - g| captures; p is free for queens, rooks and knights (cost 0), and for
+    a bishop p must give a promotion square of the bishop's colour (cost 0 or 1).
+    The minimum-cost assignment (``scipy.optimize.linear_sum_assignment``) is a lower
+    bound on the pawn captures of every game reaching the position. With
+    ``promotions=False`` only the pawns on the board are assigned (a lower bound on the
+    captures made by the pawns that are still pawns)."""
+    targets: list[list[int]] = []
+    advance_from_home = 1 if color == chess.WHITE else 6
+    for square in chess.SquareSet(board.pieces_mask(chess.PAWN, color)):
+        f, r = chess.square_file(square), chess.square_rank(square)
+        advanced = abs(r - advance_from_home)
+        targets.append([abs(f - g) if abs(f - g) <= advanced else _INFEASIBLE for g in range(8)])
+    queens = _count(board, chess.QUEEN, color)
+    rooks = _count(board, chess.ROOK, color)
+    knights = _count(board, chess.KNIGHT, color)
+    bishops = board.pieces_mask(chess.BISHOP, color)
+    light = chess.popcount(bishops & chess.BB_LIGHT_SQUARES)
+    dark = chess.popcount(bishops & chess.BB_DARK_SQUARES)
+    free = max(0, queens - 1) + max(0, rooks - 2) + max(0, knights - 2)
+    if not promotions:
+        free = light = dark = 0
+    targets.extend([[0] * 8 for _ in range(free)])
+    promotion_rank = _PROMOTION_RANK[color]
+    for count, colour_mask in ((max(0, light - 1), chess.BB_LIGHT_SQUARES), (max(0, dark - 1), chess.BB_DARK_SQUARES)):
+        files = [p for p in range(8) if chess.BB_SQUARES[chess.square(p, promotion_rank)] & colour_mask]
+        for _ in range(count):
+            targets.append([min(abs(p - g) for p in files) for g in range(8)])
+    if not targets:
+        return 0
+    if len(targets) > 8:
+        return None
+    cost = np.array(targets)
+    rows, cols = linear_sum_assignment(cost)
+    total = int(cost[rows, cols].sum())
+    return None if total >= _INFEASIBLE else total
+
+
+def pawn_captures(facts: _Facts) -> str | None:
+    """The pawns' minimum number of captures (:func:`min_pawn_captures`) is at most the
+    number of units the opponent is missing. Sound: each pawn capture removes a
+    different opponent unit, and the opponent started with 16. (Texel's "16 black units
+    and a white double pawn" is a special case.)"""
+    board = facts.board
+    for color in chess.COLORS:
+        needed = min_pawn_captures(board, color)
+        missing = 16 - chess.popcount(board.occupied_co[not color])
+        if needed is None:
+            return f"the {_side_name(color)} pawn structure cannot arise from the eight original pawns"
+        if needed > missing:
+            return (f"{_side_name(color)} pawns need at least {needed} captures but "
+                    f"{_side_name(not color)} is missing only {missing} units")
+    return None
+
+
+def promotions_need_captures(facts: _Facts) -> str | None:
+    """A side's promotions need captures: for White (Black alike, colours swapped)
+    ``excess ≤ (c_W - s_W) + min(c_W, 8 - black pawns - black excess) + c_B``, where
+    ``c_W`` is the number of captures White made (Black's missing units), ``c_B``
+    Black's, and ``s_W`` the least number of captures made by the white pawns still on
+    the board (:func:`min_pawn_captures` with ``promotions=False``).
+
+    Sound: take a white pawn that promoted, originally on file g. (a) If it ever
+    captured, charge its first capture (a white capture; one per pawn). (b) Otherwise
+    it stayed on file g, and Black's g-pawn, which started ahead of it on that file,
+    cannot pass it and must have left file g before the white pawn went by: either it
+    was captured (charge that white capture of a black pawn; at most one white pawn
+    per black pawn, and no more than the black pawns that are gone without promoting,
+    8 - black pawns - black promotions) or it captured (charge that black pawn's first
+    capture; at most one per black pawn, so at most ``c_B`` in all). A white capture is
+    charged at most twice (once as a pawn's first capture, once as the capture of a
+    black pawn), and the first captures of (a) are not captures of the pawns still on
+    the board, which made at least ``s_W`` others; this gives the bound, and every
+    excess piece is a promotion."""
+    board = facts.board
+    for color in chess.COLORS:
+        own_captures = 16 - chess.popcount(board.occupied_co[not color])
+        their_captures = 16 - chess.popcount(board.occupied_co[color])
+        their_pawns_gone = 8 - _count(board, chess.PAWN, not color) - _excess_pieces(board, not color)[1]
+        _, excess = _excess_pieces(board, color)
+        by_pawns = min_pawn_captures(board, color, promotions=False) or 0
+        bound = max(0, own_captures - by_pawns) + min(own_captures, max(0, their_pawns_gone)) + their_captures
+        if excess > bound:
+            return (f"{_side_name(color)} has at least {excess} promoted pieces but the captures "
+                    f"({own_captures} by {_side_name(color)}, {their_captures} by {_side_name(not color)}) "
+                    f"allow at most {bound} promotions")
+    return None
+
+
+def castling_rights(facts: _Facts) -> str | None:
+    """Every castling right has its king on e1/e8 and its rook on the corner. Sound: a
+    right is lost for good when the king or that rook moves (or the rook is captured)."""
+    board = facts.board
+    for letter in facts.castling_field.replace("-", ""):
+        color = letter.isupper()
+        king_home = chess.E1 if color else chess.E8
+        rook_home = {"K": chess.H1, "Q": chess.A1, "k": chess.H8, "q": chess.A8}[letter]
+        if board.piece_at(king_home) != chess.Piece(chess.KING, color):
+            return f"castling right {letter} without the king on {chess.square_name(king_home)}"
+        if board.piece_at(rook_home) != chess.Piece(chess.ROOK, color):
+            return f"castling right {letter} without the rook on {chess.square_name(rook_home)}"
+    return None
+
+
+def en_passant(facts: _Facts) -> str | None:
+    """An en-passant square follows a double step of the side that just moved: it lies
+    on rank 6 (White to move) or 3 (Black to move), with that side's pawn in front of it
+    and it and the pawn's starting square empty. Sound: that is what a double step
+    leaves behind, and the square is cleared by any other move."""
+    if facts.ep_field == "-":
+        return None
+    board = facts.board
+    ep = chess.parse_square(facts.ep_field)
+    rank, step = (5, -8) if board.turn == chess.WHITE else (2, 8)
+    if chess.square_rank(ep) != rank:
+        return f"en-passant square {facts.ep_field} is not on rank {rank + 1}"
+    pawn_square, origin = ep + step, ep - step
+    if board.piece_at(pawn_square) != chess.Piece(chess.PAWN, not board.turn):
+        return f"en-passant square {facts.ep_field} without a pawn that just made a double step"
+    if board.occupied & (chess.BB_SQUARES[ep] | chess.BB_SQUARES[origin]):
+        return f"en-passant square {facts.ep_field}: the squares the pawn passed are occupied"
+    return None
+
+
+def no_last_move(facts: _Facts) -> str | None:
+    """The position has a possible last move. Sound: every legal position but the
+    initial one was reached by a legal move from a legal predecessor, the initial
+    position has predecessors too (e.g. the one with Black's knight on f6), and
+    :func:`retro.revmoves.retractions` lists every legal predecessor."""
+    if not retractions(facts.board):
+        return "no possible last move"
+    return None
+
+
+Rule = Callable[[_Facts], "str | None"]
+
+RULES: list[tuple[str, Rule]] = [
+    ("king-count", king_count),
+    ("pawn-on-back-rank", pawn_on_back_rank),
+    ("too-many-units", too_many_units),
+    ("too-many-promotions", too_many_promotions),
+    ("bishop-colours", bishop_colours),
+    ("castling-rights", castling_rights),
+    ("en-passant", en_passant),
+    ("opponent-in-check", opponent_in_check),
+    ("too-many-checkers", too_many_checkers),
+    ("impossible-double-check", impossible_double_check),
+    ("pawn-captures", pawn_captures),
+    ("promotions-need-captures", promotions_need_captures),
+    ("no-last-move", no_last_move),
+]
+RULE_NAMES = [name for name, _ in RULES]
+
+
+def check_static(position: Position | chess.Board) -> StaticVerdict:
+    """Apply the static rules in order; the first that fires makes the verdict illegal.
+
+    A :class:`chess.Board` is taken with its (python-chess) castling rights and
+    en-passant square; a :class:`~retro.position.Position` keeps the raw fields."""
+    if isinstance(position, Position):
+        facts = _Facts(position.board, position.castling_field, position.ep_field)
+    else:
+        board = position
+        castling = board.castling_xfen() if board.castling_rights else "-"
+        # Keep only K/Q/k/q letters; Chess960-style letters never come from parse_fen.
+        castling = "".join(c for c in castling if c in "KQkq") or "-"
+        ep = chess.square_name(board.ep_square) if board.ep_square is not None else "-"
+        facts = _Facts(board, castling, ep)
+    for name, rule in RULES:
+        reason = rule(facts)
+        if reason is not None:
+            return StaticVerdict("illegal", name, reason)
+    return StaticVerdict("unknown")

@@ -24,6 +24,7 @@ import chess
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
+from retro.pawn_fates import pawn_fates_feasible
 from retro.position import Position
 from retro.revmoves import retractions
 
@@ -336,6 +337,16 @@ def promotions_need_captures(facts: _Facts) -> str | None:
     return None
 
 
+def pawn_fates(facts: _Facts) -> str | None:
+    """The sixteen original pawns have fates (still a pawn, promoted, captured) that
+    explain the pawn structure, the promoted pieces and the captures: see
+    :mod:`retro.pawn_fates`, where each constraint's soundness is argued; the rule
+    fires only when CP-SAT proves the constraints infeasible."""
+    if pawn_fates_feasible(facts.board) is False:
+        return "no fates of the sixteen original pawns explain the pawns, promotions and captures"
+    return None
+
+
 def castling_rights(facts: _Facts) -> str | None:
     """Every castling right has its king on e1/e8 and its rook on the corner. Sound: a
     right is lost for good when the king or that rook moves (or the rook is captured)."""
@@ -396,6 +407,7 @@ RULES: list[tuple[str, Rule]] = [
     ("impossible-double-check", impossible_double_check),
     ("pawn-captures", pawn_captures),
     ("promotions-need-captures", promotions_need_captures),
+    ("pawn-fates", pawn_fates),
     ("no-last-move", no_last_move),
 ]
 RULE_NAMES = [name for name, _ in RULES]

@@ -1,0 +1,64 @@
+"""``retro check``: the static illegality rules."""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import sys
+
+from retro.batch import add_batch_arguments, emit, read_inputs, run_batch, show_progress
+from retro.position import parse_fen
+from retro.rules import RULE_NAMES, check_static
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "check",
+        help="static illegality rules: 'illegal: <rule>' or 'no static objection'",
+        description="Apply the static illegality rules (king counts, pawns on the back ranks, the side not "
+        "to move in check, impossible checks, unit and promotion counts, bishop colours, pawn capture "
+        "accounting, pawn fates, castling and en-passant fields, no possible last move). 'no static "
+        "objection' does not mean legal: use `retro proofgame` for that. Accepts FENs with 4 to 6 fields "
+        "and Tromp's sample format.",
+        epilog="example: retro check 'k7/8/8/8/8/8/8/QQQQKQQQ w - - 0 1'",
+    )
+    parser.add_argument("fen", nargs="?", help="the position (FEN)")
+    add_batch_arguments(parser)
+    parser.set_defaults(func=run)
+
+
+def check_line(line: str) -> dict:
+    """Batch worker: one FEN line to a JSON-able record."""
+    position = parse_fen(line)
+    verdict = check_static(position)
+    record: dict = {"fen": position.fen, "status": verdict.status, "rule": verdict.rule, "reason": verdict.reason}
+    return record
+
+
+def _text(record: dict, *, batch: bool) -> str:
+    if record["status"] == "error":
+        return f"{record['input']} error: {record['error']}"
+    verdict = f"illegal: {record['reason']}" if record["status"] == "illegal" else "no static objection"
+    return f"{record['fen']} {verdict}" if batch else verdict
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.file is None:
+        if not args.fen:
+            raise ValueError("give a FEN, or -f FILE for batch mode")
+        record = check_line(args.fen)
+        emit(record, _text(record, batch=False), as_json=args.json)
+        return 0
+    lines = read_inputs(args.file)
+    counts: collections.Counter[str] = collections.Counter()
+    for record in run_batch(check_line, lines, jobs=args.jobs, progress=show_progress(args), desc="check",
+                            total=len(lines)):
+        counts[record.get("rule") or record["status"]] += 1
+        emit(record, _text(record, batch=True), as_json=args.json)
+    summary = [f"{counts[name]:7d}  illegal: {name}" for name in RULE_NAMES if counts[name]]
+    summary.append(f"{counts['unknown']:7d}  no static objection")
+    if counts["error"]:
+        summary.append(f"{counts['error']:7d}  bad input lines")
+    summary.append(f"{sum(counts.values()):7d}  total")
+    print("\n".join(summary), file=sys.stderr)
+    return 0

@@ -1,0 +1,145 @@
+"""Static rules: each rule fires on a position built to break it and stays silent on a
+nearby legal position; no legal position of the data is ever ruled illegal."""
+
+import random
+
+import chess
+import pytest
+
+from retro.pawn_fates import pawn_fates_feasible
+from retro.position import parse_fen
+from retro.rules import RULE_NAMES, check_static, min_pawn_captures
+from tests.conftest import read_jsonl, texel_cases
+
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+# (rule, illegal FEN, nearby legal FEN, why the legal one is reachable)
+CASES = [
+    ("king-count", "8/8/8/8/8/8/8/KK5k w - - 0 1", "8/8/8/8/8/8/8/K6k w - - 0 1", "bare kings after captures"),
+    ("pawn-on-back-rank", "P6k/8/8/8/8/8/8/K7 b - - 0 1", "Q6k/8/8/8/8/8/8/K7 b - - 0 1",
+     "a pawn promoted on a8 (no check on h8)"),
+    ("too-many-units", "k6N/8/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+     "k7/8/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", "White lost nothing, Black all but the king"),
+    ("too-many-promotions", "7k/8/8/8/8/8/PPPPPPPP/QNBQKBNR w - - 0 1",
+     "7k/8/8/8/8/8/1PPPPPPP/QNBQKBNR w - - 0 1", "the a-pawn promoted on a8 after Black's a-pawn was taken"),
+    ("bishop-colours", "4k3/8/8/8/4B3/3P4/PPP1PPPP/RN1QKBNR w - - 0 1",
+     "4k3/8/8/8/3B4/3P4/PPP1PPPP/RN1QKBNR w - - 0 1", "d3, then Bc1-e3-d4 (e4 is light, d4 dark)"),
+    ("opponent-in-check", "8/8/8/8/8/8/8/KRk5 w - - 0 1", "8/8/8/8/8/8/8/KRk5 b - - 0 1", "Ra1-b1+ was the last move"),
+    ("castling-rights", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1",
+     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w Qkq - 0 1", "the h1 rook was captured"),
+    ("en-passant", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1",
+     "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", "1.e4 with Black to move"),
+    ("pawn-captures", "rnbqkbnr/p1pppppp/p7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+     "rnbqkbnr/p1pppppp/p7/8/8/8/1PPPPPPP/RNBQKBNR w KQkq - 0 1", "texel: a4 Nf6 a5 Ng8 a6 bxa6"),
+]
+
+
+@pytest.mark.parametrize("rule, illegal, legal, why", CASES, ids=[c[0] for c in CASES])
+def test_rule_fires_and_nearby_legal_position_passes(rule, illegal, legal, why):
+    verdict = check_static(parse_fen(illegal))
+    assert verdict.status == "illegal" and verdict.rule == rule, verdict
+    assert check_static(parse_fen(legal)).status == "unknown", why
+
+
+def test_three_checkers():
+    # Black king e8 attacked by Re1, Bb5 and Nd6: no single move can give three checks.
+    verdict = check_static(parse_fen("4k3/8/3N4/1B6/8/8/8/K3R3 b - - 0 1"))
+    assert verdict.rule == "too-many-checkers"
+
+
+def test_impossible_and_possible_double_check():
+    # Rook e1 and bishop a4 both check e8. The rook's possible origins (e-file, 1st rank)
+    # miss the bishop's line b5-c6-d7, and the bishop's (b3, c2, d1 and its own line)
+    # miss the rook's line e2-e7: no single move discovers one check while giving the other.
+    impossible = "4k3/8/8/8/B7/8/8/K3R3 b - - 0 1"
+    assert check_static(parse_fen(impossible)).rule == "impossible-double-check"
+    # Knight d6 and rook e1: the knight came from e4 (on the rook's line), a discovered
+    # double check (e.g. Ne4-d6++).
+    possible = "4k3/8/3N4/8/8/8/8/K3R3 b - - 0 1"
+    assert check_static(parse_fen(possible)).status == "unknown"
+
+
+def test_promotions_need_captures():
+    # No unit was ever captured (16 against 16) but White has a second queen and is missing
+    # its a-pawn: the a-pawn could never have passed Black's a-pawn.
+    verdict = check_static(parse_fen("rnbqkbnr/pppppppp/8/8/8/Q7/1PPPPPPP/RNBQKBNR w KQkq - 0 1"))
+    assert verdict.status == "illegal" and verdict.rule in ("promotions-need-captures", "pawn-fates"), verdict
+
+
+def test_pawn_fates_blocked_file():
+    # Nothing was ever captured (16 units each), so no pawn left its file: a white pawn on
+    # g6 above Black's on g5 would have passed it. Facing each other (g4/g5) is 1.g4 g5.
+    passed = "rnbqkbnr/pppppp1p/6P1/6p1/8/8/PPPPPP1P/RNBQKBNR w KQkq - 0 1"
+    assert pawn_fates_feasible(parse_fen(passed).board) is False
+    facing = "rnbqkbnr/pppppp1p/8/6p1/6P1/8/PPPPPP1P/RNBQKBNR w KQkq - 0 1"
+    assert pawn_fates_feasible(parse_fen(facing).board) is True
+    assert check_static(parse_fen(facing)).status == "unknown"
+
+
+def test_min_pawn_captures_counts_file_changes():
+    # White pawns on a3 and a4 (doubled) with the b-pawn gone: one must come from b (1 capture).
+    board = chess.Board("4k3/8/8/8/P7/P7/2PPPPPP/4K3 w - - 0 1")
+    assert min_pawn_captures(board, chess.WHITE) == 1
+    assert min_pawn_captures(chess.Board(), chess.WHITE) == 0
+
+
+def test_no_last_move_bishop_on_a5():
+    # Like texel's "How did Ba5 get there?": Ba5 checks d8 along b6-c7. It cannot have come
+    # from b4 (White's pawn) nor along the checking line (Black would have been in check
+    # with White to move), and no other move opens a line to d8.
+    verdict = check_static(parse_fen("3k4/8/8/B7/1P6/8/8/4K3 b - - 0 1"))
+    assert verdict.status == "illegal" and verdict.rule == "no-last-move", verdict
+
+
+def test_start_position_has_no_objection():
+    assert check_static(parse_fen(START)).status == "unknown"
+
+
+def test_legal_positions_of_the_dev_file_are_never_ruled_illegal():
+    for case in read_jsonl("cpr-923-dev.jsonl"):
+        if case["legal"]:
+            verdict = check_static(parse_fen(case["fen"]))
+            assert verdict.status == "unknown", (case["fen"], verdict)
+
+
+def test_texel_legality_cases_are_consistent():
+    """Texel cases that must not be illegal are never ruled illegal; of those texel rules
+    illegal, the static rules may catch some (never contradicting texel)."""
+    for case in texel_cases("legality"):
+        verdict = check_static(parse_fen(case["fen"]))
+        must_not_be_illegal = ("illegal" in case["expected_prefix"] and not case["expected_match"]) or (
+            case["expected_match"] and ("legal: proof" in case["expected_prefix"] or "unknown" in case["expected_prefix"]))
+        if must_not_be_illegal:
+            assert verdict.status == "unknown", (case["fen"], verdict)
+
+
+def test_texel_piece_count_cases():
+    for case in texel_cases("piece_count_valid"):
+        verdict = check_static(parse_fen(case["fen"]))
+        counted = verdict.rule in ("too-many-promotions", "bishop-colours", "too-many-units")
+        assert counted == (not case["expected_valid"]), (case["fen"], verdict)
+
+
+def _random_game_positions(seed: int, games: int) -> list[chess.Board]:
+    rng = random.Random(seed)
+    positions = []
+    for _ in range(games):
+        board = chess.Board()
+        for ply in range(rng.randint(10, 200)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            captures = [m for m in moves if board.is_capture(m) or m.promotion]
+            board.push(rng.choice(captures) if captures and rng.random() < 0.5 else rng.choice(moves))
+        positions.append(board.copy(stack=False))
+    return positions
+
+
+def test_final_positions_of_random_games_are_never_ruled_illegal():
+    for board in _random_game_positions(seed=2026, games=300):
+        verdict = check_static(board)
+        assert verdict.status == "unknown", (board.fen(), verdict)
+
+
+def test_rule_names_are_unique():
+    assert len(RULE_NAMES) == len(set(RULE_NAMES))

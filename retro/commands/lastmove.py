@@ -44,11 +44,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+@functools.lru_cache(maxsize=4)
 def _load_cages(path: str | None) -> object | None:
     if path is None:
         return None
-    from cages.library import Library
-
+    try:
+        from cages.library import Library
+    except ImportError as error:
+        raise ValueError("--cages needs the cages package's known-cage library, which is missing") from error
     return Library.load(path)
 
 
@@ -85,7 +88,8 @@ def _text(record: dict, verbose: bool) -> str:
     lines = []
     for result in record["results"]:
         side = "White" if result["retract"] == "w" else "Black"
-        lines.append(f"{side} retracts ({result['nodes']} positions checked, {result['seconds']:.2f} s):")
+        lines.append(f"{side} retracts ({result['nodes']} positions checked, {result['seconds']:.2f} s; "
+                     f"filters: {', '.join(result['filters'])}):")
         for solution in result["solutions"]:
             lines.append(f"  {' '.join(solution['moves'])}   [{solution['type']}]")
         if not result["solutions"]:

@@ -39,6 +39,7 @@ Choices where the problem statement is silent (what composers expect):
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import time
 from collections.abc import Callable, Iterator
 
@@ -78,6 +79,7 @@ class LastMoveVerdict:
     status: str  # "unique", "multiple" or "none"
     solutions: tuple[Solution, ...]
     rejections: tuple[Rejection, ...]
+    filters: tuple[str, ...]
     nodes: int
     seconds: float
 
@@ -88,6 +90,7 @@ class LastMoveVerdict:
             "status": self.status,
             "solutions": [s.as_dict() for s in self.solutions],
             "rejected": [{"moves": list(r.moves), "reason": r.reason} for r in self.rejections],
+            "filters": list(self.filters),
             "nodes": self.nodes,
             "seconds": round(self.seconds, 3),
         }
@@ -188,6 +191,10 @@ def _minimal_variants(candidates: list[Retraction]) -> Iterator[Retraction]:
     return iter(best.values())
 
 
+def _available(module: str) -> bool:
+    return importlib.util.find_spec(module) is not None
+
+
 def _pipeline_reason(*, max_nodes: int, time_limit: float) -> Callable[[chess.Board], str | None]:
     from retro.legality import decide
 
@@ -226,6 +233,13 @@ def solve(
     ``cages`` is a known-cage library (anything with ``contains_cage(board)``)."""
     if moves < 1:
         raise ValueError("the number of moves to retract must be at least 1")
+    if dead_reckoning and not _available("retro.unwinnable"):
+        raise ValueError("dead reckoning needs the unwinnability analyzer (retro.unwinnable), which is missing")
+    use_legality = use_legality and _available("retro.legality")
+    used = ["static rules", f"retro-stalemate (depth {extra_depth})"]
+    used += ["known cages"] if cages is not None else []
+    used += ["legality pipeline"] if use_legality else []
+    used += ["dead reckoning"] if dead_reckoning else []
     start = time.perf_counter()
     filters = _Filters(
         cages=cages,
@@ -278,6 +292,7 @@ def solve(
         status=status,
         solutions=ordered,
         rejections=tuple(Rejection(line, reason) for line, reason in sorted(rejections.items())),
+        filters=tuple(used),
         nodes=filters.nodes,
         seconds=time.perf_counter() - start,
     )

@@ -18,10 +18,12 @@ $(STAMP): $(PY) pyproject.toml
 run: $(STAMP)
 	@echo '--- retro check: static illegality rules'
 	$(RETRO) check 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'
-	$(RETRO) check 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1' || true
-	$(RETRO) check 'k7/8/8/8/8/8/8/QQQQKQQQ w - - 0 1' || true
+	$(RETRO) check 'rnbqkbnr/p1pppppp/p7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'
+	$(RETRO) check '4k3/8/8/8/B7/8/8/K3R3 b - - 0 1'
 	@echo '--- retro revmoves: every possible last move (texel documentation example)'
 	$(RETRO) revmoves 'rnbqk1nr/ppp2ppp/4p3/3p4/1b1P4/2N5/PPPQPPPP/R1B1KBNR w KQkq - 0 1'
+	@echo '--- retro lastmove: Angelini, Europe Echecs 1995, White retracts three moves'
+	$(RETRO) lastmove 8/8/3r4/4K3/8/4kqpb/8/8 --retract w --moves 3
 
 test: $(STAMP)
 	$(VENV)/bin/pytest -q -n 2

@@ -3,8 +3,8 @@
 A retraction-sequence problem is solved when exactly one sequence of its length
 survives and it is the published one; a last-move-type problem when the surviving last
 moves all have the published type, and the other side has no legal last move at all
-(type-A problems). Known cages (``needs_cages``) are loaded when ``cages.library`` is
-available and they verify; the legality pipeline runs when ``retro.legality`` exists.
+(type-A problems). Known cages (``needs_cages``) are the verified cages of ``data/cages.txt``
+(made with ``retro cage -f``); the legality pipeline runs when ``retro.legality`` exists.
 
     .venv/bin/python bench/lastmove.py [--no-legality] [--budget NODES]
 """
@@ -20,6 +20,7 @@ from pathlib import Path
 
 import chess
 
+from cages.library import Library
 from retro.lastmove.solver import solve
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -29,9 +30,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--no-legality", action="store_true")
     parser.add_argument("--budget", type=int, default=20_000)
+    parser.add_argument("--cages", default=str(DATA / "cages.txt"),
+                        help="known cages, verified by `retro cage -f` (default data/cages.txt; '' for none)")
     args = parser.parse_args()
     use_legality = not args.no_legality and importlib.util.find_spec("retro.legality") is not None
-    print(f"legality pipeline: {'on' if use_legality else 'off'}")
+    library = Library.load(args.cages) if args.cages else None
+    print(f"legality pipeline: {'on' if use_legality else 'off'}; known cages: {len(library.cages) if library else 0}")
     solved = with_cages = total = 0
     times = []
     for line in open(DATA / "lastmove-dev.jsonl"):
@@ -42,7 +46,8 @@ def main() -> None:
         sequence = problem["answer_kind"] == "retraction_sequence"
         moves = len(problem["answer"]) if sequence else 1
         start = time.perf_counter()
-        verdict = solve(board, side, moves=moves, use_legality=use_legality, legality_nodes=args.budget)
+        verdict = solve(board, side, moves=moves, use_legality=use_legality, legality_nodes=args.budget,
+                        cages=library)
         if sequence:
             good = verdict.status == "unique" and list(verdict.solutions[0].moves) == problem["answer"]
             other_ok = True
@@ -50,7 +55,8 @@ def main() -> None:
         else:
             types = sorted({s.type for s in verdict.solutions})
             good = types == [problem["answer"]]
-            other = solve(board, not side, moves=1, use_legality=use_legality, legality_nodes=args.budget)
+            other = solve(board, not side, moves=1, use_legality=use_legality, legality_nodes=args.budget,
+                          cages=library)
             other_ok = other.status == "none"
             got = types
         seconds = time.perf_counter() - start

@@ -1,0 +1,208 @@
+"""Admissible heuristic: a lower bound on the plies from a position to the goal.
+
+Rules (Österlund, texel proof-game documentation, A* section):
+
+* Relaxed problem: pieces do not interfere; each piece's cost to a goal square is its
+  shortest path on the empty board minus blocked squares (:mod:`astar.paths`).
+* Which piece goes where is an assignment problem, solved per colour with
+  ``scipy.optimize.linear_sum_assignment`` (the paper's Hungarian method). Columns are
+  the goal pieces plus one "captured" column per surplus piece (cost 0; a king can't be
+  captured). Pawns may take a goal piece of another type by promotion, including
+  under-promotion (:func:`astar.paths.promotion_distance`). A pawn can change file
+  only by capturing, so file changes are limited by the number of enemy pieces that
+  still may be captured (current minus goal count).
+* Infinity (the goal is unreachable from this node) when a colour has fewer pieces than
+  in the goal, when the assignment has no finite solution, when a (possibly truncated)
+  pawn cone holds more goal pawns than current pawns, when a goal castling right is
+  already lost, or when a blocked goal square holds a different piece.
+* White moves W and black moves B both are lower bounds; the plies bound is the
+  smallest n with the parity of the side-to-move change such that the n plies contain
+  at least W white and B black moves.
+
+Why admissible: each piece's real moves are at least its relaxed distance; in a real
+continuation the pieces of a colour end on distinct goal squares or are captured, so
+the real move count is at least the minimum-cost assignment. Pawn cones: a pawn's
+cone of origin only shrinks forward in time, so the count of own pawns inside the cone
+of a goal pawn square can only decrease.
+
+Deadlock detection (texel's fourth case) is not implemented: leaving it out only makes
+the heuristic weaker, never unsound.
+"""
+
+from __future__ import annotations
+
+import chess
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from astar.paths import INF, king_forbidden_mask, pawn_cone_mask, pawn_distance, piece_distances, promotion_distance
+
+__all__ = ["Heuristic", "INF", "plies_for_moves"]
+
+_BIG = 1_000_000
+
+
+def plies_for_moves(white_moves: int, black_moves: int, turn: chess.Color, goal_turn: chess.Color) -> int:
+    """Smallest ply count with the right parity giving ``white_moves`` and ``black_moves``."""
+    n = 0 if turn == goal_turn else 1
+    while True:
+        first = (n + 1) // 2
+        second = n // 2
+        w, b = (first, second) if turn == chess.WHITE else (second, first)
+        if w >= white_moves and b >= black_moves:
+            return n
+        n += 2
+
+
+class Heuristic:
+    """Lower bound on plies to ``goal``; one instance per (goal, blocked mask)."""
+
+    def __init__(self, goal: chess.Board, blocked_mask: int = 0) -> None:
+        self.goal = goal
+        self.blocked_mask = blocked_mask
+        self.goal_turn = goal.turn
+        self.goal_castling = goal.clean_castling_rights()
+        self._goal_pieces: dict[chess.Color, list[tuple[chess.PieceType, chess.Square]]] = {}
+        self._goal_count: dict[chess.Color, int] = {}
+        self._goal_pawns: dict[chess.Color, int] = {}
+        self._forbidden: dict[chess.Color, int] = {}
+        for color in chess.COLORS:
+            pieces = []
+            for sq in chess.scan_forward(goal.occupied_co[color] & ~blocked_mask):
+                pieces.append((goal.piece_type_at(sq), sq))  # type: ignore[arg-type]
+            self._goal_pieces[color] = pieces
+            self._goal_count[color] = chess.popcount(goal.occupied_co[color])
+            self._goal_pawns[color] = goal.pawns & goal.occupied_co[color]
+            self._forbidden[color] = king_forbidden_mask(color, goal, blocked_mask)
+        self._blocked_pieces = [(sq, goal.piece_at(sq)) for sq in chess.scan_forward(blocked_mask & goal.occupied)]
+        self._row_cache: dict[tuple[chess.Color, chess.PieceType, chess.Square, int], list[int]] = {}
+        self._side_cache: dict[tuple, int] = {}
+
+    # -- per-piece cost rows ----------------------------------------------------
+    def _row(self, color: chess.Color, ptype: chess.PieceType, sq: chess.Square, captures: int) -> list[int]:
+        key = (color, ptype, sq, captures)
+        row = self._row_cache.get(key)
+        if row is not None:
+            return row
+        row = []
+        for gtype, gsq in self._goal_pieces[color]:
+            forbidden = self._forbidden[color] if gtype == chess.KING else 0
+            if ptype == chess.PAWN:
+                if gtype == chess.PAWN:
+                    cost = pawn_distance(color, sq, gsq)
+                    if abs(chess.square_file(sq) - chess.square_file(gsq)) > captures:
+                        cost = INF
+                elif gtype == chess.KING:
+                    cost = INF
+                else:
+                    cost = self._promotion_cost(color, sq, gtype, gsq, captures)
+            elif ptype == gtype:
+                cost = piece_distances(ptype, gsq, self.blocked_mask, forbidden)[sq]
+            else:
+                cost = INF
+            row.append(cost)
+        self._row_cache[key] = row
+        return row
+
+    def _promotion_cost(self, color: chess.Color, sq: chess.Square, gtype: chess.PieceType,
+                        gsq: chess.Square, captures: int) -> int:
+        if captures >= 7:
+            return promotion_distance(color, sq, gtype, gsq, self.blocked_mask)
+        last_rank = 7 if color == chess.WHITE else 0
+        dist = piece_distances(gtype, gsq, self.blocked_mask)
+        best = INF
+        for file in range(8):
+            if abs(file - chess.square_file(sq)) > captures:
+                continue
+            promo = chess.square(file, last_rank)
+            if self.blocked_mask & chess.BB_SQUARES[promo]:
+                continue
+            d = pawn_distance(color, sq, promo)
+            if d < INF and dist[promo] < INF:
+                best = min(best, d + dist[promo])
+        return best
+
+    # -- one colour -------------------------------------------------------------
+    def side_moves(self, board: chess.Board, color: chess.Color) -> int:
+        """Lower bound on the moves of ``color`` (INF when its goal is unreachable)."""
+        own = board.occupied_co[color]
+        enemy_count = chess.popcount(board.occupied_co[not color])
+        captures = enemy_count - self._goal_count[not color]
+        key = (color, own & board.pawns, own & board.knights, own & board.bishops, own & board.rooks,
+               own & board.queens, own & board.kings, captures)
+        cached = self._side_cache.get(key)
+        if cached is not None:
+            return cached
+        value = self._compute_side(board, color, captures)
+        if len(self._side_cache) > 2_000_000:
+            self._side_cache.clear()
+        self._side_cache[key] = value
+        return value
+
+    def _compute_side(self, board: chess.Board, color: chess.Color, captures: int) -> int:
+        own = board.occupied_co[color]
+        if chess.popcount(own) < self._goal_count[color] or captures < 0:
+            return INF
+        # pawn cones (truncated by the captures still available)
+        own_pawns = own & board.pawns
+        for gsq in chess.scan_forward(self._goal_pawns[color]):
+            cone = pawn_cone_mask(color, gsq, min(captures, 7))
+            if chess.popcount(self._goal_pawns[color] & cone) > chess.popcount(own_pawns & cone):
+                return INF
+        movable = own & ~self.blocked_mask
+        rows = []
+        kings = []
+        for sq in chess.scan_forward(movable):
+            ptype = board.piece_type_at(sq)
+            rows.append(self._row(color, ptype, sq, captures))  # type: ignore[arg-type]
+            kings.append(ptype == chess.KING)
+        n_goal = len(self._goal_pieces[color])
+        surplus = len(rows) - n_goal
+        if surplus < 0:
+            return INF
+        if not rows:
+            return 0
+        matrix = np.array(rows, dtype=np.int64)
+        if surplus:
+            dummy = np.zeros((len(rows), surplus), dtype=np.int64)
+            dummy[np.array(kings, dtype=bool), :] = INF
+            matrix = np.hstack([matrix, dummy])
+        matrix = np.minimum(matrix, _BIG)
+        r, c = linear_sum_assignment(matrix)
+        total = int(matrix[r, c].sum())
+        return INF if total >= INF else total
+
+    def _home_pieces_in_goal(self, color: chess.Color, lost: int) -> bool:
+        """True when the king and every rook of the lost rights stand on those squares in the goal too."""
+        rank = chess.BB_RANK_1 if color == chess.WHITE else chess.BB_RANK_8
+        king_home = chess.E1 if color == chess.WHITE else chess.E8
+        if self.goal.piece_at(king_home) != chess.Piece(chess.KING, color):
+            return False
+        for sq in chess.scan_forward(lost & rank):
+            if self.goal.piece_at(sq) != chess.Piece(chess.ROOK, color):
+                return False
+        return True
+
+    # -- whole position ---------------------------------------------------------
+    def value(self, board: chess.Board) -> int:
+        """Lower bound on plies from ``board`` to the goal, INF when provably unreachable."""
+        if self.goal_castling & ~board.castling_rights:
+            return INF
+        for sq, piece in self._blocked_pieces:
+            if board.piece_at(sq) != piece:
+                return INF
+        w = self.side_moves(board, chess.WHITE)
+        if w >= INF:
+            return INF
+        b = self.side_moves(board, chess.BLACK)
+        if b >= INF:
+            return INF
+        lost = board.castling_rights & ~self.goal_castling
+        if lost:
+            # a right still to be lost: the king or that rook must move at least once;
+            # each such piece of the goal on its home square must also come back.
+            if lost & chess.BB_RANK_1:
+                w = max(w, 2 if self._home_pieces_in_goal(chess.WHITE, lost) else 1)
+            if lost & chess.BB_RANK_8:
+                b = max(b, 2 if self._home_pieces_in_goal(chess.BLACK, lost) else 1)
+        return plies_for_moves(w, b, board.turn, self.goal_turn)

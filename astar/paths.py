@@ -1,0 +1,148 @@
+"""Per-piece shortest paths on the empty board minus blocked squares.
+
+Rule (Österlund, texel proof-game documentation, "A common way to construct a
+heuristic function ... relaxed problem"): the number of moves a piece needs to go
+from one square to another, assuming no other piece is on the board except those on
+*blocked squares* (squares whose piece never moves during the whole proof game), is a
+lower bound on the moves it needs in the real game. Kings also avoid the squares
+attacked by blocked enemy pawns (the "king detour" example: those pawns attack the
+squares for the whole game, so the king can never stand there).
+
+Soundness: every real move of the piece is a move in the relaxed graph (a real path
+never crosses a blocked square, because that square is occupied by a piece that never
+moves), so the relaxed distance never exceeds the real one.
+
+Pawns: a pawn needs at least ``dr`` moves to advance ``dr`` ranks (one less if it
+starts on its second rank and can use a straight double step), at least ``df``
+captures to change file by ``df``, so it can only reach squares with ``df <= dr``.
+Pawn distances ignore blocked squares other than the target (weaker but still a
+lower bound).
+
+Tables depend only on (piece type, colour, blocked mask, forbidden mask, target) and
+are cached.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import chess
+
+__all__ = [
+    "INF",
+    "piece_distances",
+    "pawn_distance",
+    "pawn_cone_mask",
+    "king_forbidden_mask",
+    "promotion_distance",
+]
+
+INF = 10_000
+
+
+def _moves_mask(piece_type: chess.PieceType, square: chess.Square, blocked_mask: int) -> int:
+    """Squares a piece reaches in one move on a board whose only pieces are blocked."""
+    if piece_type == chess.KNIGHT:
+        attacks = chess.BB_KNIGHT_ATTACKS[square]
+    elif piece_type == chess.KING:
+        attacks = chess.BB_KING_ATTACKS[square]
+    else:
+        attacks = 0
+        if piece_type in (chess.BISHOP, chess.QUEEN):
+            attacks |= chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & blocked_mask]
+        if piece_type in (chess.ROOK, chess.QUEEN):
+            attacks |= chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & blocked_mask]
+            attacks |= chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & blocked_mask]
+    return attacks & ~blocked_mask
+
+
+@lru_cache(maxsize=1 << 14)
+def piece_distances(
+    piece_type: chess.PieceType, target: chess.Square, blocked_mask: int, forbidden_mask: int = 0
+) -> tuple[int, ...]:
+    """``d[s]`` = fewest moves for a non-pawn piece from ``s`` to ``target`` (INF if none).
+
+    Moves of these pieces are symmetric, so a breadth-first search from the target
+    gives the distance *to* it. ``forbidden_mask`` squares may not be used (kings).
+    """
+    assert piece_type != chess.PAWN
+    avoid = blocked_mask | forbidden_mask
+    dist = [INF] * 64
+    if avoid & chess.BB_SQUARES[target]:
+        return tuple(dist)
+    dist[target] = 0
+    frontier = [target]
+    d = 0
+    while frontier:
+        d += 1
+        nxt: list[chess.Square] = []
+        for sq in frontier:
+            for to in chess.scan_forward(_moves_mask(piece_type, sq, blocked_mask) & ~forbidden_mask):
+                if dist[to] == INF:
+                    dist[to] = d
+                    nxt.append(to)
+        frontier = nxt
+    return tuple(dist)
+
+
+def pawn_distance(color: chess.Color, start: chess.Square, target: chess.Square) -> int:
+    """Lower bound on moves of a ``color`` pawn from ``start`` to ``target`` (INF if impossible)."""
+    sr, tr = chess.square_rank(start), chess.square_rank(target)
+    dr = tr - sr if color == chess.WHITE else sr - tr
+    df = abs(chess.square_file(start) - chess.square_file(target))
+    if dr < df or (dr == 0 and start != target):
+        return INF
+    second = 1 if color == chess.WHITE else 6
+    if sr == second and dr - df >= 2:
+        return dr - 1
+    return dr
+
+
+@lru_cache(maxsize=None)
+def pawn_cone_mask(color: chess.Color, top: chess.Square, max_captures: int) -> int:
+    """Squares from which a ``color`` pawn can reach ``top`` using at most ``max_captures`` captures.
+
+    Source: the "pawn cone" paragraphs of the texel documentation (including the
+    truncated cone when captures are limited). Only ranks 2-7 hold pawns.
+    """
+    mask = 0
+    for sq in chess.SQUARES:
+        if not 1 <= chess.square_rank(sq) <= 6:
+            continue
+        sr, tr = chess.square_rank(sq), chess.square_rank(top)
+        dr = tr - sr if color == chess.WHITE else sr - tr
+        df = abs(chess.square_file(sq) - chess.square_file(top))
+        if dr >= 0 and df <= dr and df <= max_captures:
+            mask |= chess.BB_SQUARES[sq]
+    return mask
+
+
+def king_forbidden_mask(king_color: chess.Color, board: chess.Board, blocked_mask: int) -> int:
+    """Squares attacked by enemy pawns that stand on blocked squares (never usable by the king)."""
+    mask = 0
+    for sq in chess.scan_forward(board.pawns & board.occupied_co[not king_color] & blocked_mask):
+        mask |= chess.BB_PAWN_ATTACKS[not king_color][sq]
+    return mask
+
+
+@lru_cache(maxsize=1 << 16)
+def promotion_distance(
+    color: chess.Color, start: chess.Square, piece_type: chess.PieceType, target: chess.Square,
+    blocked_mask: int, forbidden_mask: int = 0,
+) -> int:
+    """Lower bound on moves for a pawn on ``start`` to promote to ``piece_type`` and reach ``target``.
+
+    Minimum over promotion squares of (pawn moves to the last rank, the promotion move
+    included) + (moves of the new piece from there to ``target``).
+    """
+    last_rank = 7 if color == chess.WHITE else 0
+    best = INF
+    dist = piece_distances(piece_type, target, blocked_mask, forbidden_mask)
+    for file in range(8):
+        promo = chess.square(file, last_rank)
+        if blocked_mask & chess.BB_SQUARES[promo]:
+            continue
+        d = pawn_distance(color, start, promo)
+        if d < INF and dist[promo] < INF:
+            best = min(best, d + dist[promo])
+    return best

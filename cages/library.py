@@ -1,0 +1,162 @@
+"""The library of known cages: a plain text file, one cage per line.
+
+Line format (the prototype's, plus ``forbid``)::
+
+    <board> [zone=a1,b2] [frozen=g1] [depth=20] [forbid=dxe,exd]   # comment
+
+``board`` is a piece placement (first FEN field). A position that contains a known
+cage (the cage's units on the same squares, more units elsewhere allowed) is illegal,
+provided the cage's assumptions (frozen units, forbidden pawn captures) are among the
+assumptions of the question asked: a cage verified while g1 was frozen says nothing
+about positions where the unit on g1 may have moved.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from pathlib import Path
+
+import chess
+
+from cages.verify import Options
+from retro.position import InvalidFenError, parse_board
+
+__all__ = ["CageSpec", "KnownCage", "Library", "parse_spec"]
+
+
+@dataclasses.dataclass(frozen=True)
+class CageSpec:
+    """A claimed cage and the options to verify it with."""
+
+    board: chess.Board
+    zone_extra: chess.Bitboard = 0
+    zone: chess.Bitboard | None = None
+    options: Options = Options()
+    depth: int = 20
+
+    def line(self) -> str:
+        parts = [self.board.board_fen()]
+        if self.zone is not None:
+            parts.append("zone=" + ",".join(chess.square_name(s) for s in chess.SquareSet(self.zone)))
+        if self.zone_extra:
+            parts.append("extra=" + ",".join(chess.square_name(s) for s in chess.SquareSet(self.zone_extra)))
+        if self.options.frozen:
+            parts.append("frozen=" + ",".join(chess.square_name(s) for s in sorted(self.options.frozen)))
+        if self.options.forbid:
+            parts.append("forbid=" + ",".join(f"{chess.FILE_NAMES[a]}x{chess.FILE_NAMES[b]}"
+                                             for a, b in sorted(self.options.forbid)))
+        parts.append(f"depth={self.depth}")
+        return " ".join(parts)
+
+
+def parse_squares(text: str) -> chess.Bitboard:
+    mask = 0
+    for name in filter(None, (t.strip() for t in text.split(","))):
+        try:
+            mask |= chess.BB_SQUARES[chess.parse_square(name)]
+        except ValueError:
+            raise InvalidFenError(f"not a square: {name!r}") from None
+    return mask
+
+
+def parse_forbid(text: str) -> frozenset[tuple[int, int]]:
+    pairs = set()
+    for item in filter(None, (t.strip() for t in text.split(","))):
+        if len(item) != 3 or item[1] != "x" or item[0] not in "abcdefgh" or item[2] not in "abcdefgh" \
+                or abs(ord(item[0]) - ord(item[2])) != 1:
+            raise InvalidFenError(f"a forbidden pawn capture looks like 'dxe' (adjacent files), got {item!r}")
+        pairs.add((ord(item[0]) - ord("a"), ord(item[2]) - ord("a")))
+    return frozenset(pairs)
+
+
+def parse_spec(line: str, *, depth: int = 20) -> CageSpec:
+    """Parse ``<board> zone=.. extra=.. frozen=.. depth=N forbid=..`` (keys optional)."""
+    text = line.split("#", 1)[0].strip()
+    if not text:
+        raise InvalidFenError("empty cage line")
+    tokens = text.split()
+    board = parse_board(tokens[0])
+    fields: dict[str, str] = {}
+    for token in tokens[1:]:
+        if "=" not in token:
+            raise InvalidFenError(f"expected key=value after the board, got {token!r}")
+        key, value = token.split("=", 1)
+        if key not in ("zone", "extra", "frozen", "depth", "forbid"):
+            raise InvalidFenError(f"unknown cage option {key!r} (zone, extra, frozen, depth, forbid)")
+        fields[key] = value
+    frozen = parse_squares(fields.get("frozen", ""))
+    for square in chess.SquareSet(frozen):
+        if board.piece_at(square) is None:
+            raise InvalidFenError(f"frozen square {chess.square_name(square)} is empty")
+    if "depth" in fields and not fields["depth"].isdigit():
+        raise InvalidFenError(f"depth must be a number, got {fields['depth']!r}")
+    return CageSpec(
+        board=board,
+        zone_extra=parse_squares(fields.get("extra", "")),
+        zone=parse_squares(fields["zone"]) if "zone" in fields else None,
+        options=Options(frozenset(chess.SquareSet(frozen)), parse_forbid(fields.get("forbid", ""))),
+        depth=int(fields.get("depth", depth)),
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class KnownCage:
+    units: tuple[tuple[chess.Square, chess.Piece], ...]
+    options: Options
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Library:
+    """Known cages, in memory, optionally backed by a file that verified cages are added to."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path is not None else None
+        self.cages: list[KnownCage] = []
+        self.cache: dict = {}
+
+    @classmethod
+    def load(cls, path: str | Path) -> "Library":
+        """Read a library file (a missing file is an empty library, created on first add)."""
+        library = cls(path)
+        if library.path is not None and library.path.exists():
+            for number, line in enumerate(library.path.read_text(encoding="utf-8").splitlines(), 1):
+                if line.split("#", 1)[0].strip():
+                    try:
+                        library._remember(parse_spec(line))
+                    except InvalidFenError as error:
+                        raise InvalidFenError(f"{library.path}:{number}: {error}") from None
+        return library
+
+    def __iter__(self) -> Iterator[KnownCage]:
+        return iter(self.cages)
+
+    def _remember(self, spec: CageSpec) -> KnownCage:
+        cage = KnownCage(tuple(sorted(spec.board.piece_map().items())), spec.options, spec.line())
+        if all(c.text != cage.text for c in self.cages):
+            self.cages.append(cage)
+        return cage
+
+    def add(self, spec: CageSpec) -> None:
+        """Add a verified cage (and append it to the file, if the library has one)."""
+        before = len(self.cages)
+        self._remember(spec)
+        if self.path is not None and len(self.cages) > before:
+            with open(self.path, "a", encoding="utf-8") as handle:
+                handle.write(spec.line() + "\n")
+
+    def contains(self, units: dict[chess.Square, chess.Piece], options: Options = Options()) -> KnownCage | None:
+        """A known cage whose units all stand in ``units`` and whose assumptions hold."""
+        for cage in self.cages:
+            if not cage.options.frozen <= options.frozen or not cage.options.forbid <= options.forbid:
+                continue
+            if all(units.get(square) == piece for square, piece in cage.units):
+                return cage
+        return None
+
+    def contains_cage(self, board: chess.Board) -> KnownCage | None:
+        """For a full position (no assumptions): a known unconditional cage it contains."""
+        return self.contains(board.piece_map())

@@ -1,0 +1,282 @@
+"""Verifying a claimed cage by the zone-based retraction tree (Hwa 2022, §3).
+
+A *cage* is a partial position that stays illegal whatever units are added on its
+empty squares. Given the partial position and a zone of squares (default: the occupied
+squares and every square a king's move from one), the verifier explores every state
+reachable by retractions (:mod:`cages.retractions`) and answers ``cage`` only if none
+of them *fails*: a state fails when all units are gone, when all remaining units stand
+on home squares (where a unit of that kind and colour starts the game; pawns on their
+second rank), or when the depth bound is reached on the way to it.
+
+Why a ``cage`` verdict is sound. Suppose some extension E of the position is legal,
+with a game G reaching it. Undo G move by move from E and watch only the units of the
+partial position that are still in the zone: each undone move of one of them is one
+of the retractions we enumerate (the extension principle: a retraction legal in E is
+legal in the partial position, because units added to E only remove possibilities;
+uncaptured units are not ours to track; a unit leaving the zone is dropped), moves of
+other units change nothing, and at the start of G every unit is on a home square or
+has been dropped. So a failing state is reachable, and a search that visits every
+reachable state (breadth first, each state once: plain graph reachability, so
+nothing is missed; a state's depth is its distance from the given position) finds it,
+or reaches the depth bound first, which also fails. (A depth-first probe runs first
+because it finds most failures at once; its depth-bound failures are re-examined
+breadth first, within a state budget whose exhaustion is also a failure.) A state is skipped only when it is illegal in every extension:
+
+* the side that did *not* just retract has its king in unblockable check (§3 (a));
+* the side that just retracted has its king in two unblockable checks (§3 (b)), or in
+  one after a castling retraction (one may not castle out of check);
+* it contains a cage of the known-cage library whose assumptions (frozen units,
+  forbidden retractions) are among this run's;
+* after a retraction leaves the retractor's king in unblockable check, only the
+  checking unit may retract next (§2 principle 2: that unit gave the check; an
+  unblockable check cannot be discovered), and if it cannot, the state is illegal.
+
+Choices where the paper is silent, made conservatively: promoted units have the home
+squares of their kind (a unit may always retract a promotion instead, so nothing is
+lost); a castling retraction needs the king and rook on g1/f1 (c1/d1) and e1 and the
+rook's corner empty; the depth of a state is the least number of retractions that reach it from the given
+position (breadth-first search), so a cage whose units wander is verified as soon as
+every state within the bound has been seen.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Iterable
+
+import chess
+
+from cages.retractions import HOME_SQUARES, Retraction, retractions, unblockable_checkers
+
+__all__ = ["CageVerdict", "default_zone", "verify", "Options"]
+
+Units = dict[chess.Square, chess.Piece]
+State = tuple[tuple[tuple[int, str], ...], int]  # sorted units, pending checker square (-1: none)
+
+
+@dataclasses.dataclass(frozen=True)
+class Options:
+    """Assumptions of a verification: units that may not move and forbidden pawn
+    captures as (from file, to file) pairs, e.g. ``dxe`` = (3, 4), for either side."""
+
+    frozen: frozenset[chess.Square] = frozenset()
+    forbid: frozenset[tuple[int, int]] = frozenset()
+
+
+@dataclasses.dataclass(frozen=True)
+class CageVerdict:
+    board: str
+    status: str  # "cage" or "not_verified"
+    line: tuple[str, ...]  # the retractions that reached the failing state, in order
+    reason: str
+    zone: tuple[str, ...]
+    nodes: int
+    seconds: float
+
+    def as_dict(self) -> dict[str, object]:
+        return {"fen": self.board, "status": self.status, "line": list(self.line), "reason": self.reason,
+                "zone": list(self.zone), "nodes": self.nodes, "seconds": round(self.seconds, 3)}
+
+
+def default_zone(units: Iterable[chess.Square]) -> chess.Bitboard:
+    """The occupied squares and every square a king's move from one (Hwa, footnote 4)."""
+    zone = 0
+    for square in units:
+        zone |= chess.BB_SQUARES[square] | chess.BB_KING_ATTACKS[square]
+    return zone
+
+
+def _key(units: Units, pending: int) -> State:
+    return tuple(sorted((sq, p.symbol()) for sq, p in units.items())), pending
+
+
+def _all_home(units: Units) -> bool:
+    return all(HOME_SQUARES[piece] & chess.BB_SQUARES[square] for square, piece in units.items())
+
+
+def _king(units: Units, color: chess.Color) -> chess.Square | None:
+    for square, piece in units.items():
+        if piece.piece_type == chess.KING and piece.color == color:
+            return square
+    return None
+
+
+def _checkers(units: Units, color: chess.Color) -> list[chess.Square]:
+    king = _king(units, color)
+    return [] if king is None else unblockable_checkers(units, king, color)
+
+
+def _apply(units: Units, retraction: Retraction, zone: chess.Bitboard) -> Units:
+    new = dict(units)
+    del new[retraction.to]
+    if zone & chess.BB_SQUARES[retraction.from_square]:
+        new[retraction.from_square] = retraction.piece
+    if retraction.rook is not None:
+        rook_to, rook_from = retraction.rook
+        rook = new.pop(rook_to)
+        if zone & chess.BB_SQUARES[rook_from]:
+            new[rook_from] = rook
+    return new
+
+
+def _transition(units: Units, retraction: Retraction, zone: chess.Bitboard) -> tuple[Units, int] | None:
+    """The state after ``retraction`` (units, pending checker square or -1), or None if it
+    is illegal in every extension (see the module docstring)."""
+    mover = retraction.piece.color
+    new = _apply(units, retraction, zone)
+    if _checkers(new, not mover):
+        return None  # the side not to move is in check
+    checks = _checkers(new, mover)
+    if len(checks) >= 2 or (checks and retraction.rook is not None):
+        return None
+    return new, checks[0] if checks else -1
+
+
+class _Search:
+    def __init__(self, zone: chess.Bitboard, options: Options, depth: int, library: object | None,
+                 cache: set[State] | None, max_nodes: int) -> None:
+        self.zone, self.options, self.max_depth, self.max_nodes = zone, options, depth, max_nodes
+        self.library, self.cache = library, cache
+        self.visited: set[State] = set()
+        self.nodes = 0
+
+    def _allowed(self, retraction: Retraction) -> bool:
+        if retraction.capture and retraction.piece.piece_type == chess.PAWN:
+            pair = (chess.square_file(retraction.from_square), chess.square_file(retraction.to))
+            return pair not in self.options.forbid
+        return True
+
+    def _known_cage(self, units: Units) -> bool:
+        return self.library is not None and self.library.contains(units, self.options) is not None  # type: ignore[attr-defined]
+
+    def successors(self, units: Units, pending: int) -> Iterable[tuple[Units, int, str]]:
+        movers = [pending] if pending >= 0 else sorted(units)
+        for square in movers:
+            if square in self.options.frozen:
+                continue
+            piece = units[square]
+            for retraction in retractions(units, square):
+                if not self._allowed(retraction):
+                    continue
+                result = _transition(units, retraction, self.zone)
+                if result is None or self._known_cage(result[0]):
+                    continue
+                yield result[0], result[1], retraction.notation(piece)
+
+    def probe(self, units: Units, pending: int, depth: int, line: list[str],
+              seen: set[State]) -> tuple[list[str], str] | None:
+        """Depth-first search (the prototype's order): a quick way to find a failing
+        state; a depth-bound failure here is only a candidate, since the state may be
+        reachable by a shorter path (see :meth:`failure`)."""
+        key = _key(units, pending)
+        if key in seen or (self.cache is not None and key in self.cache):
+            return None
+        seen.add(key)
+        self.nodes += 1
+        if not units:
+            return list(line), "all units are gone"
+        if _all_home(units):
+            return list(line), "all remaining units stand on home squares"
+        if depth >= self.max_depth:
+            return list(line), f"the depth bound {self.max_depth} was reached"
+        for new_units, new_pending, note in self.successors(units, pending):
+            line.append(note)
+            found = self.probe(new_units, new_pending, depth + 1, line, seen)
+            line.pop()
+            if found is not None:
+                return found
+        return None
+
+    def failure(self, units: Units, pending: int) -> tuple[list[str], str] | None:
+        """Breadth-first search over the reachable states, so that a state's depth is
+        its distance from the given position; the failing line and reason, or None."""
+        root = _key(units, pending)
+        parents: dict[State, tuple[State, str] | None] = {root: None}
+        frontier = [(units, pending)]
+        depth = 0
+        while frontier:
+            next_frontier = []
+            for state_units, state_pending in frontier:
+                key = _key(state_units, state_pending)
+                self.nodes += 1
+                if self.nodes > self.max_nodes:
+                    return self._line(parents, key), f"the state budget {self.max_nodes} was exhausted"
+                reason = None
+                if not state_units:
+                    reason = "all units are gone"
+                elif _all_home(state_units):
+                    reason = "all remaining units stand on home squares"
+                elif depth >= self.max_depth:
+                    reason = f"the depth bound {self.max_depth} was reached"
+                if reason is not None:
+                    return self._line(parents, key), reason
+                for new_units, new_pending, note in self.successors(state_units, state_pending):
+                    new_key = _key(new_units, new_pending)
+                    if new_key in parents or (self.cache is not None and new_key in self.cache):
+                        continue
+                    parents[new_key] = (key, note)
+                    next_frontier.append((new_units, new_pending))
+            frontier = next_frontier
+            depth += 1
+        self.visited = set(parents)
+        return None
+
+    @staticmethod
+    def _line(parents: dict[State, tuple[State, str] | None], key: State) -> list[str]:
+        line = []
+        while parents[key] is not None:
+            key, note = parents[key]  # type: ignore[misc]
+            line.append(note)
+        return line[::-1]
+
+
+def verify(
+    board: chess.Board,
+    *,
+    zone: chess.Bitboard | None = None,
+    extra_zone: chess.Bitboard = 0,
+    options: Options = Options(),
+    depth: int = 20,
+    library: object | None = None,
+    cache: dict[tuple[chess.Bitboard, Options], set[State]] | None = None,
+    max_nodes: int = 100_000,
+) -> CageVerdict:
+    """Verify that ``board`` (a partial position; side to move and other fields are
+    ignored) is a cage. ``library`` is a known-cage library (:class:`cages.library.Library`);
+    ``cache`` maps (zone, options) to the states from which earlier verified runs found
+    no failing state; it is extended with this run's states when it verifies (each of
+    them is then itself verified: every state reachable from it was visited).
+    ``max_nodes`` bounds the breadth-first search; running out is ``not_verified``."""
+    start = time.perf_counter()
+    units: Units = board.piece_map()
+    if zone is None:
+        zone = default_zone(units)
+    zone |= extra_zone
+    for square in units:
+        zone |= chess.BB_SQUARES[square]
+    safe = None if cache is None else cache.setdefault((zone, options), set())
+    search = _Search(zone, options, depth, library, safe, max_nodes)
+    zone_names = tuple(chess.square_name(s) for s in chess.SquareSet(zone))
+
+    def verdict(status: str, line: Iterable[str], reason: str) -> CageVerdict:
+        return CageVerdict(board.board_fen(), status, tuple(line), reason, zone_names, search.nodes,
+                           time.perf_counter() - start)
+
+    white_checks, black_checks = _checkers(units, chess.WHITE), _checkers(units, chess.BLACK)
+    if (white_checks and black_checks) or len(white_checks) > 1 or len(black_checks) > 1:
+        return verdict("cage", (), "the position itself has impossible unblockable checks")
+    if library is not None and library.contains(units, options) is not None:  # type: ignore[attr-defined]
+        return verdict("cage", (), "the position contains a known cage")
+    pending = (white_checks or black_checks or [-1])[0]
+    # A depth-first probe finds most failures at once; only when it fails by the depth
+    # bound is the breadth-first search (shortest distances) run, within max_nodes states.
+    found = search.probe(units, pending, 0, [], set())
+    if found is not None and found[1].startswith("the depth bound"):
+        found = search.failure(units, pending)
+    if found is not None:
+        line, reason = found
+        return verdict("not_verified", line, reason)
+    if safe is not None:
+        safe.update(search.visited)
+    return verdict("cage", (), f"no retraction sequence reaches home squares ({search.nodes} states)")

@@ -1,0 +1,108 @@
+"""``retro cage``: verify a claimed cage by the zone-based retraction tree."""
+
+from __future__ import annotations
+
+import argparse
+
+import chess
+import chess.svg
+
+from cages.library import CageSpec, Library, parse_forbid, parse_spec, parse_squares
+from cages.verify import CageVerdict, Options, verify
+from retro.batch import add_batch_arguments, emit, error_record, read_inputs
+from retro.position import parse_board
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "cage",
+        help="verify a claimed cage (a partial position illegal in every extension)",
+        description="Verify that a partial position is a cage (Hwa 2022): explore every retraction "
+        "sequence of its units inside a zone of squares, under the extension principle (only "
+        "unblockable checks count, sides need not alternate, uncaptures are implicit, units leaving "
+        "the zone are removed). 'cage verified' means no sequence brings all units home or off the "
+        "board; 'not verified' prints the retraction line (in the order retracted, each move in "
+        "forward notation) that did, or that reached the depth bound. Verified cages are added to "
+        "--library FILE and make later positions containing them illegal.",
+        epilog="examples: retro cage 8/8/8/8/8/8/PPkPP3/KR1b4 --depth 5;  "
+        "retro cage -f cages.txt --library data/cages.txt (lines '<board> zone=.. frozen=.. depth=N forbid=dxe')",
+    )
+    parser.add_argument("board", nargs="?", help="the partial position (piece placement)")
+    parser.add_argument("--zone", default="", help="the zone, comma-separated squares (default: occupied squares "
+                        "and their king-move neighbours)")
+    parser.add_argument("--extra", default="", metavar="SQUARES", help="squares added to the default zone")
+    parser.add_argument("--frozen", default="", metavar="SQUARES", help="units that may not move")
+    parser.add_argument("--forbid", default="", metavar="dxe,...",
+                        help="pawn captures that may not be retracted, for either side (e.g. dxe)")
+    parser.add_argument("--depth", type=int, default=20, help="depth bound (retractions; default 20)")
+    parser.add_argument("--max-nodes", type=int, default=100_000, metavar="N",
+                        help="state budget of the breadth-first search (default 100000); exhausting it "
+                        "means 'not verified'")
+    parser.add_argument("--library", metavar="FILE", help="known-cage library to read and extend")
+    parser.add_argument("--svg", metavar="FILE", help="write a diagram with the zone highlighted")
+    add_batch_arguments(parser, jobs=False)
+    parser.set_defaults(func=run)
+
+
+def _spec_from_args(args: argparse.Namespace) -> CageSpec:
+    board = parse_board(args.board)
+    frozen = parse_squares(args.frozen)
+    for square in chess.SquareSet(frozen):
+        if board.piece_at(square) is None:
+            raise ValueError(f"frozen square {chess.square_name(square)} is empty")
+    return CageSpec(
+        board=board,
+        zone_extra=parse_squares(args.extra),
+        zone=parse_squares(args.zone) if args.zone else None,
+        options=Options(frozenset(chess.SquareSet(frozen)), parse_forbid(args.forbid)),
+        depth=args.depth,
+    )
+
+
+def _check(spec: CageSpec, library: Library, max_nodes: int) -> CageVerdict:
+    if spec.depth < 0:
+        raise ValueError("the depth bound must be at least 0")
+    verdict = verify(spec.board, zone=spec.zone, extra_zone=spec.zone_extra, options=spec.options,
+                     depth=spec.depth, library=library, cache=library.cache, max_nodes=max_nodes)
+    if verdict.status == "cage":
+        library.add(spec)
+    return verdict
+
+
+def _text(verdict: CageVerdict, *, batch: bool) -> str:
+    prefix = f"{verdict.board} " if batch else ""
+    if verdict.status == "cage":
+        return f"{prefix}cage verified ({verdict.reason}; {verdict.seconds:.3f} s)"
+    line = " ".join(verdict.line) or "(no retraction)"
+    return f"{prefix}not verified: {verdict.reason} after {line} ({verdict.nodes} states, {verdict.seconds:.3f} s)"
+
+
+def _write_svg(path: str, spec: CageSpec, verdict: CageVerdict) -> None:
+    zone = {chess.parse_square(name) for name in verdict.zone}
+    fill = {square: "#ffd54f80" for square in zone}
+    for square in spec.options.frozen:
+        fill[square] = "#90caf9c0"
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(chess.svg.board(spec.board, fill=fill, size=400, coordinates=True))
+
+
+def run(args: argparse.Namespace) -> int:
+    library = Library.load(args.library) if args.library else Library()
+    if args.file is None:
+        if not args.board:
+            raise ValueError("give a partial board, or -f FILE for batch mode")
+        spec = _spec_from_args(args)
+        verdict = _check(spec, library, args.max_nodes)
+        if args.svg:
+            _write_svg(args.svg, spec, verdict)
+        emit(verdict.as_dict(), _text(verdict, batch=False), as_json=args.json)
+        return 0
+    for line in read_inputs(args.file):
+        try:
+            verdict = _check(parse_spec(line, depth=args.depth), library, args.max_nodes)
+        except ValueError as error:
+            record = error_record(line, error)
+            emit(record, f"{line} error: {error}", as_json=args.json)
+            continue
+        emit(verdict.as_dict(), _text(verdict, batch=True), as_json=args.json)
+    return 0

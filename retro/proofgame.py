@@ -1,0 +1,137 @@
+"""Orchestrator of ``retro proofgame``: legality verdict with a replay-checked proof game.
+
+Pipeline (texel documentation, "If a position cannot be proven illegal ..."):
+
+1. Illegality: ``retro.legality.decide`` when it exists (kernel search, extended
+   kernel, last-move analysis); otherwise the static rules ``retro.rules.check_static``.
+   An ``illegal`` from them is returned as is (their soundness is theirs).
+2. A forced last move (:mod:`astar.last_move`) replaces the goal by its predecessor.
+3. Weighted A* with restarts (:mod:`astar.search`) from the initial position (the
+   start position unless ``init`` is given; the initial path from the extended kernel
+   is not used yet, see :mod:`astar.initial_path`).
+4. ``legal`` is returned only with a :class:`~astar.proofgame.ProofGame` that replays
+   from the initial position to the goal exactly. Everything else is ``unknown``:
+   an exhausted search is reported as unknown too (conservative choice), with the
+   reason "search space exhausted".
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import chess
+
+from astar.heuristic import Heuristic
+from astar.last_move import forced_last_move
+from astar.nonadmissible import NonAdmissibleHeuristic
+from astar.proofgame import ProofGame, ProofGameError
+from astar.search import search_with_restarts
+
+__all__ = ["ProofGameVerdict", "prove", "blocked_mask_for"]
+
+
+@dataclass(frozen=True)
+class ProofGameVerdict:
+    """``status`` legal (with ``proof_game``), illegal (with ``reason``) or unknown."""
+
+    fen: str
+    status: str
+    reason: str = ""
+    proof_game: ProofGame | None = None
+    kernel: str | None = None
+    nodes: int = 0
+    seconds: float = 0.0
+    best_line: tuple[str, ...] = field(default=())
+
+    @property
+    def proof(self) -> list[str]:
+        return self.proof_game.san() if self.proof_game else []
+
+
+def _optional(module: str, name: str):
+    try:
+        return getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError):
+        return None
+
+
+def blocked_mask_for(goal: chess.Board, init: chess.Board) -> int:
+    """Squares whose piece never moves in any game from ``init`` to ``goal``.
+
+    Sources: ``retro.blocked.blocked_squares`` (the proof-kernel engineer's rule, for
+    games from the start position; a square blocked there is blocked between any legal
+    ``init`` and the goal because start->init->goal is such a game), kept only where
+    ``init`` has the same piece; plus the king and rook of every castling right the goal
+    keeps (a right, once lost, never returns; FIDE 3.8.2.1).
+    """
+    mask = 0
+    blocked_squares = _optional("retro.blocked", "blocked_squares")
+    if blocked_squares is not None:
+        try:
+            mask |= int(blocked_squares(goal))
+        except Exception:  # noqa: BLE001 - a failing helper must not break the search
+            mask = 0
+    rights = goal.clean_castling_rights() & init.clean_castling_rights()
+    for color, king_sq, rank in ((chess.WHITE, chess.E1, chess.BB_RANK_1), (chess.BLACK, chess.E8, chess.BB_RANK_8)):
+        if rights & rank:
+            mask |= chess.BB_SQUARES[king_sq] | (rights & rank)
+    same = 0
+    for sq in chess.scan_forward(mask):
+        if goal.piece_at(sq) is not None and goal.piece_at(sq) == init.piece_at(sq):
+            same |= chess.BB_SQUARES[sq]
+    return same
+
+
+def prove(
+    board: chess.Board, *, max_nodes: int = 200_000, time_limit: float | None = 60.0, seed: int = 0,
+    weight: tuple[int, int] = (1, 5), use_kernel: bool = True, init: chess.Board | None = None,
+    non_admissible: bool = False, on_improve: Callable[[int, list[str]], None] | None = None,
+) -> ProofGameVerdict:
+    """Decide ``board``: legal with a replay-checked proof game, illegal, or unknown."""
+    start = time.monotonic()
+    fen = board.fen()
+    kernel = None
+    if use_kernel:
+        decide = _optional("retro.legality", "decide")
+        if decide is not None:
+            verdict = decide(board, max_nodes=max_nodes, time_limit=time_limit)
+            if verdict.status == "illegal":
+                return ProofGameVerdict(fen, "illegal", verdict.reason, nodes=verdict.nodes,
+                                        seconds=time.monotonic() - start)
+            kernel = getattr(verdict, "kernel", None)
+            kernel = str(kernel) if kernel else None
+    check_static = _optional("retro.rules", "check_static")
+    if check_static is not None:
+        static = check_static(board)
+        if static.status == "illegal":
+            return ProofGameVerdict(fen, "illegal", static.reason or str(static.rule), kernel=kernel,
+                                    seconds=time.monotonic() - start)
+    init_board = init.copy(stack=False) if init is not None else chess.Board()
+    last = forced_last_move(board)
+    target = last.predecessor if last else board
+    blocked = blocked_mask_for(board, init_board)
+    heuristic = Heuristic(target, blocked)
+    fallback = NonAdmissibleHeuristic(target, blocked) if non_admissible else None
+    improve = None
+    if on_improve is not None:
+        def improve(h: int, moves: tuple[chess.Move, ...]) -> None:
+            on_improve(h, ProofGame(init_board.fen(), moves).san())
+    left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - start))
+    result = search_with_restarts(init_board, target, heuristic=heuristic, weight=weight, max_nodes=max_nodes,
+                                  time_limit=left, seed=seed, fallback=fallback, on_improve=improve)
+    seconds = time.monotonic() - start
+    if result.status == "found":
+        moves = result.moves + ((last.move,) if last else ())
+        game = ProofGame(init_board.fen(), moves)
+        try:
+            game.replay_check(board)
+        except ProofGameError as error:
+            return ProofGameVerdict(fen, "unknown", f"internal: proof game rejected ({error})", kernel=kernel,
+                                    nodes=result.nodes, seconds=seconds)
+        return ProofGameVerdict(fen, "legal", "", game, kernel, result.nodes, seconds)
+    reason = "search space exhausted" if result.status == "unreachable" else "search budget exhausted"
+    best = tuple(ProofGame(init_board.fen(), result.best_moves).san()) if result.best_moves else ()
+    return ProofGameVerdict(fen, "unknown", reason, kernel=kernel, nodes=result.nodes, seconds=seconds, best_line=best)

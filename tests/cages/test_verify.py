@@ -1,0 +1,125 @@
+"""Cage verification on Hwa's prototype suite, the paper's figures, and random legal
+games (whose partial positions are never cages)."""
+
+import json
+import random
+
+import chess
+import pytest
+
+from cages.library import CageSpec, Library, parse_spec
+from cages.verify import Options, verify
+from retro.cli import main
+from tests.conftest import read_jsonl
+
+
+def _spec(row: dict) -> CageSpec:
+    extra = 0
+    for name in row["zone_extra"]:
+        extra |= chess.BB_SQUARES[chess.parse_square(name)]
+    frozen = frozenset(chess.parse_square(name) for name in row["frozen"])
+    return CageSpec(chess.Board(row["board"] + " w - - 0 1"), extra, None, Options(frozen), row["depth"])
+
+
+def test_prototype_suite_in_group_order():
+    """All 49 checks: 39 cages verified, 10 non-cages not, each group with the cages
+    verified earlier in it known (data/cages-dev.jsonl)."""
+    libraries: dict[str, Library] = {}
+    results = []
+    for row in sorted(read_jsonl("cages-dev.jsonl"), key=lambda r: (r["group"], r["group_index"])):
+        library = libraries.setdefault(row["group"], Library())
+        spec = _spec(row)
+        verdict = verify(spec.board, extra_zone=spec.zone_extra, options=spec.options, depth=spec.depth,
+                         library=library, cache=library.cache)
+        if verdict.status == "cage":
+            library.add(spec)
+        results.append((row["board"], row["expected_cage"], verdict.status == "cage"))
+    assert [r for r in results if r[1] != r[2]] == []
+    assert sum(r[1] for r in results) == 39 and len(results) == 49
+
+
+def test_figure_2_brandis_cage():
+    assert verify(chess.Board("8/8/8/8/8/8/PPkPP3/KR1b4 w - - 0 1")).status == "cage"
+
+
+def test_figure_3_cage_with_perpetually_mobile_bishop():
+    # The bishop shuffles g8-h7 forever but never reaches c8/f8; h7xg6 traps it.
+    verdict = verify(chess.Board("6b1/5pp1/6p1/8/8/8/8/8 w - - 0 1"))
+    assert verdict.status == "cage" and verdict.nodes > 1
+
+
+def test_figure_4_is_not_a_cage():
+    # Rf2-f1 is legal once a unit is added on g1 (blocking the check): the rook escapes.
+    verdict = verify(chess.Board("8/8/8/8/8/5P2/4PrPP/7K w - - 0 1"), extra_zone=chess.BB_C1)
+    assert verdict.status == "not_verified" and verdict.line[0] == "Rf1-f2"
+
+
+def test_figure_5_darvall_cage_is_beyond_the_basic_algorithm():
+    # A cage (the knight on b8 can never retract), but the check c8-a8 is blockable, so
+    # the algorithm must not verify it: it answers not_verified, never wrongly.
+    assert verify(chess.Board("KBrk4/1pppRp2/1p2p3/8/8/8/8/8 w - - 0 1"), max_nodes=20_000).status == "not_verified"
+
+
+def test_forbidden_capture_option():
+    # White pawns e2, f2 (home, cannot retract) and e3: e3 can only have come from d2 by
+    # capture (e2 and f2 are occupied). Forbidding d x e (the extension of Hwa's Figures
+    # 6-7) leaves no retraction at all, so the position is a cage under that assumption.
+    board = chess.Board("8/8/8/8/8/4P3/4PP2/8 w - - 0 1")
+    free = verify(board)
+    assert free.status == "not_verified" and free.line == ("d2xe3",)
+    assert verify(board, options=Options(forbid=frozenset({(3, 4)}))).status == "cage"
+
+
+def test_known_cage_makes_containing_position_illegal():
+    library = Library()
+    library.add(parse_spec("8/8/8/8/8/8/PPkPP3/KR1b4 depth=5"))
+    full = chess.Board("8/8/8/8/8/1P6/PPkPP3/KR1b4 w - - 0 1")
+    assert library.contains_cage(full) is not None
+    assert library.contains_cage(chess.Board("8/8/8/8/8/1P6/1PkPP3/KR1b4 w - - 0 1")) is None
+    # A cage verified with a frozen unit does not apply without that assumption.
+    conditional = Library()
+    conditional.add(parse_spec("8/8/8/8/8/8/6PP/6Nr frozen=g1"))
+    assert conditional.contains_cage(chess.Board("8/8/8/8/8/8/6PP/6Nr w - - 0 1")) is None
+
+
+def test_partial_positions_of_random_legal_games_are_never_cages():
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(100):
+        board = chess.Board()
+        for _ in range(rng.randint(0, 120)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        for _ in range(3):
+            f0, f1 = sorted(rng.sample(range(8), 2))
+            r0, r1 = sorted(rng.sample(range(8), 2))
+            part = chess.Board(None)
+            for square, piece in board.piece_map().items():
+                if f0 <= chess.square_file(square) <= f1 and r0 <= chess.square_rank(square) <= r1:
+                    part.set_piece_at(square, piece)
+            if part.piece_map():
+                checked += 1
+                assert verify(part, depth=8, max_nodes=300).status == "not_verified", (board.fen(), part.board_fen())
+    assert checked > 200
+
+
+def test_cli_single_batch_library_and_svg(tmp_path, capsys):
+    svg = tmp_path / "cage.svg"
+    assert main(["cage", "8/8/8/8/8/8/PPkPP3/KR1b4", "--depth", "5", "--svg", str(svg)]) == 0
+    assert capsys.readouterr().out.startswith("cage verified")
+    assert svg.read_text().startswith("<svg")
+    claims = tmp_path / "claims.txt"
+    claims.write_text("8/8/8/8/8/8/PPkPP3/KR1b4 depth=5\nnot a board\n8/8/8/8/8/8/6PP/6Nr frozen=g1\n")
+    library = tmp_path / "lib.txt"
+    assert main(["cage", "-f", str(claims), "--library", str(library), "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["status"] for r in records] == ["cage", "error", "cage"]
+    assert len(library.read_text().splitlines()) == 2
+
+
+def test_cli_errors_exit_2(capsys):
+    assert main(["cage", "8/8/8/8/8/8/6PP/6Nr", "--frozen", "a1"]) == 2
+    assert "frozen square a1 is empty" in capsys.readouterr().err
+    assert main(["cage", "8/8/8/8/8/8/6PP/6Nr", "--forbid", "dxf"]) == 2

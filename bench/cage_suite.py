@@ -29,7 +29,7 @@ def main() -> None:
         extra = 0
         for name in row["zone_extra"]:
             extra |= chess.BB_SQUARES[chess.parse_square(name)]
-        spec = CageSpec(chess.Board(row["board"] + " w - - 0 1"), extra, None,
+        spec = CageSpec(chess.Board(row["board"] + " w - - 0 1"), extra,
                         Options(frozenset(chess.parse_square(n) for n in row["frozen"])), row["depth"])
         verdict = verify(spec.board, extra_zone=extra, options=spec.options, depth=spec.depth,
                          library=library, cache=library.cache)

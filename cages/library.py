@@ -4,6 +4,9 @@ Line format (the prototype's, plus ``forbid``)::
 
     <board> [zone=a1,b2] [frozen=g1] [depth=20] [forbid=dxe,exd]   # comment
 
+``zone=`` lists squares added to the default zone (the occupied squares and their
+king-move neighbours), as in the prototype.
+
 ``board`` is a piece placement (first FEN field). A position that contains a known
 cage (the cage's units on the same squares, more units elsewhere allowed) is illegal,
 provided the cage's assumptions (frozen units, forbidden pawn captures) are among the
@@ -31,16 +34,13 @@ class CageSpec:
 
     board: chess.Board
     zone_extra: chess.Bitboard = 0
-    zone: chess.Bitboard | None = None
     options: Options = Options()
     depth: int = 20
 
     def line(self) -> str:
         parts = [self.board.board_fen()]
-        if self.zone is not None:
-            parts.append("zone=" + ",".join(chess.square_name(s) for s in chess.SquareSet(self.zone)))
         if self.zone_extra:
-            parts.append("extra=" + ",".join(chess.square_name(s) for s in chess.SquareSet(self.zone_extra)))
+            parts.append("zone=" + ",".join(chess.square_name(s) for s in chess.SquareSet(self.zone_extra)))
         if self.options.frozen:
             parts.append("frozen=" + ",".join(chess.square_name(s) for s in sorted(self.options.frozen)))
         if self.options.forbid:
@@ -71,7 +71,7 @@ def parse_forbid(text: str) -> frozenset[tuple[int, int]]:
 
 
 def parse_spec(line: str, *, depth: int = 20) -> CageSpec:
-    """Parse ``<board> zone=.. extra=.. frozen=.. depth=N forbid=..`` (keys optional)."""
+    """Parse ``<board> zone=.. frozen=.. depth=N forbid=..`` (keys optional)."""
     text = line.split("#", 1)[0].strip()
     if not text:
         raise InvalidFenError("empty cage line")
@@ -82,8 +82,8 @@ def parse_spec(line: str, *, depth: int = 20) -> CageSpec:
         if "=" not in token:
             raise InvalidFenError(f"expected key=value after the board, got {token!r}")
         key, value = token.split("=", 1)
-        if key not in ("zone", "extra", "frozen", "depth", "forbid"):
-            raise InvalidFenError(f"unknown cage option {key!r} (zone, extra, frozen, depth, forbid)")
+        if key not in ("zone", "frozen", "depth", "forbid"):
+            raise InvalidFenError(f"unknown cage option {key!r} (zone, frozen, depth, forbid)")
         fields[key] = value
     frozen = parse_squares(fields.get("frozen", ""))
     for square in chess.SquareSet(frozen):
@@ -93,8 +93,7 @@ def parse_spec(line: str, *, depth: int = 20) -> CageSpec:
         raise InvalidFenError(f"depth must be a number, got {fields['depth']!r}")
     return CageSpec(
         board=board,
-        zone_extra=parse_squares(fields.get("extra", "")),
-        zone=parse_squares(fields["zone"]) if "zone" in fields else None,
+        zone_extra=parse_squares(fields.get("zone", "")),
         options=Options(frozenset(chess.SquareSet(frozen)), parse_forbid(fields.get("forbid", ""))),
         depth=int(fields.get("depth", depth)),
     )

@@ -28,9 +28,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "retro cage -f cages.txt --library data/cages.txt (lines '<board> zone=.. frozen=.. depth=N forbid=dxe')",
     )
     parser.add_argument("board", nargs="?", help="the partial position (piece placement)")
-    parser.add_argument("--zone", default="", help="the zone, comma-separated squares (default: occupied squares "
-                        "and their king-move neighbours)")
-    parser.add_argument("--extra", default="", metavar="SQUARES", help="squares added to the default zone")
+    parser.add_argument("--zone", default="", metavar="SQUARES",
+                        help="squares added to the zone, comma-separated (the zone always holds the occupied "
+                        "squares and their king-move neighbours)")
     parser.add_argument("--frozen", default="", metavar="SQUARES", help="units that may not move")
     parser.add_argument("--forbid", default="", metavar="dxe,...",
                         help="pawn captures that may not be retracted, for either side (e.g. dxe)")
@@ -52,8 +52,7 @@ def _spec_from_args(args: argparse.Namespace) -> CageSpec:
             raise ValueError(f"frozen square {chess.square_name(square)} is empty")
     return CageSpec(
         board=board,
-        zone_extra=parse_squares(args.extra),
-        zone=parse_squares(args.zone) if args.zone else None,
+        zone_extra=parse_squares(args.zone),
         options=Options(frozenset(chess.SquareSet(frozen)), parse_forbid(args.forbid)),
         depth=args.depth,
     )
@@ -62,7 +61,7 @@ def _spec_from_args(args: argparse.Namespace) -> CageSpec:
 def _check(spec: CageSpec, library: Library, max_nodes: int) -> CageVerdict:
     if spec.depth < 0:
         raise ValueError("the depth bound must be at least 0")
-    verdict = verify(spec.board, zone=spec.zone, extra_zone=spec.zone_extra, options=spec.options,
+    verdict = verify(spec.board, extra_zone=spec.zone_extra, options=spec.options,
                      depth=spec.depth, library=library, cache=library.cache, max_nodes=max_nodes)
     if verdict.status == "cage":
         library.add(spec)

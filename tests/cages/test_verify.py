@@ -18,7 +18,7 @@ def _spec(row: dict) -> CageSpec:
     for name in row["zone_extra"]:
         extra |= chess.BB_SQUARES[chess.parse_square(name)]
     frozen = frozenset(chess.parse_square(name) for name in row["frozen"])
-    return CageSpec(chess.Board(row["board"] + " w - - 0 1"), extra, None, Options(frozen), row["depth"])
+    return CageSpec(chess.Board(row["board"] + " w - - 0 1"), extra, Options(frozen), row["depth"])
 
 
 def test_prototype_suite_in_group_order():

@@ -1,0 +1,212 @@
+"""``retro proofgame``: prove legality with a replay-checked proof game (texelutil proofgame).
+
+Single position: prints ``legal: proof: <SAN...>``, ``illegal: <reason>`` or
+``unknown: <reason>``. Batch ``-f``: one status line per position,
+``<fen> legal: proof: ...`` / ``<fen> illegal: <reason>`` / ``<fen> unknown: <reason>``;
+those lines are also valid input, so passes chain. With ``-o PREFIX`` the passes go to
+``PREFIX00``, ``PREFIX01``, ...; each pass re-tries only the positions still unknown,
+with 50% more node and time budget and a new seed. A killed run resumes: finished lines
+already in a pass file are kept, a torn last line is dropped and recomputed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import functools
+import json
+import os
+import sys
+
+import chess
+
+from retro.batch import emit, read_inputs, run_batch, show_progress
+from retro.position import parse_fen
+from retro.proofgame import ProofGameVerdict, prove
+
+__all__ = ["register", "run", "parse_status_line", "status_text", "prove_line"]
+
+_STATUSES = ("legal", "illegal", "unknown", "error")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "proofgame",
+        help="prove a position legal with a proof game (weighted A*), or illegal",
+        description="Search a proof game for a position with weighted A* (admissible heuristic: per-piece "
+        "shortest paths with blocked squares and a Hungarian piece-to-square assignment). A 'legal' answer "
+        "always comes with a proof game replayed with python-chess; 'unknown' means the budget ran out.",
+        epilog="example: retro proofgame 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3'",
+    )
+    parser.add_argument("fen", nargs="?", help="the goal position (FEN)")
+    parser.add_argument("-i", dest="init", metavar="FEN", help="search from this position instead of the start")
+    parser.add_argument("-w", dest="weight", default="1:5", metavar="A:B",
+                        help="priority A*g + B*h (default 1:5; 1:1 finds a shortest proof game)")
+    parser.add_argument("-m", dest="max_nodes", type=int, default=200_000, metavar="NODES",
+                        help="node budget per position, all restarts together (default 200000)")
+    parser.add_argument("-t", "--time-limit", type=float, default=60.0, metavar="SEC",
+                        help="time budget per position in seconds (default 60)")
+    parser.add_argument("--rnd", type=int, default=0, metavar="SEED", help="seed of the random tie-breaking (default 0)")
+    parser.add_argument("-nokernel", "--nokernel", action="store_true",
+                        help="skip the kernel / illegality analysis and search directly")
+    parser.add_argument("-na", "--na", action="store_true", help="also try the non-admissible fallback heuristic")
+    parser.add_argument("--pgn", metavar="FILE", help="write the proof game as PGN to FILE")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print every improved best line on stderr")
+    parser.add_argument("-f", "--file", nargs="?", const="-", metavar="FILE",
+                        help="batch mode: FENs or proofgame status lines from FILE (stdin when omitted or '-')")
+    parser.add_argument("-o", dest="outprefix", metavar="PREFIX", help="batch passes to PREFIX00, PREFIX01, ...")
+    parser.add_argument("--passes", type=int, default=3, help="number of passes with -o (default 3)")
+    parser.add_argument("--retry", action="store_true", help="re-try input lines already marked unknown")
+    parser.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="run N local processes in parallel")
+    parser.add_argument("--json", action="store_true", help="one JSON object per result")
+    parser.add_argument("--progress", action="store_true", help="progress bar on stderr even when not a terminal")
+    parser.set_defaults(func=run)
+
+
+def parse_weight(text: str) -> tuple[int, int]:
+    try:
+        a, b = (int(x) for x in text.split(":"))
+    except ValueError:
+        raise ValueError(f"-w wants A:B with integers, got {text!r}") from None
+    if a <= 0 or b < 0:
+        raise ValueError(f"-w wants A > 0 and B >= 0, got {text!r}")
+    return a, b
+
+
+def parse_status_line(line: str) -> tuple[str, str | None, str]:
+    """Split ``<fen> <status>: <rest>`` into (fen, status, rest); a bare FEN gives status None."""
+    for status in _STATUSES:
+        marker = f" {status}: "
+        index = line.find(marker)
+        if index > 0:
+            return line[:index].strip(), status, line[index + len(marker):]
+        if line.endswith(f" {status}:"):
+            return line[: -len(status) - 2].strip(), status, ""
+    return line.strip(), None, ""
+
+
+def status_text(record: dict) -> str:
+    if record["status"] == "legal":
+        return "legal: proof: " + " ".join(record["proof"])
+    if record["status"] == "error":
+        return f"error: {record['error']}"
+    return f"{record['status']}: {record.get('reason', '')}"
+
+
+def _record(verdict: ProofGameVerdict) -> dict:
+    record = {"fen": verdict.fen, "status": verdict.status, "proof": verdict.proof, "reason": verdict.reason,
+              "kernel": verdict.kernel, "nodes": verdict.nodes, "seconds": round(verdict.seconds, 3)}
+    return record
+
+
+def prove_line(line: str, *, max_nodes: int, time_limit: float, seed: int, weight: tuple[int, int],
+               use_kernel: bool, non_admissible: bool, retry: bool) -> dict:
+    """Batch worker: a FEN or a status line to a record (decided lines pass through)."""
+    fen, status, rest = parse_status_line(line)
+    if status in ("legal", "illegal") or (status == "unknown" and not retry):
+        record = {"fen": fen, "status": status, "passthrough": line}
+        return record
+    position = parse_fen(fen)
+    verdict = prove(position.board, max_nodes=max_nodes, time_limit=time_limit, seed=seed, weight=weight,
+                    use_kernel=use_kernel, non_admissible=non_admissible)
+    record = _record(verdict)
+    record["fen"] = fen
+    return record
+
+
+def _line_of(record: dict, as_json: bool) -> str:
+    if "passthrough" in record:
+        if not as_json:
+            return record["passthrough"]
+        fen, status, rest = parse_status_line(record["passthrough"])
+        out = {"fen": fen, "status": status}
+        if status == "legal":
+            out["proof"] = rest.removeprefix("proof:").split()
+        else:
+            out["reason"] = rest
+        return json.dumps(out)
+    if record["status"] == "error":
+        return json.dumps(record) if as_json else f"{record['input']} error: {record['error']}"
+    return json.dumps(record) if as_json else f"{record['fen']} {status_text(record)}"
+
+
+def _finished_lines(path: str) -> list[str]:
+    """Complete lines of an interrupted pass file (a torn last line is dropped and the file fixed)."""
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    lines = text.split("\n")
+    complete = lines[:-1]  # the part after the last newline is torn (or empty)
+    if lines[-1]:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write("".join(line + "\n" for line in complete))
+    return complete
+
+
+def _run_pass(lines: list[str], out, args: argparse.Namespace, pass_index: int, retry: bool) -> collections.Counter:
+    scale = 1.5 ** pass_index
+    worker = functools.partial(
+        prove_line, max_nodes=int(args.max_nodes * scale), time_limit=args.time_limit * scale,
+        seed=args.rnd + 1000 * pass_index, weight=parse_weight(args.weight), use_kernel=not args.nokernel,
+        non_admissible=args.na, retry=retry)
+    counts: collections.Counter = collections.Counter()
+    for record in run_batch(worker, lines, jobs=args.jobs, progress=show_progress(args),
+                            desc=f"proofgame pass {pass_index}", total=len(lines)):
+        counts[record["status"]] += 1
+        emit(record, _line_of(record, args.json), as_json=False, out=out)
+    return counts
+
+
+def _batch(args: argparse.Namespace) -> int:
+    lines = read_inputs(args.file)
+    if not args.outprefix:
+        counts = _run_pass(lines, sys.stdout, args, 0, args.retry)
+        _summary(counts, "")
+        return 0
+    current = lines
+    for index in range(args.passes):
+        path = f"{args.outprefix}{index:02d}"
+        done = _finished_lines(path)
+        if len(done) > len(current):
+            raise ValueError(f"{path} has more lines than its input; remove it or use another -o")
+        with open(path, "a", encoding="utf-8") as out:
+            counts = _run_pass(current[len(done):], out, args, index, args.retry or index > 0)
+        with open(path, encoding="utf-8") as handle:
+            current = handle.read().splitlines()
+        final = collections.Counter(parse_status_line(line)[1] or "unknown" for line in current)
+        _summary(final, f"pass {index:02d} ({path}): ")
+        if not final.get("unknown"):
+            break
+    for line in current:
+        print(line)
+    return 0
+
+
+def _summary(counts: collections.Counter, prefix: str) -> None:
+    parts = ", ".join(f"{name} {counts.get(name, 0)}" for name in _STATUSES if counts.get(name) or name != "error")
+    print(f"{prefix}{parts}", file=sys.stderr)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.file is not None:
+        if args.json and args.outprefix:
+            raise ValueError("--json cannot be combined with -o (pass files hold status lines)")
+        return _batch(args)
+    if not args.fen:
+        raise ValueError("give a FEN, or -f FILE for batch mode")
+    position = parse_fen(args.fen)
+    init = parse_fen(args.init).board if args.init else None
+    on_improve = None
+    if args.verbose:
+        def on_improve(h: int, san: list[str]) -> None:
+            print(f"best h={h}: {' '.join(san)}", file=sys.stderr, flush=True)
+    verdict = prove(position.board, max_nodes=args.max_nodes, time_limit=args.time_limit, seed=args.rnd,
+                    weight=parse_weight(args.weight), use_kernel=not args.nokernel, init=init,
+                    non_admissible=args.na, on_improve=on_improve)
+    record = _record(verdict)
+    emit(record, status_text(record), as_json=args.json)
+    if args.pgn and verdict.proof_game is not None:
+        with open(args.pgn, "w", encoding="utf-8") as handle:
+            handle.write(verdict.proof_game.pgn(verdict.fen))
+    return 0

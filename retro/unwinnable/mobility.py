@@ -1,0 +1,183 @@
+"""The mobility fixpoint of Ambrona's semi-static algorithm (Figures 6 and 7).
+
+For every piece P of the position we compute a bitboard ``region[P]`` that
+over-approximates the squares P can ever stand on (``M_{P->s}``), a flag
+``cleared[P]`` (``C_P``: P can leave its square or be captured) and, per colour,
+``reached[c]`` (``R^c_s``: a non-king piece of colour c can stand on s).
+
+Rule (Figure 6), applied greedily until nothing changes (Figure 7): a variable is set to
+1 as soon as every implication ``V => f`` that mentions it has ``f`` true:
+
+* *move*: a non-pawn reaches s only from a predecessor of s that it reaches
+  (king-adjacent along its own directions; knight-distance 1 for knights);
+* *pawn move*: a pawn reaches s by a push from the square behind (an enemy on s must be
+  clearable), by a capture onto s when an enemy non-king piece can reach s, or anywhere
+  once it can reach its promotion rank;
+* *clearance*: P is cleared if it can move anywhere else or an enemy can reach its square;
+* *reachability*: R^c_s if some non-king piece of colour c reaches s;
+* *king attackers*: a king enters s only if every enemy piece attacking s from an
+  adjacent (knight-distance for knights) square can be cleared;
+* *not self-capture*: P enters the square of an ally only if that ally can be cleared.
+
+Why it is sound (Lemma 8, Corollary 9): each implication is satisfied by the true
+solution of the mobility problem, so by induction on the number of plies every square a
+piece can really reach is marked. The rules ignore pins, checks by distant pieces and the
+turn order, which only makes the result larger (admissible). The argument needs that no
+castling right and no en passant capture exist: callers (:mod:`retro.unwinnable.static`)
+check that before using the result.
+
+The fixpoint is the *least* one of monotone rules, hence independent of the order in
+which variables are activated; we flood-fill each piece's region to saturation before
+re-evaluating C and R, which reaches the same fixpoint with far fewer rounds.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import chess
+
+__all__ = ["Mobility", "mobility", "capture_predecessors_of", "PRED_MASKS", "step_targets"]
+
+
+def _neighbours(square: chess.Square, *, diagonal: bool) -> chess.Bitboard:
+    mask = 0
+    for other in chess.SquareSet(chess.BB_KING_ATTACKS[square]):
+        is_diag = chess.square_file(other) != chess.square_file(square) and chess.square_rank(other) != chess.square_rank(square)
+        if is_diag == diagonal:
+            mask |= chess.BB_SQUARES[other]
+    return mask
+
+
+DIAGONAL_NEIGHBOURS: list[chess.Bitboard] = [_neighbours(s, diagonal=True) for s in chess.SQUARES]
+ORTHOGONAL_NEIGHBOURS: list[chess.Bitboard] = [_neighbours(s, diagonal=False) for s in chess.SQUARES]
+
+#: For each non-pawn piece type, the one-step "predecessor" table pred_P of the paper
+#: (symmetric, so it also gives the successors).
+PRED_MASKS: dict[chess.PieceType, list[chess.Bitboard]] = {
+    chess.KNIGHT: list(chess.BB_KNIGHT_ATTACKS),
+    chess.BISHOP: DIAGONAL_NEIGHBOURS,
+    chess.ROOK: ORTHOGONAL_NEIGHBOURS,
+    chess.QUEEN: list(chess.BB_KING_ATTACKS),
+    chess.KING: list(chess.BB_KING_ATTACKS),
+}
+
+
+def _spread(mask: chess.Bitboard, table: list[chess.Bitboard]) -> chess.Bitboard:
+    out = 0
+    while mask:
+        low = mask & -mask
+        out |= table[low.bit_length() - 1]
+        mask ^= low
+    return out
+
+
+def _pawn_attacks(mask: chess.Bitboard, color: chess.Color) -> chess.Bitboard:
+    if color == chess.WHITE:
+        return ((mask << 9) & ~chess.BB_FILE_A | (mask << 7) & ~chess.BB_FILE_H) & chess.BB_ALL
+    return (mask >> 7) & ~chess.BB_FILE_A | (mask >> 9) & ~chess.BB_FILE_H
+
+
+def _pawn_pushes(mask: chess.Bitboard, color: chess.Color) -> chess.Bitboard:
+    return ((mask << 8) & chess.BB_ALL) if color == chess.WHITE else mask >> 8
+
+
+def step_targets(piece_type: chess.PieceType, color: chess.Color, mask: chess.Bitboard) -> chess.Bitboard:
+    """Squares s with pred-capt_P(s) meeting ``mask`` (the squares a piece of this type
+    standing somewhere in ``mask`` attacks from an adjacent / knight-distance square)."""
+    if piece_type == chess.PAWN:
+        return _pawn_attacks(mask, color)
+    return _spread(mask, PRED_MASKS[piece_type])
+
+
+def capture_predecessors_of(piece_type: chess.PieceType, color: chess.Color, square: chess.Square) -> chess.Bitboard:
+    """The squares a piece of this type directly attacks from ``square`` (pred-capt)."""
+    return step_targets(piece_type, color, chess.BB_SQUARES[square])
+
+
+@dataclasses.dataclass(frozen=True)
+class Mobility:
+    """The fixpoint: ``pieces[i] = (square, color, type)`` with ``region[i]`` (M),
+    ``cleared[i]`` (C) and ``reached[color]`` (R)."""
+
+    pieces: tuple[tuple[chess.Square, chess.Color, chess.PieceType], ...]
+    region: tuple[chess.Bitboard, ...]
+    cleared: tuple[bool, ...]
+    reached: tuple[chess.Bitboard, chess.Bitboard]  # indexed by colour (False=black, True=white)
+
+
+def mobility(board: chess.Board) -> Mobility:
+    """Compute the least fixpoint of the Figure 6 rules on ``board`` (Figure 7)."""
+    pieces = [(sq, bool(board.occupied_co[chess.WHITE] & chess.BB_SQUARES[sq]),
+               board.piece_type_at(sq)) for sq in chess.SquareSet(board.occupied)]
+    n = len(pieces)
+    region = [chess.BB_SQUARES[sq] for sq, _, _ in pieces]
+    cleared = [False] * n
+    by_square = {sq: i for i, (sq, _, _) in enumerate(pieces)}
+    direct_attacks = [capture_predecessors_of(t, c, sq) for sq, c, t in pieces]  # type: ignore[arg-type]
+    promo = {chess.WHITE: chess.BB_RANK_8, chess.BLACK: chess.BB_RANK_1}
+    reached = [0, 0]
+    for i, (sq, c, t) in enumerate(pieces):
+        if t != chess.KING:
+            reached[c] |= chess.BB_SQUARES[sq]
+
+    changed = True
+    while changed:
+        changed = False
+        # Squares of pieces not (yet) clearable, per colour: allies cannot enter them.
+        stuck = [0, 0]
+        # Squares an uncleared enemy piece directly attacks: a king cannot enter them.
+        guarded = [0, 0]
+        for i, (sq, c, t) in enumerate(pieces):
+            if not cleared[i]:
+                stuck[c] |= chess.BB_SQUARES[sq]
+                guarded[c] |= direct_attacks[i]
+        enemy_uncleared = [0, 0]  # squares of uncleared pieces of colour c (pawn pushes onto them fail)
+        for i, (sq, c, t) in enumerate(pieces):
+            if not cleared[i]:
+                enemy_uncleared[c] |= chess.BB_SQUARES[sq]
+        for i, (sq, c, t) in enumerate(pieces):
+            old = region[i]
+            current = old
+            forbidden = stuck[c] & ~chess.BB_SQUARES[sq]
+            if t == chess.KING:
+                forbidden |= guarded[not c]
+            if t == chess.PAWN:
+                while True:
+                    if current & promo[c]:
+                        new = chess.BB_ALL & ~forbidden
+                    else:
+                        pushes = _pawn_pushes(current, c) & ~enemy_uncleared[not c]
+                        captures = _pawn_attacks(current, c) & reached[not c]
+                        new = (pushes | captures) & ~forbidden
+                    new |= current
+                    if new == current:
+                        break
+                    current = new
+            else:
+                table = PRED_MASKS[t]  # type: ignore[index]
+                frontier = current
+                while frontier:
+                    new = _spread(frontier, table) & ~forbidden & ~current
+                    current |= new
+                    frontier = new
+            if current != old:
+                region[i] = current
+                changed = True
+                if t != chess.KING:
+                    reached[c] |= current
+        for i, (sq, c, t) in enumerate(pieces):
+            if cleared[i]:
+                continue
+            if region[i] != chess.BB_SQUARES[sq]:
+                cleared[i] = True
+                changed = True
+                continue
+            bit = chess.BB_SQUARES[sq]
+            for j, (_, c2, _) in enumerate(pieces):
+                if c2 != c and region[j] & bit:
+                    cleared[i] = True
+                    changed = True
+                    break
+    del by_square
+    return Mobility(tuple(pieces), tuple(region), tuple(cleared), (reached[0], reached[1]))  # type: ignore[arg-type]

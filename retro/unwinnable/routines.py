@@ -1,0 +1,143 @@
+"""The quick (Figure 10) and full (Figure 9) unwinnability routines.
+
+Both return ``(status, line, nodes, reason)`` with status ``winnable`` (``line`` = the
+moves from the given position to the winner's checkmate), ``unwinnable`` or
+``undetermined``; :mod:`retro.unwinnable` wraps them in a verdict after replaying the line.
+
+Quick routine (Figure 10):
+
+1. advance while there is exactly one legal move (a forced move changes nothing about
+   which mates are reachable; repeated positions stop the loop);
+2. exhaustive depth-first search to depth ``QUICK_DEPTH`` (9 plies, the paper's D) that
+   gives up as soon as any branch reaches that depth or ``QUICK_NODES`` nodes; leaves are
+   mates, stalemates and Lemmas 5/6. Finishing without giving up proves unwinnability
+   (the whole tree was seen);
+3. on positions with only kings, pawns and bishops and no semi-open file, the
+   semi-static check (Theorem 12).
+
+Full routine (Figure 9): the semi-static check, then Find-Helpmate in iterative deepening
+(depth 1, 2, ...) with a per-iteration node bound ``bound(d) = 10,000 * (1 + d // 8)``
+(increasing in d, so the routine is complete with an unlimited budget) until a mate is
+found, an iteration ends without a cut (unwinnable, see the argument in
+:mod:`retro.unwinnable.helpmate`), or the total ``max_nodes`` budget is spent
+(undetermined). An iteration whose only cuts are hits on entries of earlier iterations is
+repeated once at the same depth with an empty table, so that completeness never rests on
+stale entries.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import chess
+
+from retro.unwinnable.helpmate import HelpmateSearch
+from retro.unwinnable.material import insufficient_material
+from retro.unwinnable.static import unwinnable_static
+
+__all__ = ["quick_routine", "full_routine", "advance_forced", "QUICK_DEPTH", "QUICK_NODES"]
+
+QUICK_DEPTH = 9
+QUICK_NODES = 5_000
+Result = tuple[str, list[chess.Move], int, str]
+
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+
+
+def advance_forced(board: chess.Board, limit: int = 200) -> list[chess.Move]:
+    """Play (on ``board``, in place) the moves that are the only legal move; return them."""
+    played: list[chess.Move] = []
+    seen = {board._transposition_key()}
+    while len(played) < limit:
+        moves = iter(board.generate_legal_moves())
+        first = next(moves, None)
+        if first is None or next(moves, None) is not None:
+            break
+        board.push(first)
+        played.append(first)
+        key = board._transposition_key()
+        if key in seen:
+            break
+        seen.add(key)
+    return played
+
+
+class _Interrupted(Exception):
+    pass
+
+
+def _bounded_dfs(board: chess.Board, winner: chess.Color, depth: int, budget: list[int],
+                 path: list[chess.Move]) -> bool:
+    """Exhaustive DFS; raises _Interrupted when depth or node budget runs out."""
+    moves = list(board.generate_legal_moves())
+    if not moves:
+        return board.turn != winner and board.is_check()
+    if insufficient_material(board, winner):
+        return False
+    budget[0] -= 1
+    if depth <= 0 or budget[0] < 0:
+        raise _Interrupted
+    for move in moves:
+        board.push(move)
+        path.append(move)
+        if _bounded_dfs(board, winner, depth - 1, budget, path):
+            board.pop()
+            return True
+        path.pop()
+        board.pop()
+    return False
+
+
+def _only_kings_pawns_bishops_closed(board: chess.Board) -> bool:
+    """Line 5 of Figure 10: only K, P, B and no semi-open file (a file with pawns of one colour)."""
+    if board.knights | board.rooks | board.queens:
+        return False
+    white_pawns = board.pawns & board.occupied_co[chess.WHITE]
+    black_pawns = board.pawns & board.occupied_co[chess.BLACK]
+    for file_mask in chess.BB_FILES:
+        if bool(white_pawns & file_mask) != bool(black_pawns & file_mask):
+            return False
+    return True
+
+
+def quick_routine(board: chess.Board, winner: chess.Color) -> Result:
+    """Figure 10 on a copy of ``board``."""
+    work = board.copy(stack=False)
+    forced = advance_forced(work)
+    budget = [QUICK_NODES]
+    path: list[chess.Move] = []
+    try:
+        if _bounded_dfs(work, winner, QUICK_DEPTH, budget, path):
+            return "winnable", forced + path, QUICK_NODES - budget[0], "search"
+        return "unwinnable", [], QUICK_NODES - budget[0], "exhaustive search"
+    except _Interrupted:
+        pass
+    nodes = QUICK_NODES - budget[0]
+    if _only_kings_pawns_bishops_closed(work) and unwinnable_static(work, winner):
+        return "unwinnable", [], nodes, "semi-static"
+    return "undetermined", [], nodes, "quick routine gave up"
+
+
+def bound(depth: int) -> int:
+    """Per-iteration node bound of Figure 9 (increasing in the depth)."""
+    return 10_000 * (1 + depth // 8)
+
+
+def full_routine(board: chess.Board, winner: chess.Color, *, max_nodes: int) -> Result:
+    """Figure 9 on a copy of ``board``, spending at most about ``max_nodes`` nodes."""
+    if unwinnable_static(board, winner):
+        return "unwinnable", [], 0, "semi-static"
+    search = HelpmateSearch(winner)
+    depth = 1
+    while search.nodes < max_nodes:
+        node_bound = min(bound(depth), max_nodes - search.nodes)
+        if search.search(board, depth, node_bound):
+            return "winnable", search.line, search.nodes, "search"
+        if not search.cut:
+            return "unwinnable", [], search.nodes, "exhaustive search"
+        if not search.cut_limit:
+            # Only stale transposition hits: redo this depth from an empty table.
+            search.table.clear()
+            continue
+        depth += 1
+    return "undetermined", [], search.nodes, "node budget exhausted"

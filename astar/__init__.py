@@ -1,8 +1,18 @@
 """Proof-game search (Österlund, texel proof-game documentation, "If a position cannot
 be proven illegal" ff.).
 
-Will hold: weighted A* over real positions, the admissible heuristic (per-piece
-shortest paths with blocked squares, assignment by scipy's linear_sum_assignment,
-pawn cones, deadlocks), the non-admissible fallback, the initial path from an
-extended kernel, and the replay-checked ProofGame certificate.
+Modules:
+
+* :mod:`astar.proofgame` - the ``ProofGame`` certificate (SAN, PGN, replay check).
+* :mod:`astar.paths` - per-piece shortest paths on the empty board minus blocked squares,
+  pawn distances and pawn cones.
+* :mod:`astar.heuristic` - the admissible heuristic (Hungarian assignment, infinity cases).
+* :mod:`astar.nonadmissible` - the ``-na`` fallback heuristic.
+* :mod:`astar.search` - weighted A* with tie-breaking, node limits and restarts.
+* :mod:`astar.last_move` - forced irreversible last moves.
+
+Not implemented yet: the initial path from an extended kernel (enhance, multi-occupancy
+play-out, relocation, recursive halving) and deadlock detection in the heuristic.
 """
+
+__all__: list[str] = []

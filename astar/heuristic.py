@@ -13,7 +13,8 @@ Rules (Österlund, texel proof-game documentation, A* section):
   still may be captured (current minus goal count).
 * Infinity (the goal is unreachable from this node) when a colour has fewer pieces than
   in the goal, when the assignment has no finite solution, when a (possibly truncated)
-  pawn cone holds more goal pawns than current pawns, when a goal castling right is
+  pawn cone holds more goal pawns than current pawns, or a truncated cone (at most
+  the captures still available) of a goal pawn holds no current pawn, when a goal castling right is
   already lost, or when a blocked goal square holds a different piece.
 * White moves W and black moves B both are lower bounds; the plies bound is the
   smallest n with the parity of the side-to-move change such that the n plies contain
@@ -44,14 +45,11 @@ _BIG = 1_000_000
 
 def plies_for_moves(white_moves: int, black_moves: int, turn: chess.Color, goal_turn: chess.Color) -> int:
     """Smallest ply count with the right parity giving ``white_moves`` and ``black_moves``."""
-    n = 0 if turn == goal_turn else 1
-    while True:
-        first = (n + 1) // 2
-        second = n // 2
-        w, b = (first, second) if turn == chess.WHITE else (second, first)
-        if w >= white_moves and b >= black_moves:
-            return n
-        n += 2
+    base = 0 if turn == goal_turn else 1
+    mover, other = (white_moves, black_moves) if turn == chess.WHITE else (black_moves, white_moves)
+    # the side to move makes ceil(n/2) moves, the other floor(n/2)
+    n = max(2 * mover - 1, 2 * other, base)
+    return n + ((n - base) & 1)
 
 
 class Heuristic:
@@ -146,8 +144,12 @@ class Heuristic:
         # pawn cones (truncated by the captures still available)
         own_pawns = own & board.pawns
         for gsq in chess.scan_forward(self._goal_pawns[color]):
-            cone = pawn_cone_mask(color, gsq, min(captures, 7))
+            # full cone: closed under pawn moves backwards, so its pawn count never grows
+            cone = pawn_cone_mask(color, gsq, 7)
             if chess.popcount(self._goal_pawns[color] & cone) > chess.popcount(own_pawns & cone):
+                return INF
+            # truncated cone: the pawn that ends on gsq uses at most `captures` captures
+            if captures < 7 and not own_pawns & pawn_cone_mask(color, gsq, captures):
                 return INF
         movable = own & ~self.blocked_mask
         rows = []

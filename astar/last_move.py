@@ -7,10 +7,12 @@ targets the predecessor: the pawn back on its start square, the other side to mo
 the same castling rights, no ep square; the proof game is the predecessor's proof
 game plus the double step. Soundness: the final proof game is replay-checked anyway.
 
-The general case of the paper (several irreversible last moves such as Bxg3+ from f4
-or h2, picking one arbitrarily) needs the reverse-move generator and is not done here
-yet: without it the search simply targets the goal itself, which is still correct,
-only sometimes slower.
+General case (the paper's Bxg3+ example): when every retraction that
+``retro.revmoves.retractions`` finds is irreversible (a capture or a pawn move), one of
+them is picked (``choice`` modulo their number, as texel picks arbitrarily) and the
+search targets its predecessor. The choice can only cost completeness (the picked
+predecessor may be unreachable while another is not), never soundness: the returned
+move is checked to be legal in the predecessor and to give exactly the goal.
 """
 
 from __future__ import annotations
@@ -28,10 +30,11 @@ class ForcedLastMove:
     move: chess.Move
 
 
-def forced_last_move(goal: chess.Board) -> ForcedLastMove | None:
-    """The forced double step behind a legal ep square, else None."""
+def forced_last_move(goal: chess.Board, choice: int = 0) -> ForcedLastMove | None:
+    """The forced double step behind a legal ep square, or an irreversible last move
+    picked among the retractions when all of them are irreversible; else None."""
     if goal.ep_square is None or not goal.has_legal_en_passant():
-        return None
+        return _irreversible_last_move(goal, choice)
     mover = not goal.turn
     step = 8 if mover == chess.WHITE else -8
     to_sq = goal.ep_square + step
@@ -47,5 +50,34 @@ def forced_last_move(goal: chess.Board) -> ForcedLastMove | None:
     pred.halfmove_clock = 0
     move = chess.Move(from_sq, to_sq)
     if not pred.is_legal(move):
+        return None
+    return ForcedLastMove(pred, move)
+
+
+def _irreversible_last_move(goal: chess.Board, choice: int) -> ForcedLastMove | None:
+    from astar.proofgame import same_position
+    try:
+        from retro.revmoves import predecessor, retractions
+        found = retractions(goal)
+    except (ImportError, ValueError):
+        return None
+    if not found:
+        return None
+    candidates = []
+    for retraction in found:
+        try:
+            pred = predecessor(goal, retraction)
+        except ValueError:
+            return None
+        moved = pred.piece_type_at(retraction.move.from_square)
+        if retraction.captured is None and moved != chess.PAWN:
+            return None  # a reversible last move is possible: nothing is forced
+        candidates.append((pred, retraction.move))
+    pred, move = candidates[choice % len(candidates)]
+    if not pred.is_legal(move):
+        return None
+    after = pred.copy(stack=False)
+    after.push(move)
+    if not same_position(after, goal):
         return None
     return ForcedLastMove(pred, move)

@@ -80,12 +80,19 @@ def search(
     if h0 >= INF:
         return SearchResult("unreachable", (), 0, time.monotonic() - start)
     counter = itertools.count()
-    heap = [(b * h0, 0, 0, 0, 0, 0, next(counter), 0, root)]
+    # heap entries hold the parent board and the move; the child board is built only
+    # when the entry is popped (most generated children are never expanded)
+    heap = [(b * h0, 0, 0, 0, 0, 0, next(counter), 0, root, None)]
     closed: set[tuple] = set()
     nodes = 0
     while heap:
         entry = heapq.heappop(heap)
-        g, board = entry[7], entry[8]
+        g, parent_board, pmove = entry[7], entry[8], entry[9]
+        if pmove is None:
+            board = parent_board
+        else:
+            board = parent_board.copy(stack=False)
+            board.push(pmove)
         key = position_key(board)
         if key in closed:
             continue
@@ -95,18 +102,19 @@ def search(
             return SearchResult("found", _path(parents, key), nodes, time.monotonic() - start)
         if nodes >= max_nodes or (time_limit is not None and nodes % 128 == 0 and time.monotonic() - start > time_limit):
             return SearchResult("budget", (), nodes, time.monotonic() - start, _path(parents, best_key), best_h)
-        for move in board.legal_moves:
+        mover = board.turn
+        for move in list(board.legal_moves):
             if blocked & (chess.BB_SQUARES[move.from_square] | chess.BB_SQUARES[move.to_square]):
                 continue
             capture = board.is_capture(move)
             piece_type = board.piece_type_at(move.from_square)
-            mover = board.turn
-            child = board.copy(stack=False)
-            child.push(move)
-            ckey = position_key(child)
+            board.push(move)
+            ckey = position_key(board)
             if ckey in closed:
+                board.pop()
                 continue
-            h = heuristic.value(child)
+            h = heuristic.value(board)
+            board.pop()
             if h >= INF:
                 continue
             old = parents.get(ckey)
@@ -123,7 +131,7 @@ def search(
                 king_closer = 1 if kd[move.to_square] < kd[move.from_square] else 0
             heapq.heappush(heap, (
                 a * (g + 1) + b * h, -int(capture), -king_closer, -int(move.promotion is not None),
-                -int(piece_type == chess.PAWN), rng.random(), next(counter), g + 1, child,
+                -int(piece_type == chess.PAWN), rng.random(), next(counter), g + 1, board, move,
             ))
     return SearchResult("unreachable", (), nodes, time.monotonic() - start)
 

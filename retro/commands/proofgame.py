@@ -205,6 +205,7 @@ def run(args: argparse.Namespace) -> int:
                     weight=parse_weight(args.weight), use_kernel=not args.nokernel, init=init,
                     non_admissible=args.na, on_improve=on_improve)
     record = _record(verdict)
+    record["fen"] = args.fen.strip()
     emit(record, status_text(record), as_json=args.json)
     if args.pgn and verdict.proof_game is not None:
         with open(args.pgn, "w", encoding="utf-8") as handle:

@@ -20,17 +20,21 @@ Full routine (Figure 9): the semi-static check, then Find-Helpmate in iterative 
 (increasing in d, so the routine is complete with an unlimited budget) until a mate is
 found, an iteration ends without a cut (unwinnable, see the argument in
 :mod:`retro.unwinnable.helpmate`), or the total ``max_nodes`` budget is spent
-(undetermined). An iteration whose only cuts are hits on entries of earlier iterations is
+(undetermined). Every ``CLOSURE_EVERY`` depths a closure search
+(:mod:`retro.unwinnable.closure`, our addition) with a doubling node bound tries to
+exhaust the reachable positions outright. An iteration whose only cuts are hits on entries of earlier iterations is
 repeated once at the same depth with an empty table, so that completeness never rests on
 stale entries.
 """
 
 from __future__ import annotations
 
+import itertools
 import sys
 
 import chess
 
+from retro.unwinnable.closure import closure_search
 from retro.unwinnable.helpmate import HelpmateSearch
 from retro.unwinnable.material import insufficient_material
 from retro.unwinnable.static import unwinnable_static
@@ -39,6 +43,8 @@ __all__ = ["quick_routine", "full_routine", "advance_forced", "QUICK_DEPTH", "QU
 
 QUICK_DEPTH = 9
 QUICK_NODES = 5_000
+CLOSURE_EVERY = 4
+CLOSURE_FIRST_BOUND = 20_000
 Result = tuple[str, list[chess.Move], int, str]
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
@@ -69,15 +75,16 @@ class _Interrupted(Exception):
 def _bounded_dfs(board: chess.Board, winner: chess.Color, depth: int, budget: list[int],
                  path: list[chess.Move]) -> bool:
     """Exhaustive DFS; raises _Interrupted when depth or node budget runs out."""
-    moves = list(board.generate_legal_moves())
-    if not moves:
+    moves = board.generate_legal_moves()
+    first = next(moves, None)
+    if first is None:
         return board.turn != winner and board.is_check()
     if insufficient_material(board, winner):
         return False
     budget[0] -= 1
     if depth <= 0 or budget[0] < 0:
         raise _Interrupted
-    for move in moves:
+    for move in itertools.chain((first,), moves):
         board.push(move)
         path.append(move)
         if _bounded_dfs(board, winner, depth - 1, budget, path):
@@ -107,7 +114,7 @@ def quick_routine(board: chess.Board, winner: chess.Color) -> Result:
     budget = [QUICK_NODES]
     path: list[chess.Move] = []
     try:
-        if _bounded_dfs(work, winner, QUICK_DEPTH, budget, path):
+        if _bounded_dfs(work.copy(stack=False), winner, QUICK_DEPTH, budget, path):
             return "winnable", forced + path, QUICK_NODES - budget[0], "search"
         return "unwinnable", [], QUICK_NODES - budget[0], "exhaustive search"
     except _Interrupted:
@@ -128,16 +135,27 @@ def full_routine(board: chess.Board, winner: chess.Color, *, max_nodes: int) -> 
     if unwinnable_static(board, winner):
         return "unwinnable", [], 0, "semi-static"
     search = HelpmateSearch(winner)
+    closure_nodes = 0
+    closure_bound = CLOSURE_FIRST_BOUND
     depth = 1
-    while search.nodes < max_nodes:
-        node_bound = min(bound(depth), max_nodes - search.nodes)
+    while search.nodes + closure_nodes < max_nodes:
+        node_bound = min(bound(depth), max_nodes - search.nodes - closure_nodes)
         if search.search(board, depth, node_bound):
-            return "winnable", search.line, search.nodes, "search"
+            return "winnable", search.line, search.nodes + closure_nodes, "search"
         if not search.cut:
-            return "unwinnable", [], search.nodes, "exhaustive search"
+            return "unwinnable", [], search.nodes + closure_nodes, "exhaustive search"
         if not search.cut_limit:
             # Only stale transposition hits: redo this depth from an empty table.
             search.table.clear()
             continue
+        if depth % CLOSURE_EVERY == 0:
+            spend = min(closure_bound, max_nodes - search.nodes - closure_nodes)
+            found, line, complete, used = closure_search(board, winner, spend)
+            closure_nodes += used
+            if found:
+                return "winnable", line, search.nodes + closure_nodes, "closure search"
+            if complete:
+                return "unwinnable", [], search.nodes + closure_nodes, "closure search"
+            closure_bound *= 2
         depth += 1
-    return "undetermined", [], search.nodes, "node budget exhausted"
+    return "undetermined", [], search.nodes + closure_nodes, "node budget exhausted"

@@ -1,0 +1,90 @@
+"""Benchmark ``retro.proofgame.prove`` on the legal positions of data/cpr-923-dev.jsonl.
+
+Prints: positions tried, replay-verified proof games found, time per position
+(median/mean/max), nodes per position, proof-game length distribution, and any
+verdict that contradicts the label (must be 0).
+
+usage: .venv/bin/python bench/proofgame.py [--limit N] [--nodes N] [--seconds S] [--weight A:B] [--nokernel]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import statistics
+import time
+from pathlib import Path
+
+import chess
+
+from retro.proofgame import prove
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "cpr-923-dev.jsonl"
+
+
+def _random_game(seed: int, plies: int) -> dict:
+    import random
+    rng = random.Random(seed)
+    board = chess.Board()
+    san = []
+    for _ in range(plies):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        move = rng.choice(moves)
+        san.append(board.san(move))
+        board.push(move)
+    return {"fen": board.fen(), "legal": True, "proof": " ".join(san)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--limit", type=int, default=176, help="first N legal positions (file order)")
+    parser.add_argument("--nodes", type=int, default=50_000)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--weight", default="1:5")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--nokernel", action="store_true")
+    parser.add_argument("--random-games", type=int, default=0, metavar="N",
+                        help="instead of the dev file: final positions of N seeded random games")
+    parser.add_argument("--plies", type=int, default=20, help="length of the random games")
+    args = parser.parse_args()
+    a, b = (int(x) for x in args.weight.split(":"))
+    rows = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
+    legal = [row for row in rows if row["legal"]][: args.limit]
+    if args.random_games:
+        legal = [_random_game(seed, args.plies) for seed in range(args.random_games)]
+    times, nodes, lengths, found, wrong = [], [], [], 0, 0
+    statuses: collections.Counter[str] = collections.Counter()
+    start = time.monotonic()
+    for row in legal:
+        verdict = prove(chess.Board(row["fen"]), max_nodes=args.nodes, time_limit=args.seconds, seed=args.seed,
+                        weight=(a, b), use_kernel=not args.nokernel)
+        statuses[verdict.status] += 1
+        times.append(verdict.seconds)
+        nodes.append(verdict.nodes)
+        if verdict.status == "legal":
+            assert verdict.proof_game is not None and verdict.proof_game.reaches(chess.Board(row["fen"]))
+            found += 1
+            lengths.append(len(verdict.proof_game.moves))
+        if verdict.status == "illegal":
+            wrong += 1
+        print(f"{verdict.status:8s} {verdict.seconds:6.1f}s {verdict.nodes:7d} nodes "
+              f"known-len {len(row['proof'].split()):4d} ours {len(verdict.proof_game.moves) if verdict.proof_game else '-'}",
+              flush=True)
+    print(f"budget: {args.nodes} nodes and {args.seconds} s per position, weight {args.weight}, "
+          f"kernel {'off' if args.nokernel else 'on'}")
+    print(f"positions {len(legal)}: legal (replay-verified) {found}, {dict(statuses)}, "
+          f"contradicting the label {wrong}")
+    print(f"time per position: median {statistics.median(times):.2f} s, mean {statistics.mean(times):.2f} s, "
+          f"max {max(times):.2f} s; total {time.monotonic() - start:.0f} s")
+    print(f"nodes per position: median {statistics.median(nodes):.0f}, mean {statistics.mean(nodes):.0f}, max {max(nodes)}")
+    if lengths:
+        print(f"proof-game lengths (plies): min {min(lengths)}, median {statistics.median(lengths)}, max {max(lengths)}")
+        hist = collections.Counter(10 * (n // 10) for n in lengths)
+        print("  " + ", ".join(f"{k}-{k + 9}: {hist[k]}" for k in sorted(hist)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,111 @@
+"""Benchmark of ``retro.unwinnable`` (issue 5 acceptance figures).
+
+Usage::
+
+    .venv/bin/python bench/unwinnable.py dev [--max-nodes N] [--quick]
+    .venv/bin/python bench/unwinnable.py lichess [--limit N] [--max-nodes N] [--routine full|quick|both]
+
+``dev``: every position of data/unwinnability-dev.jsonl for both intended winners; prints
+contradictions with the labels (must be 0), decided / undetermined counts, time and nodes.
+``lichess``: data/lichess-30k-positions.txt with the intended winner = the side that just
+moved; prints verdict counts, mean / median / max time per position, total time and mean
+nodes, for the full and/or the quick routine. Single process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import chess
+
+from retro.unwinnable import analyze
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+def _summary(name: str, counts: dict[str, int], times: list[float], nodes: list[int]) -> None:
+    total = sum(times)
+    print(f"[{name}] positions: {len(times)}  " + "  ".join(f"{k}: {v}" for k, v in sorted(counts.items())))
+    if times:
+        print(f"[{name}] time per position: mean {1e6 * total / len(times):.1f} us, median "
+              f"{1e6 * statistics.median(times):.1f} us, max {1e3 * max(times):.1f} ms; total {total:.1f} s")
+        print(f"[{name}] nodes per position: mean {sum(nodes) / len(nodes):.1f}, max {max(nodes)}")
+    sys.stdout.flush()
+
+
+def dev(max_nodes: int, quick: bool) -> None:
+    rows = [json.loads(line) for line in open(DATA / "unwinnability-dev.jsonl", encoding="utf-8") if line.strip()]
+    counts: dict[str, int] = {}
+    times: list[float] = []
+    nodes: list[int] = []
+    contradictions = []
+    undetermined = []
+    for row in rows:
+        board = chess.Board(row["fen"])
+        for winner, key in ((chess.WHITE, "white_can_win"), (chess.BLACK, "black_can_win")):
+            verdict = analyze(board, winner, quick=quick, max_nodes=max_nodes)
+            counts[verdict.status] = counts.get(verdict.status, 0) + 1
+            times.append(verdict.seconds)
+            nodes.append(verdict.nodes)
+            if verdict.status == "undetermined":
+                undetermined.append((row["fen"], key))
+            elif (verdict.status == "winnable") != row[key]:
+                contradictions.append((row["fen"], key, verdict.status))
+    name = "dev quick" if quick else f"dev full max_nodes={max_nodes}"
+    _summary(name, counts, times, nodes)
+    print(f"[{name}] queries: {len(times)}  decided: {len(times) - len(undetermined)}  "
+          f"contradictions: {len(contradictions)}")
+    for item in contradictions:
+        print("  CONTRADICTION", *item)
+    for item in undetermined[:40]:
+        print("  undetermined", *item)
+
+
+def lichess(limit: int | None, max_nodes: int, routines: list[str]) -> None:
+    boards = []
+    for line in open(DATA / "lichess-30k-positions.txt", encoding="utf-8"):
+        fields = line.split()
+        if len(fields) >= 4:
+            boards.append(chess.Board(" ".join(fields[:6])))
+    if limit:
+        boards = boards[:limit]
+    for routine in routines:
+        counts: dict[str, int] = {}
+        times: list[float] = []
+        nodes: list[int] = []
+        unwinnable = []
+        start = time.perf_counter()
+        for board in boards:
+            verdict = analyze(board, not board.turn, quick=routine == "quick", max_nodes=max_nodes)
+            counts[verdict.status] = counts.get(verdict.status, 0) + 1
+            times.append(verdict.seconds)
+            nodes.append(verdict.nodes)
+            if verdict.status == "unwinnable":
+                unwinnable.append(board.fen())
+        _summary(f"lichess {routine} max_nodes={max_nodes}", counts, times, nodes)
+        print(f"[lichess {routine}] wall {time.perf_counter() - start:.1f} s")
+        for fen in unwinnable:
+            print("  unwinnable", fen)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("what", choices=["dev", "lichess"])
+    parser.add_argument("--max-nodes", type=int, default=1_000_000)
+    parser.add_argument("--quick", action="store_true", help="dev: quick routine instead of full")
+    parser.add_argument("--limit", type=int, default=None, help="lichess: first N positions only")
+    parser.add_argument("--routine", choices=["full", "quick", "both"], default="both")
+    args = parser.parse_args()
+    if args.what == "dev":
+        dev(args.max_nodes, args.quick)
+    else:
+        lichess(args.limit, args.max_nodes, ["full", "quick"] if args.routine == "both" else [args.routine])
+
+
+if __name__ == "__main__":
+    main()

@@ -50,6 +50,7 @@ accounting between colours; this keeps membership easy to prove. Tighter is futu
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 import random
@@ -139,27 +140,46 @@ class SampleSpace:
         self.king_classes = king_pair_classes(shape)
         self.pawn_squares = sum(shape.pawn_rank(s) for s in range(shape.squares))
 
-    def board_count(self, white: Signature, black: Signature, kings_on_pawn_ranks: int) -> int:
-        """Placements of the units given the kings' class (items 2-4 without the king choice)."""
+    @cached_property
+    def _colour_groups(self) -> dict[tuple[int, int], tuple[list[Signature], list[int], int]]:
+        """Signatures grouped by (pawns, units), each weighted by its unit arrangements
+        ``u! / prod(n_i!)`` (the ways to fill u ordered slots with that material)."""
+        groups: dict[tuple[int, int], tuple[list[Signature], list[int], int]] = {}
+        for sig in self.signatures:
+            units = sum(sig[1:])
+            weight = _multinomial(units, sig[1:])
+            sigs, cumulative, total = groups.setdefault((sig[0], units), ([], [], 0))
+            sigs.append(sig)
+            cumulative.append(total + weight)
+            groups[(sig[0], units)] = (sigs, cumulative, total + weight)
+        return groups
+
+    def stratum_count(self, pw: int, uw: int, pb: int, ub: int, kings_on_pawn_ranks: int) -> int:
+        """Boards for one king pair of the class, pawns pw/pb and unit totals uw/ub,
+        summed over the signatures of those totals (items 1, 3, 4)."""
         free_pawn = self.pawn_squares - kings_on_pawn_ranks
-        pw, pb = white[0], black[0]
         pawns = math.comb(free_pawn, pw) * math.comb(free_pawn - pw, pb)
         rest = self.shape.squares - 2 - pw - pb
-        return pawns * _multinomial(rest, white[1:] + black[1:])
+        places = math.comb(rest, uw + ub) * math.comb(uw + ub, uw)
+        groups = self._colour_groups
+        return pawns * places * groups[(pw, uw)][2] * groups[(pb, ub)][2]
 
     @cached_property
-    def _table(self) -> tuple[list[tuple[Signature, Signature, int]], list[int], int]:
-        """Cumulative weights of (white sig, black sig, king class) strata."""
-        strata: list[tuple[Signature, Signature, int]] = []
+    def _table(self) -> tuple[list[tuple[int, int, int, int, int]], list[int], int]:
+        """Cumulative weights of the strata (pw, uw, pb, ub, king class)."""
+        strata: list[tuple[int, int, int, int, int]] = []
         cumulative: list[int] = []
         total = 0
-        for white in self.signatures:
-            for black in self.signatures:
+        keys = sorted(self._colour_groups)
+        for pw, uw in keys:
+            for pb, ub in keys:
                 for k, pairs in enumerate(self.king_classes):
-                    weight = len(pairs) * self.board_count(white, black, k)
+                    if pw + pb > self.pawn_squares - k:
+                        continue
+                    weight = len(pairs) * self.stratum_count(pw, uw, pb, ub, k)
                     if weight:
                         total += weight
-                        strata.append((white, black, k))
+                        strata.append((pw, uw, pb, ub, k))
                         cumulative.append(total)
         return strata, cumulative, total
 
@@ -173,20 +193,29 @@ class SampleSpace:
         """N: boards x side to move x rights options."""
         return self.board_size * (2 * RIGHTS_OPTIONS if self.rights else 1)
 
-    def draw_board(self, rng: random.Random) -> list[str]:
-        """A uniform board of items 1-4, as a list of square contents ('.' for empty)."""
-        strata, cumulative, total = self._table
-        import bisect
+    def _draw_signature(self, rng: random.Random, pawns: int, units: int) -> Signature:
+        sigs, cumulative, total = self._colour_groups[(pawns, units)]
+        return sigs[bisect.bisect_right(cumulative, rng.randrange(total))]
 
-        index = bisect.bisect_right(cumulative, rng.randrange(total))
-        white, black, k = strata[index]
+    def draw_board(self, rng: random.Random) -> list[str]:
+        """A uniform board of items 1-4, as a list of square contents ('.' for empty).
+
+        Composition of exact uniform choices: a stratum with probability proportional to
+        its count, a king pair uniform in its class, each colour's signature with
+        probability proportional to its unit arrangements, a uniform set of pawn squares
+        (first ones white), then a uniform ordered tuple of free squares for the unit list
+        (every arrangement of the multiset arises from the same number of tuples)."""
+        strata, cumulative, total = self._table
+        pw, uw, pb, ub, k = strata[bisect.bisect_right(cumulative, rng.randrange(total))]
+        white = self._draw_signature(rng, pw, uw)
+        black = self._draw_signature(rng, pb, ub)
         wk, bk = rng.choice(self.king_classes[k])
         cells = ["."] * self.shape.squares
         cells[wk], cells[bk] = "K", "k"
         pawn_free = [s for s in range(self.shape.squares) if self.shape.pawn_rank(s) and cells[s] == "."]
-        chosen = rng.sample(pawn_free, white[0] + black[0])
+        chosen = rng.sample(pawn_free, pw + pb)
         for i, square in enumerate(chosen):
-            cells[square] = "P" if i < white[0] else "p"
+            cells[square] = "P" if i < pw else "p"
         units = [l for l, c in zip(PIECE_LETTERS, white[1:]) for _ in range(c)]
         units += [l.lower() for l, c in zip(PIECE_LETTERS, black[1:]) for _ in range(c)]
         free = [s for s in range(self.shape.squares) if cells[s] == "."]
@@ -252,11 +281,11 @@ def board_in_space(board: chess.Board) -> bool:
     """Items 1-4: material signature, kings distinct and non-adjacent, pawns on ranks 2-7."""
     shape = SpaceShape()
     kings = [board.king(chess.WHITE), board.king(chess.BLACK)]
-    if None in kings or len(board.kings) != 2 or shape.adjacent(kings[0], kings[1]):  # type: ignore[arg-type]
+    if None in kings or chess.popcount(board.kings) != 2 or shape.adjacent(kings[0], kings[1]):  # type: ignore[arg-type]
         return False
     if board.pawns & (chess.BB_RANK_1 | chess.BB_RANK_8):
         return False
-    allowed = set(colour_signatures(shape))
+    allowed = _ALLOWED_SIGNATURES
     for color in chess.COLORS:
         sig = tuple(len(board.pieces(pt, color)) for pt in (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN))
         if sig not in allowed:
@@ -284,3 +313,4 @@ def multiplicity(board: chess.Board) -> int:
 
 
 STANDARD = SampleSpace()
+_ALLOWED_SIGNATURES = frozenset(STANDARD.signatures)

@@ -1,6 +1,6 @@
 """Closure search: explore every position reachable from the root, each once.
 
-Rule: a breadth-first traversal of the graph of legal moves with a visited set keyed by the
+Rule: a depth-first traversal of the graph of legal moves with a visited set keyed by the
 full position (``board._transposition_key()``: pieces, side to move, castling rights,
 legal en passant square) and no depth limit. Leaves are checkmates, stalemates and
 positions with insufficient material for the winner (Lemmas 5 and 6,
@@ -10,7 +10,7 @@ Why it is sound: if the traversal ends without hitting its node bound, the visit
 contains the root and, for each visited position, every child that is not a dead-end
 leaf; so it is closed under legal moves, and none of its members nor leaves is a mate by
 the winner: no sequence of legal moves from the root ends in such a mate. If a mate is
-met, the parent links give a (shortest) legal line to it (the caller replays it).
+met, the current DFS path is a legal line to it (the caller replays it).
 
 Why it exists (a choice of ours, not in the paper): the depth-limited Find-Helpmate of
 Figure 5 can only prove unwinnability when *no* branch hits the depth limit, which in
@@ -21,7 +21,7 @@ routine alternates it with iterative deepening (:mod:`retro.unwinnable.routines`
 
 from __future__ import annotations
 
-import collections
+from collections.abc import Iterator
 
 import chess
 
@@ -32,39 +32,43 @@ __all__ = ["closure_search"]
 
 def closure_search(board: chess.Board, winner: chess.Color, node_bound: int) -> tuple[bool, list[chess.Move], bool, int]:
     """Return ``(found, line, complete, nodes)``; ``complete`` means the whole reachable
-    graph was seen (so ``found == False`` proves unwinnability). Breadth-first, so a line
-    found is a shortest one."""
-    root = board.copy(stack=False)
-    if not any(root.generate_legal_moves()):
-        return root.turn != winner and root.is_check(), [], True, 0
-    if insufficient_material(root, winner):
+    graph was seen (so ``found == False`` proves unwinnability). Depth-first: a line found
+    may be long (every position on it distinct)."""
+    work = board.copy(stack=False)
+    root_moves = list(work.generate_legal_moves())
+    if not root_moves:
+        return work.turn != winner and work.is_check(), [], True, 0
+    if insufficient_material(work, winner):
         return False, [], True, 0
-    root_key = root._transposition_key()
-    parent: dict[object, tuple[object, chess.Move] | None] = {root_key: None}
-    queue: collections.deque[tuple[chess.Board, object]] = collections.deque([(root, root_key)])
-    nodes = 0
-    while queue:
-        current, current_key = queue.popleft()
+    visited = {work._transposition_key()}
+    nodes = 1
+    stack: list[Iterator[chess.Move]] = [iter(root_moves)]
+    path: list[chess.Move] = []
+    while stack:
+        move = next(stack[-1], None)
+        if move is None:
+            stack.pop()
+            if path:
+                path.pop()
+                work.pop()
+            continue
+        work.push(move)
+        path.append(move)
+        moves = list(work.generate_legal_moves())
+        if not moves:
+            if work.turn != winner and work.is_check():
+                return True, path, False, nodes
+            path.pop()
+            work.pop()
+            continue
+        key = work._transposition_key()
+        if key in visited or insufficient_material(work, winner):
+            path.pop()
+            work.pop()
+            continue
         nodes += 1
         if nodes > node_bound:
             return False, [], False, nodes
-        for move in current.generate_legal_moves():
-            child = current.copy(stack=False)
-            child.push(move)
-            key = child._transposition_key()
-            if key in parent:
-                continue
-            if not any(child.generate_legal_moves()):
-                if child.turn != winner and child.is_check():
-                    line = [move]
-                    back = parent[current_key]
-                    while back is not None:
-                        line.append(back[1])
-                        back = parent[back[0]]
-                    return True, line[::-1], False, nodes
-                continue
-            if insufficient_material(child, winner):
-                continue
-            parent[key] = (current_key, move)
-            queue.append((child, key))
+        visited.add(key)
+        stack.append(iter(moves))
     return False, [], True, nodes

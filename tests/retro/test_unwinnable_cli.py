@@ -1,0 +1,45 @@
+"""CLI tests of `retro unwinnable` and `retro dead`."""
+
+from __future__ import annotations
+
+import json
+
+import chess
+
+from retro.cli import main
+
+
+def test_unwinnable_default_winner_and_line(capsys) -> None:
+    # Position 16 (White to move... intended winner given explicitly): White mates by Qd1+ Rxd1 Bxd1.
+    assert main(["unwinnable", "8/4P2p/1p6/3Q1P2/2p3B1/Pk6/1P6/1K3r2 w - - 0 1", "white"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("winnable ")
+    board = chess.Board("8/4P2p/1p6/3Q1P2/2p3B1/Pk6/1P6/1K3r2 w - - 0 1")
+    for uci in out.split("[")[0].split()[1:]:
+        board.push_uci(uci)
+    assert board.is_checkmate()
+
+
+def test_unwinnable_json_default_is_side_not_to_move(capsys) -> None:
+    assert main(["unwinnable", "5r1k/6P1/7K/5q2/8/8/8/8 b - -", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["winner"] == "white" and record["status"] == "unwinnable"
+
+
+def test_dead_text(capsys) -> None:
+    assert main(["dead", "8/1p3k2/pPp3p1/P1Pp1pPp/2bP1P1P/4BK2/8/8 w - - 0 1"]) == 0
+    assert capsys.readouterr().out.startswith("dead")
+
+
+def test_bad_input_exit_2(capsys) -> None:
+    assert main(["unwinnable", "xx w - -"]) == 2
+    assert "error" in capsys.readouterr().err
+
+
+def test_batch_with_error_record(tmp_path, capsys) -> None:
+    path = tmp_path / "q.txt"
+    path.write_text("5r1k/6P1/7K/5q2/8/8/8/8 b - - black\nbad line\n8/8/8/8/8/8/8/8 w - -\n")
+    assert main(["unwinnable", "-f", str(path), "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["status"] for r in records] == ["winnable", "error", "error"]
+    assert records[0]["winner"] == "black"

@@ -35,7 +35,7 @@ import functools
 import chess
 from ortools.sat.python import cp_model
 
-__all__ = ["pawn_fates_feasible"]
+__all__ = ["pawn_fates_feasible", "excess_pieces"]
 
 
 def _relative_rank(square: chess.Square, color: chess.Color) -> int:
@@ -44,7 +44,7 @@ def _relative_rank(square: chess.Square, color: chess.Color) -> int:
     return rank - 1 if color == chess.WHITE else 6 - rank
 
 
-def _excess(board: chess.Board, color: chess.Color) -> tuple[int, int, int]:
+def excess_pieces(board: chess.Board, color: chess.Color) -> tuple[int, int, int]:
     """(excess queens+rooks+knights, excess light bishops, excess dark bishops)."""
     count = lambda t: chess.popcount(board.pieces_mask(t, color))  # noqa: E731
     bishops = board.pieces_mask(chess.BISHOP, color)
@@ -63,8 +63,8 @@ def pawn_fates_feasible(board: chess.Board, *, time_limit: float = 2.0) -> bool 
     key = (
         board.pawns & board.occupied_co[chess.WHITE],
         board.pawns & board.occupied_co[chess.BLACK],
-        _excess(board, chess.WHITE),
-        _excess(board, chess.BLACK),
+        excess_pieces(board, chess.WHITE),
+        excess_pieces(board, chess.BLACK),
         chess.popcount(board.occupied_co[chess.WHITE]),
         chess.popcount(board.occupied_co[chess.BLACK]),
     )

@@ -24,7 +24,7 @@ import chess
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from retro.pawn_fates import pawn_fates_feasible
+from retro.pawn_fates import excess_pieces, pawn_fates_feasible
 from retro.position import Position
 from retro.revmoves import retractions
 
@@ -61,14 +61,9 @@ def _count(board: chess.Board, piece_type: chess.PieceType, color: chess.Color) 
 
 def _excess_pieces(board: chess.Board, color: chess.Color) -> tuple[int, int]:
     """(excess ignoring bishop colours, excess counting bishops per square colour)."""
-    queens = _count(board, chess.QUEEN, color)
-    rooks = _count(board, chess.ROOK, color)
-    knights = _count(board, chess.KNIGHT, color)
-    bishops = board.pieces_mask(chess.BISHOP, color)
-    light = chess.popcount(bishops & chess.BB_LIGHT_SQUARES)
-    dark = chess.popcount(bishops & chess.BB_DARK_SQUARES)
-    base = max(0, queens - 1) + max(0, rooks - 2) + max(0, knights - 2)
-    return base + max(0, light + dark - 2), base + max(0, light - 1) + max(0, dark - 1)
+    other, light, dark = excess_pieces(board, color)
+    bishops = chess.popcount(board.pieces_mask(chess.BISHOP, color))
+    return other + max(0, bishops - 2), other + light + dark
 
 
 # ----------------------------------------------------------------------------- rules
@@ -261,18 +256,12 @@ def min_pawn_captures(board: chess.Board, color: chess.Color, *, promotions: boo
         f, r = chess.square_file(square), chess.square_rank(square)
         advanced = abs(r - advance_from_home)
         targets.append([abs(f - g) if abs(f - g) <= advanced else _INFEASIBLE for g in range(8)])
-    queens = _count(board, chess.QUEEN, color)
-    rooks = _count(board, chess.ROOK, color)
-    knights = _count(board, chess.KNIGHT, color)
-    bishops = board.pieces_mask(chess.BISHOP, color)
-    light = chess.popcount(bishops & chess.BB_LIGHT_SQUARES)
-    dark = chess.popcount(bishops & chess.BB_DARK_SQUARES)
-    free = max(0, queens - 1) + max(0, rooks - 2) + max(0, knights - 2)
+    free, light, dark = excess_pieces(board, color)
     if not promotions:
         free = light = dark = 0
     targets.extend([[0] * 8 for _ in range(free)])
     promotion_rank = _PROMOTION_RANK[color]
-    for count, colour_mask in ((max(0, light - 1), chess.BB_LIGHT_SQUARES), (max(0, dark - 1), chess.BB_DARK_SQUARES)):
+    for count, colour_mask in ((light, chess.BB_LIGHT_SQUARES), (dark, chess.BB_DARK_SQUARES)):
         files = [p for p in range(8) if chess.BB_SQUARES[chess.square(p, promotion_rank)] & colour_mask]
         for _ in range(count):
             targets.append([min(abs(p - g) for p in files) for g in range(8)])

@@ -82,6 +82,11 @@ def piece_distances(
                     dist[to] = d
                     nxt.append(to)
         frontier = nxt
+    # A king may stand on a forbidden square at the start (the initial position can
+    # have it in check by a blocked pawn); it can still step off.
+    for sq in chess.scan_forward(forbidden_mask & ~blocked_mask):
+        steps = [dist[to] for to in chess.scan_forward(_moves_mask(piece_type, sq, blocked_mask) & ~forbidden_mask)]
+        dist[sq] = min(INF, 1 + min(steps, default=INF))
     return tuple(dist)
 
 

@@ -29,6 +29,7 @@ from astar.last_move import forced_last_move
 from astar.nonadmissible import NonAdmissibleHeuristic
 from astar.proofgame import ProofGame, ProofGameError
 from astar.search import search_with_restarts
+from proofkernel.blocked import blocked_squares
 
 __all__ = ["ProofGameVerdict", "prove", "blocked_mask_for"]
 
@@ -61,19 +62,11 @@ def _optional(module: str, name: str):
 def blocked_mask_for(goal: chess.Board, init: chess.Board) -> int:
     """Squares whose piece never moves in any game from ``init`` to ``goal``.
 
-    Sources: ``retro.blocked.blocked_squares`` (the proof-kernel engineer's rule, for
-    games from the start position; a square blocked there is blocked between any legal
-    ``init`` and the goal because start->init->goal is such a game), kept only where
-    ``init`` has the same piece; plus the king and rook of every castling right the goal
+    Sources: :func:`proofkernel.blocked.blocked_squares` between ``init`` and the goal;
+    plus the king and rook of every castling right the goal
     keeps (a right, once lost, never returns; FIDE 3.8.2.1).
     """
-    mask = 0
-    blocked_squares = _optional("retro.blocked", "blocked_squares")
-    if blocked_squares is not None:
-        try:
-            mask |= int(blocked_squares(goal))
-        except Exception:  # noqa: BLE001 - a failing helper must not break the search
-            mask = 0
+    mask = blocked_squares(goal, init)
     rights = goal.clean_castling_rights() & init.clean_castling_rights()
     for color, king_sq, rank in ((chess.WHITE, chess.E1, chess.BB_RANK_1), (chess.BLACK, chess.E8, chess.BB_RANK_8)):
         if rights & rank:

@@ -1,0 +1,68 @@
+"""Benchmark of the illegality pipeline (issue #3) on data/cpr-923-dev.jsonl.
+
+Prints, for the 301 labelled positions: verdict counts against the labels (an
+``illegal`` verdict on a position labelled legal is a soundness bug), the reasons,
+how many legal ones got a kernel, and the median / max / total seconds.
+
+    .venv/bin/python bench/legality.py [--limit N] [--max-nodes N] [--time-limit S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import chess
+
+from retro.legality import decide
+from retro.position import parse_fen
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "cpr-923-dev.jsonl"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("--max-nodes", type=int, default=200_000)
+    parser.add_argument("--time-limit", type=float, default=30.0)
+    parser.add_argument("--only", choices=["legal", "illegal"], default=None)
+    args = parser.parse_args()
+    rows = [json.loads(line) for line in DATA.open()]
+    if args.only:
+        rows = [r for r in rows if r["legal"] == (args.only == "legal")]
+    rows = rows[: args.limit]
+    counts: collections.Counter = collections.Counter()
+    reasons: collections.Counter = collections.Counter()
+    times: list[float] = []
+    wrong = []
+    start = time.monotonic()
+    for i, row in enumerate(rows):
+        board = parse_fen(row["fen"]).board
+        verdict = decide(board, max_nodes=args.max_nodes, time_limit=args.time_limit)
+        times.append(verdict.seconds)
+        label = "legal" if row["legal"] else "illegal"
+        got = verdict.status
+        if got == "unknown" and verdict.kernel:
+            got = "unknown+kernel"
+        counts[(label, got)] += 1
+        if verdict.status == "illegal":
+            reasons[verdict.reason.split(":")[0][:60]] += 1
+            if label == "legal":
+                wrong.append(row["fen"])
+        print(f"\r{i + 1}/{len(rows)}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    total = time.monotonic() - start
+    for key, n in sorted(counts.items()):
+        print(f"label {key[0]:8} -> {key[1]:15} {n}")
+    print("reasons:", dict(reasons.most_common()))
+    print(f"legal ruled illegal (soundness bugs): {len(wrong)}", *wrong, sep="\n  ")
+    print(f"seconds per position: median {statistics.median(times):.3f}, max {max(times):.2f}; total {total:.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,283 @@
+"""Extended proof kernel: the rows of a kernel's captures as a CP-SAT model (paper 002,
+"extended proof game kernel").
+
+A kernel says which captures happen in which order, but not on which rows. The model
+gives every pawn an integer rank variable (0-7, a1 = rank 0) at each moment of the
+kernel: before and after each capture and at the end, and asks whether the ranks can
+be chosen so that:
+
+* **start and goal**: each pawn starts on its square of the initial position; each
+  surviving pawn ends on the goal square that its column order gives it;
+* **pawns move forward**: a white pawn's rank never decreases (black: never increases);
+* **captures**: a capturing pawn goes one rank forward onto the adjacent file; a pawn
+  taken by a pawn stands on the landing square, or, en passant, beside it (white
+  capturer on rank 5 = index 4, captured black pawn on the same rank);
+  a capture promotion starts on the 7th rank;
+* **never through each other**: in every column, at every moment, the pawns stand on
+  strictly increasing ranks in their kernel order (two distinct pawns never share a
+  square, and pawns on a file cannot pass each other);
+* **promoted pawns**: rank 7 for white (0 for black) means "has promoted"; only a
+  pawn that leaves the kernel as a piece (quiet promotion, or captured by a piece,
+  which may be its promoted piece) may take that value, and two promoted pawns of a
+  column are exempt from the order;
+* **bishop colours**: a pawn capturing a light (dark) bishop lands on a light (dark)
+  square;
+* **blocked squares** (:mod:`proofkernel.blocked`): a blocked pawn never moves, and no
+  other pawn ever stands on a blocked square.
+
+Every real game gives a solution (take each pawn's actual ranks), so an INFEASIBLE
+model proves that this kernel has no game. The paper's light-bishop example: the
+black a-pawn taking a light bishop on the b-file below a white pawn on b3 needs an odd
+landing rank below 3, i.e. b2, which is dark: infeasible. Its legal twin (white pawn
+on b4) has b3.
+
+The model is built by :func:`build_model`, which returns it with its variables so a
+test can inspect it; :func:`extend_kernel` solves it and reads the ranks back as texel's
+extended-kernel moves (``wPb2-b4 bPa7-a5 wPb4xa5``).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import chess
+from ortools.sat.python import cp_model
+
+from proofkernel.moves import (PAWN_X_PAWN, PAWN_X_PIECE, PAWN_X_PROMOTED, PIECE_X_PAWN, PIECE_X_PIECE,
+                               KernelMove)
+from proofkernel.state import DARK_BISHOP, FILES, LIGHT_BISHOP, split_promotions
+
+__all__ = ["ExtendedModel", "ExtendedKernel", "build_model", "extend_kernel"]
+
+
+@dataclass
+class _Pawn:
+    ident: int
+    color: chess.Color
+    start: chess.Square
+    blocked: bool
+    may_promote: bool = False
+    ranks: list[cp_model.IntVar] = field(default_factory=list)
+
+
+@dataclass
+class ExtendedModel:
+    """The CP-SAT model of one kernel and what a reader needs to interpret it."""
+
+    model: cp_model.CpModel
+    feasible_by_construction: bool
+    events: list[tuple[KernelMove, list[tuple[str, int, cp_model.IntVar | int, cp_model.IntVar | int]]]]
+    pawns: list[_Pawn]
+
+    @property
+    def variables(self) -> int:
+        return len(self.model.Proto().variables)
+
+    @property
+    def constraints(self) -> int:
+        return len(self.model.Proto().constraints)
+
+
+@dataclass(frozen=True)
+class ExtendedKernel:
+    """Status ``found`` (with ``moves``), ``infeasible`` or ``unknown`` (time limit)."""
+
+    status: str
+    moves: tuple[str, ...] = ()
+    variables: int = 0
+    constraints: int = 0
+    seconds: float = 0.0
+
+    def __str__(self) -> str:
+        return " ".join(self.moves)
+
+
+def _forward(color: chess.Color) -> int:
+    return 1 if color == chess.WHITE else -1
+
+
+def build_model(kernel: tuple[KernelMove, ...], init: chess.Board, goal: chess.Board,
+                blocked_mask: int) -> ExtendedModel:
+    """Build the CP-SAT model of ``kernel`` (see the module docstring)."""
+    model = cp_model.CpModel()
+    pawns: list[_Pawn] = []
+    columns: list[list[int]] = []
+    for file in range(8):
+        column = []
+        for rank in range(8):
+            square = chess.square(file, rank)
+            piece = init.piece_at(square)
+            if piece is not None and piece.piece_type == chess.PAWN:
+                pawns.append(_Pawn(len(pawns), piece.color, square, bool(blocked_mask & chess.BB_SQUARES[square])))
+                column.append(len(pawns) - 1)
+        columns.append(column)
+    ok = True
+
+    def new_rank(pawn: _Pawn, file: int, name: str) -> cp_model.IntVar:
+        low, high = (1, 7) if pawn.color == chess.WHITE else (0, 6)
+        var = model.NewIntVar(low, high, f"p{pawn.ident}_{name}")
+        pawn.ranks.append(var)
+        if pawn.blocked:
+            model.Add(var == chess.square_rank(pawn.start))
+        else:
+            for rank in range(8):
+                if blocked_mask & chess.BB_SQUARES[chess.square(file, rank)]:
+                    model.Add(var != rank)
+        return var
+
+    def promoted_value(pawn: _Pawn) -> int:
+        return 7 if pawn.color == chess.WHITE else 0
+
+    def order(column: list[int], ranks: dict[int, cp_model.IntVar | int]) -> None:
+        nonlocal ok
+        for lower, upper in zip(column, column[1:]):
+            low, up = pawns[lower], pawns[upper]
+            if isinstance(ranks[lower], int) and isinstance(ranks[upper], int):
+                ok &= ranks[lower] < ranks[upper] or (
+                    low.color == up.color and ranks[upper if low.color == chess.WHITE else lower] == promoted_value(low))
+                continue
+            if low.color == up.color:
+                exempt = model.NewBoolVar("")
+                target = ranks[upper] if low.color == chess.WHITE else ranks[lower]
+                model.Add(target == promoted_value(low)).OnlyEnforceIf(exempt)
+                model.Add(ranks[lower] < ranks[upper]).OnlyEnforceIf(exempt.Not())
+            else:
+                model.Add(ranks[lower] < ranks[upper])
+
+    def advance(pawn: _Pawn, earlier: cp_model.IntVar | int, later: cp_model.IntVar | int) -> None:
+        nonlocal ok
+        if isinstance(earlier, int) and isinstance(later, int):
+            ok &= later >= earlier if pawn.color == chess.WHITE else later <= earlier
+        elif pawn.color == chess.WHITE:
+            model.Add(later >= earlier)
+        else:
+            model.Add(later <= earlier)
+
+    def real_pawn(var: cp_model.IntVar) -> None:
+        model.Add(var >= 1)
+        model.Add(var <= 6)
+
+    current: dict[int, cp_model.IntVar | int] = {p.ident: chess.square_rank(p.start) for p in pawns}
+    events = []
+    for step, move in enumerate(kernel):
+        before: dict[int, cp_model.IntVar | int] = {}
+        for file, column in enumerate(columns):
+            for ident in column:
+                var = new_rank(pawns[ident], file, f"b{step}")
+                advance(pawns[ident], current[ident], var)
+                before[ident] = var
+            order(column, before)
+        after = dict(before)
+        notes: list[tuple[str, int, cp_model.IntVar | int, cp_model.IntVar | int]] = []
+        color = move.color
+        if move.kind == PIECE_X_PIECE:
+            pass
+        elif move.kind == PIECE_X_PAWN:
+            victim = columns[move.target].pop(move.target_index)
+            pawns[victim].may_promote = True
+            notes.append(("xP", move.target, before[victim], 0))
+            del after[victim]
+        else:
+            if move.kind == PAWN_X_PROMOTED:
+                source = columns[move.captured]
+                promoter = source.pop(-1 if color == chess.BLACK else 0)
+                pawns[promoter].may_promote = True
+                model.Add(before[promoter] == promoted_value(pawns[promoter]))
+                del after[promoter]
+            mover = columns[move.file].pop(move.index)
+            pawn = pawns[mover]
+            real_pawn(before[mover])
+            landing_rank: cp_model.IntVar | int
+            if move.promotion >= 0:
+                model.Add(before[mover] == (6 if color == chess.WHITE else 1))
+                landing_rank = 7 if color == chess.WHITE else 0
+                del after[mover]
+            else:
+                landing_rank = new_rank(pawn, move.target, f"a{step}")
+                model.Add(landing_rank == before[mover] + _forward(color))
+                real_pawn(landing_rank)
+                after[mover] = landing_rank
+            if move.kind == PAWN_X_PAWN:
+                victim = columns[move.target][move.target_index]
+                real_pawn(before[victim])
+                en_passant = model.NewBoolVar("")
+                model.Add(before[victim] == landing_rank).OnlyEnforceIf(en_passant.Not())
+                ep_rank = 4 if color == chess.WHITE else 3
+                model.Add(before[victim] == ep_rank).OnlyEnforceIf(en_passant)
+                model.Add(before[mover] == ep_rank).OnlyEnforceIf(en_passant)
+                columns[move.target][move.target_index] = mover
+                del after[victim]
+            elif move.promotion < 0:
+                columns[move.target].insert(move.target_index, mover)
+            if move.kind == PAWN_X_PIECE and move.captured in (LIGHT_BISHOP, DARK_BISHOP):
+                parity = 1 if move.captured == LIGHT_BISHOP else 0
+                if isinstance(landing_rank, int):
+                    ok &= (move.target + landing_rank) % 2 == parity
+                else:
+                    helper = model.NewIntVar(0, 7, "")
+                    model.Add(move.target + landing_rank == 2 * helper + parity)
+            notes.append(("P", move.file, before[mover], landing_rank))
+        for file, column in enumerate(columns):
+            order(column, after)
+        events.append((move, notes))
+        current = after
+    final: dict[int, cp_model.IntVar | int] = {}
+    for file, column in enumerate(columns):
+        goal_squares = [sq for sq in chess.SquareSet(goal.pawns & chess.BB_FILES[file])]
+        goal_column = "".join("w" if goal.color_at(sq) == chess.WHITE else "b" for sq in goal_squares)
+        letters = "".join("w" if pawns[i].color == chess.WHITE else "b" for i in column)
+        split = split_promotions(letters, goal_column)
+        if split is None:
+            ok = False
+            continue
+        black, white = split
+        for position, ident in enumerate(column):
+            pawn = pawns[ident]
+            if position < black or position >= len(column) - white:
+                pawn.may_promote = True
+                final[ident] = promoted_value(pawn)
+            else:
+                final[ident] = chess.square_rank(goal_squares[position - black])
+            advance(pawn, current[ident], final[ident])
+        order(column, final)
+    for pawn in pawns:  # a pawn that never leaves the board as a piece is never "promoted"
+        if not pawn.may_promote:
+            for var in pawn.ranks:
+                real_pawn(var)
+    return ExtendedModel(model, ok, events, pawns)
+
+
+def extend_kernel(kernel: tuple[KernelMove, ...], init: chess.Board, goal: chess.Board, blocked_mask: int,
+                  *, time_limit: float = 10.0) -> ExtendedKernel:
+    """Solve the model of ``kernel``. ``infeasible`` is a proof that no game follows the
+    kernel; ``unknown`` means the solver ran out of time (never treated as a proof)."""
+    start = time.monotonic()
+    built = build_model(kernel, init, goal, blocked_mask)
+    if not built.feasible_by_construction:
+        return ExtendedKernel("infeasible", variables=built.variables, constraints=built.constraints,
+                              seconds=time.monotonic() - start)
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = time_limit
+    solver.parameters.num_workers = 1
+    status = solver.Solve(built.model)
+    seconds = time.monotonic() - start
+    if status == cp_model.INFEASIBLE:
+        return ExtendedKernel("infeasible", variables=built.variables, constraints=built.constraints, seconds=seconds)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return ExtendedKernel("unknown", variables=built.variables, constraints=built.constraints, seconds=seconds)
+    moves = []
+    for move, notes in built.events:
+        c = "w" if move.color == chess.WHITE else "b"
+        for tag, file, before, landing in notes:
+            if tag == "xP":
+                moves.append(f"{c}x{FILES[file]}{solver.Value(before) + 1}")
+            else:
+                moves.append(f"{c}P{FILES[file]}{solver.Value(before) + 1}x{FILES[move.target]}{_value(solver, landing) + 1}")
+        if move.kind == PIECE_X_PIECE:
+            moves.append(str(move))
+    return ExtendedKernel("found", tuple(moves), built.variables, built.constraints, seconds)
+
+
+def _value(solver: cp_model.CpSolver, value: cp_model.IntVar | int) -> int:
+    return value if isinstance(value, int) else solver.Value(value)

@@ -1,0 +1,152 @@
+"""Proof-kernel search (paper 002, "Relaxation"): is there a capture sequence in the
+kernel space from the initial state to the goal?
+
+Depth-first search; the depth is fixed because every kernel move removes one unit:
+``units(state) - units(goal)`` moves remain, split per colour (white makes
+``black units - black goal units`` of them). Pruning, each a proven lower bound on the
+moves still needed (the node is cut when the bound exceeds the moves left):
+
+* **Incomplete columns.** A column that is not equal to the goal's up to quiet
+  promotions needs a move that changes it; a move changes at most two columns and
+  they are adjacent, so the number of moves is at least the minimum number of
+  "dominoes" (one file, or two adjacent files) covering the incomplete files,
+  computed greedily from file a (optimal for intervals of length two).
+* **Pawns entering a column.** If a column has fewer white pawns than the goal's,
+  the difference must come in by white pawn captures, one pawn per capture; summed
+  over the columns this is at most the captures white has left (same for black).
+* **Promotions.** The goal's surplus pieces of a colour need one pawn each, and a
+  light (dark) bishop surplus needs pawns on files that promote on light (dark)
+  squares; each capture by a pawn moves one pawn to an adjacent file (changing that
+  colour), so the shortfall is at most the colour's remaining captures.
+
+The transposition table stores states from which *no* kernel reaches the goal; the
+key is the state itself (exact, no hashing shortcuts). When a caller rejects a found
+kernel (the extended-kernel check), the subtree is not stored, since it is not a
+proof of unreachability. Moves are ordered by the bound of the state they lead to.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+import chess
+
+from proofkernel.moves import KernelMove, apply_move, generate_moves
+from proofkernel.state import (DARK_BISHOP, LIGHT_BISHOP, Goal, KernelState, piece_index, promotion_bishop,
+                               split_promotions)
+
+__all__ = ["KernelSearch", "SearchBudgetExceeded", "lower_bound", "INFINITE"]
+
+INFINITE = 1 << 30
+
+
+class SearchBudgetExceeded(Exception):
+    """Raised inside the search when ``max_nodes`` or ``time_limit`` runs out."""
+
+
+def _incomplete_cover(state: KernelState, goal: Goal) -> int:
+    incomplete = [column != goal_column and split_promotions(column, goal_column) is None
+                  for column, goal_column in zip(state.columns, goal.state.columns)]
+    count, file = 0, 0
+    while file < 8:
+        if incomplete[file]:
+            count += 1
+            file += 2
+        else:
+            file += 1
+    return count
+
+
+def lower_bound(state: KernelState, goal: Goal) -> int:
+    """A lower bound on the kernel moves from ``state`` to ``goal`` (INFINITE when the
+    goal is out of reach). See the module docstring for each term's proof."""
+    captures = {chess.WHITE: state.units(chess.BLACK) - goal.state.units(chess.BLACK),
+                chess.BLACK: state.units(chess.WHITE) - goal.state.units(chess.WHITE)}
+    if captures[chess.WHITE] < 0 or captures[chess.BLACK] < 0:
+        return INFINITE
+    for color, letter in ((chess.WHITE, "w"), (chess.BLACK, "b")):
+        entering = sum(max(0, g.count(letter) - c.count(letter)) for c, g in zip(state.columns, goal.state.columns))
+        if entering > captures[color]:
+            return INFINITE
+        surplus = [max(0, goal.state.pieces[piece_index(color, k)] - state.pieces[piece_index(color, k)])
+                   for k in range(5)]
+        pawns = state.pawns(color) - goal.state.pawns(color)
+        if sum(surplus) > pawns:
+            return INFINITE
+        light = sum(column.count(letter) for f, column in enumerate(state.columns)
+                    if promotion_bishop(color, f) == LIGHT_BISHOP)
+        dark = state.pawns(color) - light
+        shortfall = max(0, surplus[LIGHT_BISHOP] - light) + max(0, surplus[DARK_BISHOP] - dark)
+        if shortfall > captures[color]:
+            return INFINITE
+    return max(_incomplete_cover(state, goal), 0)
+
+
+@dataclass
+class KernelSearch:
+    """Search from ``initial`` to ``goal``; budgets are explicit. ``nodes`` counts
+    visited states; ``exhausted`` tells whether the whole space was searched."""
+
+    initial: KernelState
+    goal: Goal
+    max_nodes: int = 1_000_000
+    time_limit: float | None = None
+    nodes: int = 0
+    exhausted: bool = True
+    _dead: set[KernelState] = field(default_factory=set)
+    _deadline: float = 0.0
+
+    def kernels(self, accept: Callable[[tuple[KernelMove, ...]], bool] = lambda k: True
+                ) -> Iterator[tuple[KernelMove, ...]]:
+        """Yield kernels that ``accept`` approves, until the space or budget ends.
+        After the generator finishes, ``exhausted`` is False if a budget ran out."""
+        self._deadline = time.monotonic() + self.time_limit if self.time_limit is not None else float("inf")
+        self.exhausted = True
+        found: list[tuple[KernelMove, ...]] = []
+        try:
+            yield from self._search(self.initial, (), accept, found)
+        except SearchBudgetExceeded:
+            self.exhausted = False
+
+    def _remaining(self, state: KernelState) -> int:
+        return (state.units(chess.WHITE) + state.units(chess.BLACK)
+                - self.goal.state.units(chess.WHITE) - self.goal.state.units(chess.BLACK))
+
+    def _search(self, state: KernelState, path: tuple[KernelMove, ...], accept, found
+                ) -> Iterator[tuple[KernelMove, ...]]:
+        """Yields accepted kernels; returns (via StopIteration value) whether any
+        kernel (accepted or not) was reached below ``state``."""
+        self.nodes += 1
+        if self.nodes > self.max_nodes or (self.nodes & 255 == 0 and time.monotonic() > self._deadline):
+            raise SearchBudgetExceeded
+        remaining = self._remaining(state)
+        if remaining == 0:
+            if self.goal.promotions_fit(state):
+                if accept(path):
+                    yield path
+                return True
+            return False
+        if state in self._dead or lower_bound(state, self.goal) > remaining:
+            return False
+        children = []
+        white_left = state.units(chess.BLACK) - self.goal.state.units(chess.BLACK)
+        black_left = state.units(chess.WHITE) - self.goal.state.units(chess.WHITE)
+        for color, left in ((chess.WHITE, white_left), (chess.BLACK, black_left)):
+            if left <= 0:
+                continue
+            for move in generate_moves(state, self.goal, color):
+                child = apply_move(state, move)
+                if child in self._dead:
+                    continue
+                bound = lower_bound(child, self.goal)
+                if bound <= remaining - 1:
+                    children.append((bound, len(children), move, child))
+        children.sort(key=lambda item: (item[0], item[1]))
+        reached = False
+        for _, _, move, child in children:
+            reached |= yield from self._search(child, path + (move,), accept, found)
+        if not reached:
+            self._dead.add(state)
+        return reached

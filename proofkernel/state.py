@@ -1,0 +1,186 @@
+"""Proof-kernel state space (paper 002, "Relaxation" and the kernel state definition).
+
+A :class:`KernelState` forgets where the units stand and keeps only
+
+* ``columns``: for each file a-h the colours of its pawns in order, index 0 nearest
+  rank 1 (``"w"``/``"b"`` characters of a string, e.g. ``"wb"``);
+* ``pieces``: counts of the non-pawn, non-king units, per colour and per type, with
+  light and dark bishops apart, in the order of :data:`PIECE_NAMES`.
+
+Every capture of a real game is a kernel move; non-captures do not change the state.
+Pieces born by a *quiet* promotion (one that is not a capture) are not counted in the
+state until the goal test: the goal is reached when each column equals the goal's
+column after removing pawns that promote quietly (white pawns above every black pawn
+of their column, black pawns below every white one), and those promotions make up
+exactly the goal's surplus pieces, bishops by the colour of their promotion square.
+A quietly promoted piece that is captured later is, in kernel terms, a capture of its
+pawn (``bxPc0``), or for a pawn capture, a capture "by file of origin" (``wPc0xfb0``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import chess
+
+__all__ = [
+    "PIECE_NAMES", "QUEEN", "ROOK", "DARK_BISHOP", "LIGHT_BISHOP", "KNIGHT",
+    "KernelState", "Goal", "piece_index", "promotion_bishop", "is_light",
+]
+
+PIECE_NAMES = ("Q", "R", "DB", "LB", "N")
+QUEEN, ROOK, DARK_BISHOP, LIGHT_BISHOP, KNIGHT = range(5)
+FILES = "abcdefgh"
+
+
+def is_light(square: chess.Square) -> bool:
+    """a1 is dark."""
+    return (chess.square_file(square) + chess.square_rank(square)) % 2 == 1
+
+
+def promotion_bishop(color: chess.Color, file: int) -> int:
+    """Bishop type a pawn of ``color`` gets by promoting on ``file``."""
+    square = chess.square(file, 7 if color == chess.WHITE else 0)
+    return LIGHT_BISHOP if is_light(square) else DARK_BISHOP
+
+
+def piece_index(color: chess.Color, kind: int) -> int:
+    """Index into :attr:`KernelState.pieces`: white 0-4, black 5-9."""
+    return kind if color == chess.WHITE else 5 + kind
+
+
+def _piece_counts(board: chess.Board) -> tuple[int, ...]:
+    counts = [0] * 10
+    for color in chess.COLORS:
+        mask = board.occupied_co[color]
+        counts[piece_index(color, QUEEN)] = chess.popcount(board.queens & mask)
+        counts[piece_index(color, ROOK)] = chess.popcount(board.rooks & mask)
+        counts[piece_index(color, KNIGHT)] = chess.popcount(board.knights & mask)
+        light = chess.popcount(board.bishops & mask & chess.BB_LIGHT_SQUARES)
+        counts[piece_index(color, LIGHT_BISHOP)] = light
+        counts[piece_index(color, DARK_BISHOP)] = chess.popcount(board.bishops & mask) - light
+    return tuple(counts)
+
+
+def _columns(board: chess.Board) -> tuple[str, ...]:
+    columns = []
+    for file in range(8):
+        column = ""
+        for rank in range(8):
+            piece = board.piece_at(chess.square(file, rank))
+            if piece is not None and piece.piece_type == chess.PAWN:
+                column += "w" if piece.color == chess.WHITE else "b"
+        columns.append(column)
+    return tuple(columns)
+
+
+@dataclass(frozen=True)
+class KernelState:
+    """Pawn columns and piece counts; hashable and compared exactly (the
+    transposition table keys on the state itself, so there are no hash collisions)."""
+
+    columns: tuple[str, ...]
+    pieces: tuple[int, ...]
+
+    @classmethod
+    def from_board(cls, board: chess.Board) -> KernelState:
+        return cls(_columns(board), _piece_counts(board))
+
+    def pawns(self, color: chess.Color) -> int:
+        letter = "w" if color == chess.WHITE else "b"
+        return sum(column.count(letter) for column in self.columns)
+
+    def units(self, color: chess.Color) -> int:
+        """Pawns and pieces of ``color``, king excluded."""
+        offset = 0 if color == chess.WHITE else 5
+        return self.pawns(color) + sum(self.pieces[offset:offset + 5])
+
+    def __str__(self) -> str:
+        parts = [f"{FILES[f]}:{column}" for f, column in enumerate(self.columns) if column]
+        for color, letter in ((chess.WHITE, "w"), (chess.BLACK, "b")):
+            parts += [f"{letter}{name}={self.pieces[piece_index(color, k)]}"
+                      for k, name in enumerate(PIECE_NAMES) if self.pieces[piece_index(color, k)]]
+        return " ".join(parts)
+
+
+def split_promotions(column: str, goal_column: str) -> tuple[int, int] | None:
+    """``(black, white)``: how many black pawns at the bottom and white pawns at the top
+    of ``column`` must promote quietly for it to equal ``goal_column``; ``None`` if no
+    such split exists. The split is unique (a second one would make the goal column
+    both all black and ending in a white pawn)."""
+    extra = len(column) - len(goal_column)
+    if extra < 0:
+        return None
+    for black in range(extra + 1):
+        if black and column[black - 1] != "b":
+            break
+        white = extra - black
+        if column[black:black + len(goal_column)] == goal_column and all(
+                c == "w" for c in column[len(column) - white:]):
+            return black, white
+    return None
+
+
+@dataclass(frozen=True)
+class Goal:
+    """The goal's kernel state and what the blocked squares forbid.
+
+    ``quiet_promotion[color][file]``: a pawn of ``color`` may promote on ``file``
+    without capturing (neither its 7th-rank nor its promotion square is blocked);
+    ``capture_promotion[color][file][target]`` likewise for a capture from ``file``
+    onto ``target``. ``locked_bottom[file]``/``locked_top[file]``: the column's lowest
+    (a white pawn on rank 2) / highest (a black pawn on rank 7) pawn is blocked, so it
+    never moves nor is captured. ``capturable_min[i]``: blocked pieces of each kind,
+    which can never be captured."""
+
+    state: KernelState
+    quiet_promotion: tuple[tuple[bool, ...], tuple[bool, ...]]
+    capture_promotion: tuple[tuple[tuple[bool, ...], ...], tuple[tuple[tuple[bool, ...], ...], ...]]
+    locked_bottom: tuple[bool, ...]
+    locked_top: tuple[bool, ...]
+    blocked_pieces: tuple[int, ...]
+    blocked_mask: int
+
+    @classmethod
+    def from_boards(cls, goal: chess.Board, blocked_mask: int) -> Goal:
+        def free(file: int, rank: int) -> bool:
+            return not blocked_mask & chess.BB_SQUARES[chess.square(file, rank)]
+
+        quiet: list[tuple[bool, ...]] = []
+        capture: list[tuple[tuple[bool, ...], ...]] = []
+        for color in (chess.BLACK, chess.WHITE):  # index by bool: [False]=black, [True]=white
+            seventh, last = (6, 7) if color == chess.WHITE else (1, 0)
+            quiet.append(tuple(free(f, seventh) and free(f, last) for f in range(8)))
+            capture.append(tuple(tuple(abs(f - g) == 1 and free(f, seventh) and free(g, last) for g in range(8))
+                                 for f in range(8)))
+        locked_bottom = tuple(bool(blocked_mask & goal.pawns & goal.occupied_co[chess.WHITE]
+                                   & chess.BB_SQUARES[chess.square(f, 1)]) for f in range(8))
+        locked_top = tuple(bool(blocked_mask & goal.pawns & goal.occupied_co[chess.BLACK]
+                                & chess.BB_SQUARES[chess.square(f, 6)]) for f in range(8))
+        blocked_board = goal.copy(stack=False)
+        blocked_board.set_piece_map({sq: p for sq, p in goal.piece_map().items() if blocked_mask & chess.BB_SQUARES[sq]})
+        return cls(KernelState.from_board(goal), (quiet[0], quiet[1]), (capture[0], capture[1]),
+                   locked_bottom, locked_top, _piece_counts(blocked_board), blocked_mask)
+
+    def promotions_fit(self, state: KernelState) -> bool:
+        """Goal test: columns equal up to quiet promotions that supply exactly the goal's
+        surplus pieces (see the module docstring)."""
+        files: dict[bool, list[int]] = {chess.WHITE: [], chess.BLACK: []}
+        for f, (column, goal_column) in enumerate(zip(state.columns, self.state.columns)):
+            if column == goal_column:
+                continue
+            split = split_promotions(column, goal_column)
+            if split is None:
+                return False
+            files[chess.BLACK] += [f] * split[0]
+            files[chess.WHITE] += [f] * split[1]
+        for color in chess.COLORS:
+            if any(not self.quiet_promotion[color][f] for f in files[color]):
+                return False
+            surplus = [self.state.pieces[piece_index(color, k)] - state.pieces[piece_index(color, k)] for k in range(5)]
+            if min(surplus) < 0 or sum(surplus) != len(files[color]):
+                return False
+            light = sum(promotion_bishop(color, f) == LIGHT_BISHOP for f in files[color])
+            if surplus[LIGHT_BISHOP] > light or surplus[DARK_BISHOP] > len(files[color]) - light:
+                return False
+        return True

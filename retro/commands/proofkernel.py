@@ -1,0 +1,94 @@
+"""``retro proofkernel``: list every proof kernel from the start (or ``-i``) position to a goal."""
+
+from __future__ import annotations
+
+import argparse
+import functools
+
+from proofkernel.blocked import blocked_squares
+from proofkernel.extended import extend_kernel
+from proofkernel.search import KernelSearch
+from proofkernel.state import Goal, KernelState
+from retro.batch import add_batch_arguments, emit, read_inputs, run_batch, show_progress
+from retro.position import parse_fen
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "proofkernel",
+        help="list all proof kernels (capture sequences in the kernel space) of a position",
+        description="List every proof kernel from the initial position (the start position, or -i) to the "
+        "goal FEN, one per line in texel's notation (wPc0xPb1: white pawn on column c index 0 takes the "
+        "pawn at column b index 1; bxR: a black piece takes a white rook; see `pydoc proofkernel.moves`). "
+        "No line means the position has no proof kernel, which proves it illegal. With --extended, only "
+        "kernels whose extended kernel (capture rows, CP-SAT) exists are listed, each followed by it.",
+        epilog="example: retro proofkernel 'rnbqkbnr/ppp2ppp/8/3P4/3p4/8/PPP2PPP/RNBQKBNR w KQkq - 0 1'",
+    )
+    parser.add_argument("fen", nargs="?", help="the goal position (FEN)")
+    parser.add_argument("-i", "--init", metavar="FEN", help="initial position (default: the start position)")
+    parser.add_argument("--extended", action="store_true", help="keep only kernels with an extended kernel")
+    parser.add_argument("-m", "--max-nodes", type=int, default=2_000_000, help="search node budget (default 2e6)")
+    parser.add_argument("--limit", type=int, default=None, help="stop after this many kernels")
+    add_batch_arguments(parser)
+    parser.set_defaults(func=run)
+
+
+def kernel_record(line: str, *, init_fen: str | None, extended: bool, max_nodes: int, limit: int | None) -> dict:
+    """One goal FEN to ``{fen, status, kernels[, extended], nodes, complete}``."""
+    goal = parse_fen(line).board
+    init = parse_fen(init_fen).board if init_fen else None
+    init_board = init if init is not None else type(goal)()
+    blocked = blocked_squares(goal, init_board)
+    search = KernelSearch(KernelState.from_board(init_board), Goal.from_boards(goal, blocked), max_nodes=max_nodes)
+    kernels, extensions = [], []
+
+    def accept(kernel) -> bool:
+        if not extended:
+            return True
+        result = extend_kernel(kernel, init_board, goal, blocked)
+        if result.status == "infeasible":
+            return False
+        extensions.append(str(result) if result.status == "found" else "(solver undecided)")
+        return True
+
+    for kernel in search.kernels(accept):
+        kernels.append(" ".join(str(move) for move in kernel))
+        if limit is not None and len(kernels) >= limit:
+            break
+    complete = search.exhausted and (limit is None or len(kernels) < limit)
+    status = "found" if kernels else ("none" if complete else "unknown")
+    record = {"fen": goal.fen(), "status": status, "kernels": kernels, "nodes": search.nodes, "complete": complete}
+    if extended:
+        record["extended"] = extensions
+    return record
+
+
+def _text(record: dict, *, batch: bool) -> str:
+    if record["status"] == "error":
+        return f"{record['input']} error: {record['error']}"
+    lines = []
+    for i, kernel in enumerate(record["kernels"]):
+        text = kernel if "extended" not in record else f"{kernel}  |  {record['extended'][i]}"
+        lines.append(f"{record['fen']} {text}" if batch else text)
+    if record["status"] == "none":
+        lines.append(f"{record['fen']} none" if batch else "no proof kernel: the position is illegal")
+    elif not record["complete"]:
+        note = "(node budget exhausted: the list may be incomplete)"
+        lines.append(f"{record['fen']} {note}" if batch else note)
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    worker = functools.partial(kernel_record, init_fen=args.init, extended=args.extended,
+                               max_nodes=args.max_nodes, limit=args.limit)
+    if args.file is None:
+        if not args.fen:
+            raise ValueError("give a FEN, or -f FILE for batch mode")
+        record = worker(args.fen)
+        emit(record, _text(record, batch=False), as_json=args.json)
+        return 0
+    lines = read_inputs(args.file)
+    for record in run_batch(worker, lines, jobs=args.jobs, progress=show_progress(args), desc="proofkernel",
+                            total=len(lines)):
+        emit(record, _text(record, batch=True), as_json=args.json)
+    return 0

@@ -1,0 +1,167 @@
+"""The illegality pipeline: static rules, proof kernel, extended kernel, last moves.
+
+``decide(board)`` answers ``illegal`` only with a proof, in this order (paper 002,
+"Relaxation" to "Analyzing possible last moves"):
+
+1. the static rules of :mod:`retro.rules` (reason = the rule);
+2. the proof-kernel search from the start position (:mod:`proofkernel.search`), each
+   kernel checked by its extended-kernel model (:mod:`proofkernel.extended`):
+   ``no proof kernel`` when the whole kernel space was searched without reaching the
+   goal, ``no extended proof kernel`` when kernels exist but every model is
+   INFEASIBLE. A budget that runs out, or a model the solver could not decide, proves
+   nothing;
+3. last-move analysis: the predecessors given by the reverse move generator
+   (:mod:`retro.revmoves`) are analysed recursively, exactly in the cases the paper
+   allows, which keep the recursion finite: predecessors by a capture (a game has
+   finitely many captures); all predecessors when the side to move is in check (the
+   sides cannot check each other for ever); and the only remaining candidate when all
+   others were refuted. The position is ``illegal`` (``no possible last move``) when
+   every candidate predecessor is proven illegal. This is sound because a legal
+   position other than the start position has a legal predecessor, and the generator
+   lists every possible one. The recursion depth is bounded (``max_depth``).
+
+Otherwise ``unknown``, carrying the kernel and extended kernel found (the proof-game
+search starts from them).
+
+Choices the paper leaves open, made here: the kernel search is tried before the
+last-move analysis (it is what the proof-game search needs anyway); a predecessor that
+is the start position itself is legal; recursion depth 3 by default.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import chess
+
+from proofkernel.blocked import blocked_squares
+from proofkernel.extended import ExtendedKernel, extend_kernel
+from proofkernel.search import KernelSearch
+from proofkernel.state import Goal, KernelState
+from retro.revmoves import predecessor, retractions
+from retro.rules import check_static
+
+__all__ = ["LegalityVerdict", "KernelResult", "decide", "find_kernel"]
+
+_START = chess.Board()
+
+
+@dataclass(frozen=True)
+class KernelResult:
+    """``status``: ``found`` (with ``kernel`` and ``extended``), ``no_kernel``,
+    ``no_extended_kernel`` or ``unknown`` (budget)."""
+
+    status: str
+    kernel: tuple[str, ...] = ()
+    extended: ExtendedKernel | None = None
+    nodes: int = 0
+    models: int = 0
+
+
+@dataclass(frozen=True)
+class LegalityVerdict:
+    """``illegal`` with ``reason``, or ``unknown`` with the kernel evidence found."""
+
+    fen: str
+    status: str
+    reason: str = ""
+    kernel: str | None = None
+    extended_kernel: str | None = None
+    nodes: int = 0
+    seconds: float = 0.0
+
+
+def find_kernel(goal: chess.Board, *, init: chess.Board | None = None, max_nodes: int = 200_000,
+                time_limit: float | None = None, solver_time: float = 10.0) -> KernelResult:
+    """Search a kernel from ``init`` (default the start position) to ``goal`` whose
+    extended-kernel model is not infeasible."""
+    init = _START if init is None else init
+    blocked = blocked_squares(goal, init)
+    search = KernelSearch(KernelState.from_board(init), Goal.from_boards(goal, blocked),
+                          max_nodes=max_nodes, time_limit=time_limit)
+    models: list[ExtendedKernel] = []
+
+    def accept(kernel) -> bool:
+        extended = extend_kernel(kernel, init, goal, blocked, time_limit=solver_time)
+        models.append(extended)
+        return extended.status != "infeasible"
+
+    kernel = next(search.kernels(accept), None)
+    if kernel is not None:
+        return KernelResult("found", tuple(str(m) for m in kernel), models[-1], search.nodes, len(models))
+    if not search.exhausted:
+        return KernelResult("unknown", nodes=search.nodes, models=len(models))
+    return KernelResult("no_extended_kernel" if models else "no_kernel", nodes=search.nodes, models=len(models))
+
+
+class _Budget:
+    def __init__(self, max_nodes: int, time_limit: float | None) -> None:
+        self.max_nodes = max_nodes
+        self.deadline = None if time_limit is None else time.monotonic() + time_limit
+        self.nodes = 0
+
+    def left(self) -> float | None:
+        return None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+
+    def out(self) -> bool:
+        return self.nodes >= self.max_nodes or (self.deadline is not None and time.monotonic() >= self.deadline)
+
+
+def _same_as_start(board: chess.Board) -> bool:
+    return (board.board_fen() == _START.board_fen() and board.turn == chess.WHITE
+            and board.clean_castling_rights() == _START.castling_rights)
+
+
+def _refute(board: chess.Board, budget: _Budget, depth: int) -> tuple[str | None, KernelResult | None]:
+    """A proven reason why ``board`` is illegal, or None; plus the kernel result."""
+    if _same_as_start(board):
+        return None, None
+    static = check_static(board)
+    if static.status == "illegal":
+        return static.reason or str(static.rule), None
+    result = find_kernel(board, max_nodes=max(1, budget.max_nodes - budget.nodes), time_limit=budget.left())
+    budget.nodes += result.nodes
+    if result.status == "no_kernel":
+        return "no proof kernel", result
+    if result.status == "no_extended_kernel":
+        return "no extended proof kernel", result
+    if depth == 0 or budget.out():
+        return None, result
+    candidates = retractions(board)
+    if not candidates:
+        return "no possible last move", result
+    in_check = board.is_check()
+    open_candidates = []
+    for retraction in candidates:
+        if budget.out():
+            return None, result
+        if in_check or retraction.is_capture:
+            reason, _ = _refute(predecessor(board, retraction), budget, depth - 1)
+            if reason is None:
+                return None, result
+        else:
+            open_candidates.append(retraction)
+            if len(open_candidates) > 1:
+                return None, result
+    for retraction in open_candidates:
+        reason, _ = _refute(predecessor(board, retraction), budget, depth - 1)
+        if reason is None:
+            return None, result
+    return "no possible last move", result
+
+
+def decide(board: chess.Board, *, max_nodes: int = 200_000, time_limit: float | None = 30.0,
+           max_depth: int = 3) -> LegalityVerdict:
+    """Run the pipeline on ``board`` (see the module docstring)."""
+    start = time.monotonic()
+    budget = _Budget(max_nodes, time_limit)
+    reason, result = _refute(board, budget, max_depth)
+    seconds = time.monotonic() - start
+    if reason is not None:
+        return LegalityVerdict(board.fen(), "illegal", reason, nodes=budget.nodes, seconds=seconds)
+    kernel = extended = None
+    if result is not None and result.status == "found":
+        kernel = " ".join(result.kernel)
+        extended = str(result.extended)
+    return LegalityVerdict(board.fen(), "unknown", "", kernel, extended, budget.nodes, seconds)

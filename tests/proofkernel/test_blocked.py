@@ -1,0 +1,48 @@
+"""Blocked squares against texel's computeBlocked expectations (exact lists)."""
+
+from __future__ import annotations
+
+import chess
+import pytest
+
+from proofkernel.blocked import blocked_squares, pawn_can_reach
+from tests.proofkernel.conftest import texel_cases
+
+CASES = [c for c in texel_cases("blocked_squares") if c["compute_blocked_returns_true"]]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["source"] for c in CASES])
+def test_texel_blocked_squares(case: dict) -> None:
+    got = blocked_squares(chess.Board(case["goal_fen"]), chess.Board(case["init_fen"]))
+    assert sorted(chess.square_name(s) for s in chess.SquareSet(got)) == sorted(case["expected_blocked"])
+
+
+def test_there_are_ten_such_cases() -> None:
+    assert len(CASES) == 10
+
+
+def test_pawn_cone() -> None:
+    assert pawn_can_reach(chess.WHITE, chess.C7, chess.A5, 2) is False  # white moves up
+    assert pawn_can_reach(chess.BLACK, chess.C7, chess.A5, 2) is True
+    assert pawn_can_reach(chess.BLACK, chess.C7, chess.A5, 1) is False
+    assert pawn_can_reach(chess.BLACK, chess.C7, chess.E6, 5) is False  # two files in one rank
+
+
+def test_blocked_pieces_never_move_in_random_games() -> None:
+    """Soundness: along seeded random games from the start, a square blocked between
+    the start and the final position keeps its piece in every intermediate position."""
+    import random
+    rng = random.Random(7)
+    for _ in range(60):
+        board = chess.Board()
+        history = [board.copy(stack=False)]
+        for _ in range(rng.randint(10, 120)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+            history.append(board.copy(stack=False))
+        mask = blocked_squares(board)
+        for earlier in history:
+            for square in chess.SquareSet(mask):
+                assert earlier.piece_at(square) == board.piece_at(square), (board.fen(), chess.square_name(square))

@@ -2,7 +2,8 @@
 
 Prints, for the 301 labelled positions: verdict counts against the labels (an
 ``illegal`` verdict on a position labelled legal is a soundness bug), the reasons,
-how many legal ones got a kernel, and the median / max / total seconds.
+how many legal ones got a kernel, the median / max / total seconds, the sizes and
+solve times of every extended-kernel CP-SAT model built, and the FENs left unknown.
 
     .venv/bin/python bench/legality.py [--limit N] [--max-nodes N] [--time-limit S]
 """
@@ -19,10 +20,28 @@ from pathlib import Path
 
 import chess
 
+import retro.legality
 from retro.legality import decide
 from retro.position import parse_fen
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "cpr-923-dev.jsonl"
+
+MODELS: list = []  # every ExtendedKernel built during the run
+
+
+def _recording(extend):
+    def wrapper(*args, **kwargs):
+        result = extend(*args, **kwargs)
+        MODELS.append(result)
+        return result
+    return wrapper
+
+
+def _spread(name: str, values: list[float], unit: str = "") -> str:
+    if not values:
+        return f"{name}: none"
+    return (f"{name}: median {statistics.median(values):.4g}{unit}, mean {statistics.fmean(values):.4g}{unit}, "
+            f"max {max(values):.4g}{unit}")
 
 
 def main() -> None:
@@ -32,6 +51,7 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=30.0)
     parser.add_argument("--only", choices=["legal", "illegal"], default=None)
     args = parser.parse_args()
+    retro.legality.extend_kernel = _recording(retro.legality.extend_kernel)
     rows = [json.loads(line) for line in DATA.open()]
     if args.only:
         rows = [r for r in rows if r["legal"] == (args.only == "legal")]
@@ -40,6 +60,7 @@ def main() -> None:
     reasons: collections.Counter = collections.Counter()
     times: list[float] = []
     wrong = []
+    unknown_illegal = []
     start = time.monotonic()
     for i, row in enumerate(rows):
         board = parse_fen(row["fen"]).board
@@ -50,6 +71,8 @@ def main() -> None:
         if got == "unknown" and verdict.kernel:
             got = "unknown+kernel"
         counts[(label, got)] += 1
+        if label == "illegal" and verdict.status == "unknown":
+            unknown_illegal.append(row["fen"])
         if verdict.status == "illegal":
             reasons[verdict.reason.split(":")[0][:60]] += 1
             if label == "legal":
@@ -61,6 +84,12 @@ def main() -> None:
         print(f"label {key[0]:8} -> {key[1]:15} {n}")
     print("reasons:", dict(reasons.most_common()))
     print(f"legal ruled illegal (soundness bugs): {len(wrong)}", *wrong, sep="\n  ")
+    print("labelled illegal left unknown:", *unknown_illegal, sep="\n  ")
+    print(f"extended-kernel models solved: {len(MODELS)} "
+          f"({collections.Counter(m.status for m in MODELS)})")
+    print(_spread("  variables", [m.variables for m in MODELS]))
+    print(_spread("  constraints", [m.constraints for m in MODELS]))
+    print(_spread("  solve seconds", [m.seconds for m in MODELS], " s"))
     print(f"seconds per position: median {statistics.median(times):.3f}, max {max(times):.2f}; total {total:.1f}")
 
 

@@ -38,7 +38,7 @@ def _summary(name: str, counts: dict[str, int], times: list[float], nodes: list[
     sys.stdout.flush()
 
 
-def dev(max_nodes: int, quick: bool) -> None:
+def dev(max_nodes: int, quick: bool, verbose: bool = False) -> None:
     rows = [json.loads(line) for line in open(DATA / "unwinnability-dev.jsonl", encoding="utf-8") if line.strip()]
     counts: dict[str, int] = {}
     times: list[float] = []
@@ -56,6 +56,9 @@ def dev(max_nodes: int, quick: bool) -> None:
                 undetermined.append((row["fen"], key))
             elif (verdict.status == "winnable") != row[key]:
                 contradictions.append((row["fen"], key, verdict.status))
+            if verbose and (verdict.seconds > 1 or verdict.status == "undetermined"):
+                print(f"  {verdict.status:12s} {verdict.seconds:7.1f} s {verdict.nodes:9d} nodes "
+                      f"{verdict.reason}: {row['fen']} {key}", flush=True)
     name = "dev quick" if quick else f"dev full max_nodes={max_nodes}"
     _summary(name, counts, times, nodes)
     print(f"[{name}] queries: {len(times)}  decided: {len(times) - len(undetermined)}  "
@@ -98,11 +101,12 @@ def main() -> None:
     parser.add_argument("what", choices=["dev", "lichess"])
     parser.add_argument("--max-nodes", type=int, default=1_000_000)
     parser.add_argument("--quick", action="store_true", help="dev: quick routine instead of full")
+    parser.add_argument("--verbose", action="store_true", help="dev: print slow or undetermined queries as they come")
     parser.add_argument("--limit", type=int, default=None, help="lichess: first N positions only")
     parser.add_argument("--routine", choices=["full", "quick", "both"], default="both")
     args = parser.parse_args()
     if args.what == "dev":
-        dev(args.max_nodes, args.quick)
+        dev(args.max_nodes, args.quick, args.verbose)
     else:
         lichess(args.limit, args.max_nodes, ["full", "quick"] if args.routine == "both" else [args.routine])
 

@@ -21,6 +21,7 @@ record with at least ``status``; it raises ``ValueError`` (for instance
 from __future__ import annotations
 
 import argparse
+import collections
 import functools
 import json
 import multiprocessing
@@ -37,6 +38,7 @@ __all__ = [
     "run_batch",
     "show_progress",
     "emit",
+    "run_batch_command",
 ]
 
 Record = dict[str, Any]
@@ -110,3 +112,29 @@ def emit(record: Record, text: str, *, as_json: bool, out: TextIO | None = None)
 
 def show_progress(args: argparse.Namespace) -> bool:
     return bool(getattr(args, "progress", False)) or sys.stderr.isatty()
+
+
+def run_batch_command(
+    args: argparse.Namespace,
+    worker: Callable[[str], Record],
+    render: Callable[[Record], str],
+    *,
+    desc: str,
+    statuses: Iterable[str],
+) -> int:
+    """The whole ``-f FILE`` mode of a command: run ``worker`` on every input line (with
+    ``-j`` and the progress bar), print each record through ``render`` (or as JSON with
+    ``--json``), then a summary of the record statuses on stderr, in the order of
+    ``statuses`` (then ``error``). ``render`` also receives error records. Returns 0."""
+    lines = read_inputs(args.file)
+    counts: collections.Counter[str] = collections.Counter()
+    for record in run_batch(worker, lines, jobs=getattr(args, "jobs", 1), progress=show_progress(args),
+                            desc=desc, total=len(lines)):
+        counts[record["status"]] += 1
+        emit(record, render(record), as_json=args.json)
+    order = [name for name in statuses if name != "error"] + ["error"]
+    order += sorted(name for name in counts if name not in order)
+    summary = [f"{counts[name]:7d}  {name}" for name in order if counts[name]]
+    summary.append(f"{sum(counts.values()):7d}  total")
+    print("\n".join(summary), file=sys.stderr)
+    return 0

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import collections
 import functools
-import sys
 
 import chess
 
-from retro.batch import add_batch_arguments, emit, read_inputs, run_batch, show_progress
+from retro.batch import add_batch_arguments, emit, run_batch_command
 from retro.position import InvalidFenError, parse_fen
 from retro.unwinnable import DEFAULT_MAX_NODES, analyze
 
@@ -89,14 +87,6 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.fen:
         raise ValueError("give either a FEN or -f FILE, not both")
-    lines = read_inputs(args.file)
     worker = functools.partial(unwinnable_line, quick=args.quick, max_nodes=args.max_nodes)
-    counts: collections.Counter[str] = collections.Counter()
-    for record in run_batch(worker, lines, jobs=args.jobs, progress=show_progress(args), desc="unwinnable",
-                            total=len(lines)):
-        counts[record["status"]] += 1
-        emit(record, _text(record, batch=True), as_json=args.json)
-    summary = [f"{counts[name]:7d}  {name}" for name in ("winnable", "unwinnable", "undetermined", "error") if counts[name]]
-    summary.append(f"{sum(counts.values()):7d}  total")
-    print("\n".join(summary), file=sys.stderr)
-    return 0
+    return run_batch_command(args, worker, functools.partial(_text, batch=True), desc="unwinnable",
+                             statuses=("winnable", "unwinnable", "undetermined"))

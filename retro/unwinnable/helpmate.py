@@ -58,20 +58,15 @@ def _knight_distances() -> list[list[int]]:
 KNIGHT_DISTANCE: list[list[int]] = _knight_distances()
 
 
-def _corner_targets(board: chess.Board, winner: chess.Color) -> dict[tuple[bool, chess.PieceType], chess.Square]:
-    """Targets of Figure 13, keyed by (goal is Win, piece type)."""
+def _corner_targets(board: chess.Board, winner: chess.Color) -> tuple[chess.Square, chess.Square, chess.Square, chess.Square]:
+    """Targets of Figure 13: (winner king, winner knight, loser king, loser knight)."""
     wb = board.bishops & board.occupied_co[winner]
     lb = board.bishops & board.occupied_co[not winner]
     dark = bool(wb & chess.BB_DARK_SQUARES) or (bool(lb & chess.BB_LIGHT_SQUARES) and not wb & chess.BB_LIGHT_SQUARES)
-    if dark:
-        targets = {(True, chess.KING): chess.H6, (True, chess.KNIGHT): chess.H8,
-                   (False, chess.KING): chess.H8, (False, chess.KNIGHT): chess.G8}
-    else:
-        targets = {(True, chess.KING): chess.A6, (True, chess.KNIGHT): chess.A8,
-                   (False, chess.KING): chess.A8, (False, chess.KNIGHT): chess.B8}
+    targets = (chess.H6, chess.H8, chess.H8, chess.G8) if dark else (chess.A6, chess.A8, chess.A8, chess.B8)
     if winner == chess.BLACK:
-        targets = {key: sq ^ 63 for key, sq in targets.items()}
-    return targets
+        targets = tuple(sq ^ 63 for sq in targets)
+    return targets  # type: ignore[return-value]
 
 
 def going_to_corner(board: chess.Board, move: chess.Move, winner: chess.Color, goal_win: bool) -> bool:
@@ -79,7 +74,15 @@ def going_to_corner(board: chess.Board, move: chess.Move, winner: chess.Color, g
     piece = board.piece_type_at(move.from_square)
     if piece not in (chess.KING, chess.KNIGHT):
         return False
-    target = _corner_targets(board, winner)[(goal_win, piece)]
+    king_target, knight_target, loser_king_target, loser_knight_target = _corner_targets(board, winner)
+    if goal_win:
+        target = king_target if piece == chess.KING else knight_target
+    else:
+        target = loser_king_target if piece == chess.KING else loser_knight_target
+    return _closer(piece, move, target)
+
+
+def _closer(piece: chess.PieceType | None, move: chess.Move, target: chess.Square) -> bool:
     if piece == chess.KING:
         return chess.square_distance(move.to_square, target) < chess.square_distance(move.from_square, target)
     return KNIGHT_DISTANCE[move.to_square][target] < KNIGHT_DISTANCE[move.from_square][target]
@@ -104,21 +107,50 @@ def _lemma_like(board: chess.Board, winner: chess.Color) -> bool:
 
 def score(board: chess.Board, move: chess.Move, winner: chess.Color) -> int:
     """Figure 12: REWARD, NORMAL or PUNISH for playing ``move`` in ``board``."""
+    return score_moves(board, [move], winner)[0]
+
+
+def score_moves(board: chess.Board, moves: list[chess.Move], winner: chess.Color) -> list[int]:
+    """Figure 12 for every move of ``moves`` (legal in ``board``), with the per-position
+    facts (corner targets, Lemma 5/6 shape) computed once."""
+    them = board.occupied_co[not board.turn]
+    pawns = board.pawns
+    slow = board.kings | board.knights  # Figure 13 looks at king and knight moves only
+    targets = _corner_targets(board, winner) if slow & board.occupied_co[board.turn] else None
+    kings = board.kings
+    scores = []
     if board.turn == winner:
-        if board.is_capture(move) or board.pawns & chess.BB_SQUARES[move.from_square] \
-                or going_to_corner(board, move, winner, True):
-            return REWARD
-        return NORMAL
-    if _lemma_like(board, winner):
-        if move.promotion in (chess.QUEEN, chess.ROOK):
-            return PUNISH
-        if board.pawns & chess.BB_SQUARES[move.from_square]:
-            return REWARD
-    if going_to_corner(board, move, winner, False):
-        return REWARD
-    if board.is_capture(move):
-        return PUNISH
-    return NORMAL
+        for move in moves:
+            from_bb = chess.BB_SQUARES[move.from_square]
+            if them & chess.BB_SQUARES[move.to_square] or pawns & from_bb:
+                scores.append(REWARD)  # capture (en passant is a pawn move) or pawn move
+            elif targets is not None and slow & from_bb and _closer(
+                    chess.KING if kings & from_bb else chess.KNIGHT, move,
+                    targets[0] if kings & from_bb else targets[1]):
+                scores.append(REWARD)
+            else:
+                scores.append(NORMAL)
+        return scores
+    lemma_like = _lemma_like(board, winner)
+    for move in moves:
+        from_bb = chess.BB_SQUARES[move.from_square]
+        if lemma_like:
+            if move.promotion in (chess.QUEEN, chess.ROOK):
+                scores.append(PUNISH)
+                continue
+            if pawns & from_bb:
+                scores.append(REWARD)
+                continue
+        if targets is not None and slow & from_bb and _closer(
+                chess.KING if kings & from_bb else chess.KNIGHT, move,
+                targets[2] if kings & from_bb else targets[3]):
+            scores.append(REWARD)
+        elif them & chess.BB_SQUARES[move.to_square] or (pawns & from_bb and move.to_square == board.ep_square
+                                                        and chess.square_file(move.from_square) != chess.square_file(move.to_square)):
+            scores.append(PUNISH)
+        else:
+            scores.append(NORMAL)
+    return scores
 
 
 class HelpmateSearch:
@@ -159,9 +191,25 @@ class HelpmateSearch:
 
     def _visit(self, board: chess.Board, depth: int, after_reward: bool, path: list[chess.Move]) -> bool:
         winner = self.winner
-        moves = list(board.generate_legal_moves())
-        if not moves:
-            return board.turn != winner and board.is_check()
+        king = board.king(board.turn)
+        assert king is not None
+        blockers = board._slider_blockers(king)
+        checkers = board.attackers_mask(not board.turn, king)
+        if checkers:
+            # In check: python-chess's evasion generator, filtered now (few moves).
+            moves = [move for move in board._generate_evasions(king, checkers)
+                     if board._is_safe(king, blockers, move)]
+            if not moves:
+                return board.turn != winner  # checkmate
+            unchecked = False
+        else:
+            # Not in check: pseudo-legal moves, legality tested lazily before each move is
+            # tried (most nodes are left after their first moves). One legal move is looked
+            # for now, so that stalemate is still a leaf.
+            moves = list(board.generate_pseudo_legal_moves())
+            if not any(board._is_safe(king, blockers, move) for move in moves):
+                return False  # stalemate
+            unchecked = True
         if insufficient_material(board, winner):
             return False
         self._count += 1
@@ -175,21 +223,25 @@ class HelpmateSearch:
                 self.cut_stale = True
             return False
         self.table[key] = (depth, self.iteration)
-        scored = []
-        for move in moves:
-            s = score(board, move, winner)
-            if s == NORMAL and after_reward:
-                s_eff = REWARD
-            else:
-                s_eff = s
-            scored.append((-s_eff, s == REWARD, move))
-        scored.sort(key=lambda item: item[0])
-        for neg, rewarded, move in scored:
-            board.push(move)
-            path.append(move)
-            if self._visit(board, depth - 1 - neg, rewarded, path):
+        rewarded_moves: list[chess.Move] = []
+        normal_moves: list[chess.Move] = []
+        punished_moves: list[chess.Move] = []
+        buckets = {REWARD: rewarded_moves, NORMAL: normal_moves, PUNISH: punished_moves}
+        for move, s in zip(moves, score_moves(board, moves, winner)):
+            buckets[s].append(move)
+        # Reward-after-reward: a Normal move right after a Rewarded one costs no depth either.
+        normal_depth = depth if after_reward else depth - 1
+        for move_list, child_depth, rewarded in ((rewarded_moves, depth, True),
+                                                  (normal_moves, normal_depth, False),
+                                                  (punished_moves, depth - 3, False)):
+            for move in move_list:
+                if unchecked and not board._is_safe(king, blockers, move):
+                    continue
+                board.push(move)
+                path.append(move)
+                if self._visit(board, child_depth, rewarded, path):
+                    board.pop()
+                    return True
+                path.pop()
                 board.pop()
-                return True
-            path.pop()
-            board.pop()
         return False

@@ -41,6 +41,10 @@ __all__ = ["KernelSearch", "SearchBudgetExceeded", "lower_bound", "INFINITE"]
 
 INFINITE = 1 << 30
 
+#: Files on which a pawn of each colour promotes to a light-squared bishop, ``[color]``.
+LIGHT_PROMOTION_FILES = tuple(tuple(f for f in range(8) if promotion_bishop(color, f) == LIGHT_BISHOP)
+                              for color in (chess.BLACK, chess.WHITE))
+
 
 class SearchBudgetExceeded(Exception):
     """Raised inside the search when ``max_nodes`` or ``time_limit`` runs out."""
@@ -66,18 +70,18 @@ def lower_bound(state: KernelState, goal: Goal) -> int:
                 chess.BLACK: state.units(chess.WHITE) - goal.state.units(chess.WHITE)}
     if captures[chess.WHITE] < 0 or captures[chess.BLACK] < 0:
         return INFINITE
-    for color, letter in ((chess.WHITE, "w"), (chess.BLACK, "b")):
-        entering = sum(max(0, g.count(letter) - c.count(letter)) for c, g in zip(state.columns, goal.state.columns))
+    for color in (chess.WHITE, chess.BLACK):
+        have, want = state.column_pawns[color], goal.state.column_pawns[color]
+        entering = sum(max(0, g - c) for c, g in zip(have, want))
         if entering > captures[color]:
             return INFINITE
-        surplus = [max(0, goal.state.pieces[piece_index(color, k)] - state.pieces[piece_index(color, k)])
-                   for k in range(5)]
-        pawns = state.pawns(color) - goal.state.pawns(color)
-        if sum(surplus) > pawns:
+        offset = piece_index(color, 0)
+        surplus = [max(0, g - c) for c, g in zip(state.pieces[offset:offset + 5], goal.state.pieces[offset:offset + 5])]
+        pawns = sum(have)
+        if sum(surplus) > pawns - sum(want):
             return INFINITE
-        light = sum(column.count(letter) for f, column in enumerate(state.columns)
-                    if promotion_bishop(color, f) == LIGHT_BISHOP)
-        dark = state.pawns(color) - light
+        light = sum(have[f] for f in LIGHT_PROMOTION_FILES[color])
+        dark = pawns - light
         shortfall = max(0, surplus[LIGHT_BISHOP] - light) + max(0, surplus[DARK_BISHOP] - dark)
         if shortfall > captures[color]:
             return INFINITE

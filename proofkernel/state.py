@@ -19,6 +19,7 @@ pawn (``bxPc0``), or for a pawn capture, a capture "by file of origin" (``wPc0xf
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import chess
@@ -86,14 +87,24 @@ class KernelState:
     def from_board(cls, board: chess.Board) -> KernelState:
         return cls(_columns(board), _piece_counts(board))
 
+    @functools.cached_property
+    def column_pawns(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Pawns per column, indexed ``[color][file]`` (computed once per state; the
+        search evaluates its bound on every child)."""
+        return (tuple(column.count("b") for column in self.columns),
+                tuple(column.count("w") for column in self.columns))
+
+    @functools.cached_property
+    def _units(self) -> tuple[int, int]:
+        return (sum(self.column_pawns[chess.BLACK]) + sum(self.pieces[5:]),
+                sum(self.column_pawns[chess.WHITE]) + sum(self.pieces[:5]))
+
     def pawns(self, color: chess.Color) -> int:
-        letter = "w" if color == chess.WHITE else "b"
-        return sum(column.count(letter) for column in self.columns)
+        return sum(self.column_pawns[color])
 
     def units(self, color: chess.Color) -> int:
         """Pawns and pieces of ``color``, king excluded."""
-        offset = 0 if color == chess.WHITE else 5
-        return self.pawns(color) + sum(self.pieces[offset:offset + 5])
+        return self._units[color]
 
     def __str__(self) -> str:
         parts = [f"{FILES[f]}:{column}" for f, column in enumerate(self.columns) if column]
@@ -103,6 +114,7 @@ class KernelState:
         return " ".join(parts)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def split_promotions(column: str, goal_column: str) -> tuple[int, int] | None:
     """``(black, white)``: how many black pawns at the bottom and white pawns at the top
     of ``column`` must promote quietly for it to equal ``goal_column``; ``None`` if no

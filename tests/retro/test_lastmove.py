@@ -6,6 +6,8 @@ import json
 import chess
 import pytest
 
+from cages.library import Library, parse_spec
+from cages.verify import verify
 from retro.cli import main
 from retro.lastmove.notation import forward_notation, move_type
 from retro.lastmove.solver import diagram_positions, solve
@@ -78,3 +80,57 @@ def test_cli_prints_solutions_and_json(capsys):
 def test_cli_bad_board_exit_2(capsys):
     assert main(["lastmove", "8/8/8/8/1k6/P7/1K6"]) == 2
     assert "8 ranks" in capsys.readouterr().err
+
+
+# Dead reckoning (FIDE 5.2.2), paper 000's compositions; boards from papers/README.md.
+POSITION_2 = "Bb1k1b2/bKp1p1p1/1pP1P1P1/1P6/p5P1/P7/8/8 w - - 0 1"
+POSITION_20 = "8/8/1Pp5/p7/P1p5/PpPp4/brpP4/kbK5 b - - 0 1"
+POSITION_21 = "8/2PN4/PPkPB3/K3B3/NPP5/2RP4/1P2R3/8 b - - 0 1"
+
+
+def test_position_2_dead_reckoning_picks_a5_a4():
+    """Buchanan (paper 000, Position 2): Black's last move was ...Ke8-d8 or ...a5-a4,
+    and only one comes from a live position. Without dead reckoning both survive; with
+    it only a5-a4 does (with the pawn on a5 White can still win, the paper says; with
+    the king on e8 and the pawn on a4 the position is already dead)."""
+    board = chess.Board(POSITION_2)
+    plain = {s.moves[0] for s in solve(board, chess.BLACK, use_legality=False).solutions}
+    assert {"Ke8-d8", "a5-a4"} <= plain
+    verdict = solve(board, chess.BLACK, dead_reckoning=True, use_legality=False)
+    assert verdict.status == "unique" and verdict.solutions[0].moves == ("a5-a4",)
+    assert any(r.moves == ("Ke8-d8",) and "dead" in r.reason for r in verdict.rejections)
+
+
+def test_position_20_dead_reckoning_proves_en_passant():
+    """Buchanan (paper 000, Position 20 = its Position 24, solution B.4): every other
+    white last move (b5-b6, c5xb6 capturing a unit) comes from a dead position."""
+    board = chess.Board(POSITION_20)
+    plain = {s.moves[0] for s in solve(board, chess.WHITE, use_legality=False).solutions}
+    assert {"b5-b6", "c5xPb6", "c5xb6ep"} <= plain
+    verdict = solve(board, chess.WHITE, dead_reckoning=True, use_legality=False)
+    assert verdict.status == "unique" and verdict.solutions[0].moves == ("c5xb6ep",)
+
+
+def test_position_21_dead_reckoning_leaves_the_papers_three_candidates():
+    """Frolkin & Buchanan (paper 000, Position 21 = its Position 25, solution B.5): Black
+    has no last move, and dead reckoning leaves exactly the paper's "except possibly"
+    set: c5xb6 capturing a rook, a knight or en passant. (The paper's last step, a
+    capture count on the b-file, is beyond the kernel search's budget here.)"""
+    board = chess.Board(POSITION_21)
+    assert solve(board, chess.BLACK, dead_reckoning=True, use_legality=False).status == "none"
+    verdict = solve(board, chess.WHITE, dead_reckoning=True, use_legality=False)
+    assert {s.moves[0] for s in verdict.solutions} == {"c5xNb6", "c5xRb6", "c5xb6ep"}
+
+
+def test_brandis_cage_makes_ka2_a1_unique():
+    """Brandis (paper 003, Figure 1): White retracts; a2xb3 is refuted only by the
+    Figure 2 cage, which is verified here first and then used as a known cage."""
+    cage = parse_spec("8/8/8/8/8/8/PPkPP3/KR1b4 depth=5")
+    assert verify(cage.board, max_nodes=200_000).status == "cage"
+    board = chess.Board("8/8/8/8/8/1P6/1PkPP3/KR1b4 w - - 0 1")
+    without = {s.moves[0] for s in solve(board, chess.WHITE, use_legality=False).solutions}
+    assert "Ka2-a1" in without and any(m.startswith("a2x") for m in without)
+    library = Library()
+    library.add(cage)
+    verdict = solve(board, chess.WHITE, use_legality=False, cages=library)
+    assert verdict.status == "unique" and verdict.solutions[0].moves == ("Ka2-a1",)

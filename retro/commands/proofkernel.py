@@ -55,9 +55,12 @@ def kernel_record(line: str, *, init_fen: str | None, extended: bool, max_nodes:
         kernels.append(" ".join(str(move) for move in kernel))
         if limit is not None and len(kernels) >= limit:
             break
-    complete = search.exhausted and (limit is None or len(kernels) < limit)
+    stopped_by = "--limit" if limit is not None and len(kernels) >= limit else (
+        None if search.exhausted else "the node budget")
+    complete = stopped_by is None
     status = "found" if kernels else ("none" if complete else "unknown")
-    record = {"fen": goal.fen(), "status": status, "kernels": kernels, "nodes": search.nodes, "complete": complete}
+    record = {"fen": goal.fen(), "status": status, "kernels": kernels, "nodes": search.nodes, "complete": complete,
+              "stopped_by": stopped_by}
     if extended:
         record["extended"] = extensions
     return record
@@ -73,7 +76,7 @@ def _text(record: dict, *, batch: bool) -> str:
     if record["status"] == "none":
         lines.append(f"{record['fen']} none" if batch else "no proof kernel: the position is illegal")
     elif not record["complete"]:
-        note = "(node budget exhausted: the list may be incomplete)"
+        note = f"(stopped by {record['stopped_by']}: the list may be incomplete)"
         lines.append(f"{record['fen']} {note}" if batch else note)
     return "\n".join(lines)
 

@@ -16,7 +16,14 @@ Normal, then Punish (our stand-in for Stockfish's move order).
 
 Transposition table: key = ``board._transposition_key()`` (pieces, side to move,
 castling rights, legal en passant square), value = (remaining depth, iteration). A
-position met again with no more remaining depth than stored is not re-searched.
+position met again with no more remaining depth than stored is not re-searched; such a
+hit is looked up before the node bound and does not count as a node (only positions
+entered in the table are nodes; entries are written only for expanded positions).
+
+Move generation (a speed choice; the moves tried are exactly the legal ones): in check,
+python-chess's evasions filtered by ``_is_safe``; otherwise the pseudo-legal moves, each
+tested with ``_is_safe`` only when its turn comes (``Board.generate_legal_moves`` applies
+the same two tests). Stalemate is recognised before that by looking for one legal move.
 
 Completeness argument (when :attr:`HelpmateSearch.cut` stays False): we count as a *cut*
 every node refused for the node bound or negative depth, and every transposition hit on
@@ -195,34 +202,37 @@ class HelpmateSearch:
         assert king is not None
         blockers = board._slider_blockers(king)
         checkers = board.attackers_mask(not board.turn, king)
+        moves: list[chess.Move] | None = None
         if checkers:
             # In check: python-chess's evasion generator, filtered now (few moves).
             moves = [move for move in board._generate_evasions(king, checkers)
                      if board._is_safe(king, blockers, move)]
             if not moves:
                 return board.turn != winner  # checkmate
-            unchecked = False
-        else:
-            # Not in check: pseudo-legal moves, legality tested lazily before each move is
-            # tried (most nodes are left after their first moves). One legal move is looked
-            # for now, so that stalemate is still a leaf.
-            moves = list(board.generate_pseudo_legal_moves())
-            if not any(board._is_safe(king, blockers, move) for move in moves):
-                return False  # stalemate
-            unchecked = True
+        elif not any(board._is_safe(king, blockers, move) for move in board.generate_pseudo_legal_moves()):
+            return False  # stalemate (the generator stops at the first legal move)
         if insufficient_material(board, winner):
             return False
-        self._count += 1
-        if self._count > self._bound or depth < 0:
-            self.cut_limit = True
-            return False
+        # Transposition table before the node bound: a hit is a position already expanded
+        # (or being expanded) with at least this depth, so it is not a new node.
         key = board._transposition_key()
         entry = self.table.get(key)
         if entry is not None and entry[0] >= depth:
             if entry[1] != self.iteration:
                 self.cut_stale = True
             return False
+        self._count += 1
+        if self._count > self._bound or depth < 0:
+            self.cut_limit = True
+            return False
         self.table[key] = (depth, self.iteration)
+        if moves is None:
+            # Not in check: pseudo-legal moves, legality tested lazily before each move is
+            # tried (most nodes are left after their first moves).
+            moves = list(board.generate_pseudo_legal_moves())
+            unchecked = True
+        else:
+            unchecked = False
         rewarded_moves: list[chess.Move] = []
         normal_moves: list[chess.Move] = []
         punished_moves: list[chess.Move] = []

@@ -10,6 +10,7 @@ Rules (DESIGN.md, "Batch"):
   "error": ...}`` in ``--json`` mode, ``<input> error: <message>`` in text mode) and
   the rest goes on.
 * ``-j N`` runs the worker in N local processes; results still come in input order.
+  ``scheduler=ADDRESS`` runs it on a Dask cluster instead (:mod:`retro.distributed`).
 * A progress bar goes to stderr (tqdm) when stderr is a terminal or ``--progress``
   is given.
 
@@ -85,12 +86,21 @@ def run_batch(
     progress: bool = False,
     desc: str = "",
     total: int | None = None,
+    scheduler: str | None = None,
 ) -> Iterator[Record]:
-    """Yield ``worker(line)`` for each line, in input order; bad lines give error records."""
+    """Yield ``worker(line)`` for each line, in input order; bad lines give error records.
+    With ``scheduler`` (a Dask scheduler address) the lines run on that cluster
+    (:mod:`retro.distributed`) instead of local processes."""
     guarded = functools.partial(_guarded, worker)
     bar = tqdm(total=total, desc=desc, unit="pos", disable=not progress, file=sys.stderr, dynamic_ncols=True)
     try:
-        if jobs <= 1:
+        if scheduler:
+            from retro.distributed import map_ordered
+
+            for record in map_ordered(guarded, lines, scheduler=scheduler):
+                yield record
+                bar.update()
+        elif jobs <= 1:
             for line in lines:
                 yield guarded(line)
                 bar.update()

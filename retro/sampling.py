@@ -8,44 +8,71 @@ and for every position P its multiplicity m(P) in S; then ``N * mean(Y)`` with
 Definition of S (an element is a tuple, drawn uniformly by composing exact uniform choices):
 
 1. A *material signature* per colour: counts (pawns p, knights n, bishops b, rooks r,
-   queens q) with ``p <= 8`` and ``max(0,n-2)+max(0,b-2)+max(0,r-2)+max(0,q-1) <= 8-p``.
-   Every legal position satisfies this: each unit in excess of the initial count is a
-   promoted pawn, and each promoted pawn is a pawn missing from the 8 (promotion
-   accounting). It implies at most 16 units per colour.
-2. Two kings on distinct, non-adjacent squares (adjacent kings: the side to move could
-   capture a king — never legal). Ordered (white, black) pairs.
-3. Pawns of both colours on distinct free squares of ranks 2-7 (a pawn on rank 1 or 8
+   queens q) with ``p <= 8`` and excess ``e = max(0,n-2)+max(0,b-2)+max(0,r-2)+max(0,q-1)
+   <= 8-p``. Every legal position satisfies this: a unit beyond the initial count is a
+   promoted pawn, and a promoted pawn is a pawn missing from the 8.
+2. *Capture accounting between the colours.* With ``Cw = 15 - pb - ub`` the captures made
+   by White (black units missing; u = n+b+r+q), ``Cb = 15 - pw - uw``, ``C = Cw + Cb``:
+
+   * ``ew + eb <= 2*C + min(C, 16 - pw - pb - ew - eb)``
+   * ``ew <= Cw + Cb + min(Cw, 8 - pb - eb)`` and symmetrically for Black.
+
+   Proof (written for this project). Pair the two pawns of each file, white below black.
+   While neither member of a pair captures or is captured, both stay on that file and
+   cannot pass each other (a pawn moves straight ahead, a double step cannot jump), so
+   neither can promote. Dissolve a pair at the first capture involving one of its
+   members; dissolved pairs are never re-formed. A capture dissolves at most the
+   capturer's pair (if the capturer is a paired pawn: it and its partner become free)
+   and the captured unit's pair (if it is a paired pawn: its partner becomes free; the
+   captured pawn is gone). So with A captures made by paired pawns and X captures of
+   paired pawns, the promotions P satisfy ``P <= 2A + X <= 2C + min(C, pawns captured)``,
+   and pawns captured = ``16 - pw - pb - P``. Per colour, white pawns are freed by white
+   paired-pawn captures (<= Cw), black paired-pawn captures (<= Cb) and captures of
+   paired black pawns (<= Cw and <= the black pawns captured, ``8 - pb - Pb``). The
+   bounds only weaken as P grows and ``P >= e`` (item 1), so they hold with e for P.
+   Example at the bound: after d4xe5 (taking the black e-pawn) both white e-pawns and
+   the black d-pawn have free files: one capture, three promotions.
+3. Two kings on distinct, non-adjacent squares (adjacent kings: the side to move could
+   capture a king -- never legal). Ordered (white, black) pairs.
+4. Pawns of both colours on distinct free squares of ranks 2-7 (a pawn on rank 1 or 8
    is never legal: it would have promoted / cannot move backwards).
-4. The remaining units (N, B, R, Q of both colours) on distinct free squares anywhere.
-5. The side to move (2 choices).
-6. A *rights option* among ``16 * 9 = 144``: a castling subset of KQkq and an en-passant
+5. The remaining units (N, B, R, Q of both colours) on distinct free squares anywhere.
+6. The side to move (2 choices).
+7. A *rights option* among ``16 * 9 = 144``: a castling subset of KQkq and an en-passant
    file (or none). The option is *compatible* with the board when every castling right
-   has its king and rook on their initial squares and the ep file has an enemy pawn on
-   its fourth/fifth rank (rank 5 for a white-to-move, rank 4 for black-to-move) with the
-   two squares behind it empty. An element whose option is compatible maps to the
-   position with those rights; an incompatible option maps to the same board and side
-   with *no* rights.
+   has its king and rook on their initial squares, and the ep file has a pawn of the side
+   not to move on its fourth rank with the two squares behind it empty and the side to
+   move has a legal en-passant capture there. An element whose option is compatible maps
+   to the position with those rights; an incompatible option maps to the same board and
+   side with *no* rights.
 
-Every legal position is in S: items 1-3 are necessary conditions of legality (above),
-and a legal position's castling rights and ep square always satisfy compatibility
-(castling needs the unmoved king and rook; an ep square means a pawn just made a double
-step past it). Identity of a position is (placement, side, castling, ep file) as written
-in the FEN (the ep square is kept whenever compatible, as in the FEN standard).
+Identity of positions (FIDE 9.2.2, and python-chess's FEN writer): placement, side to
+move, castling rights, and the ep square only when an ep capture is legal. A FEN whose ep
+square has no legal ep capture denotes the position without it.
 
-Multiplicity: a position with any castling right or ep file comes from exactly one
+Every legal position is in S: items 1-5 are necessary conditions of legality (above), and
+a legal position's castling rights and (legally capturable) ep square always satisfy
+compatibility (castling needs the unmoved king and rook; an ep square means a pawn just
+made a double step past it).
+
+Multiplicity: a position with any castling right or ep square comes from exactly one
 element (m = 1). A position without rights comes from the option (none, none) and from
 every incompatible option: ``m = 1 + 144 - V`` where ``V = 2**c * (1 + e)`` is the number
 of compatible options, c the number of castling rights with king and rook at home, e the
-number of ep-compatible files. Boards outside items 1-4 have m = 0.
+number of ep-compatible files. Boards outside items 1-5 have m = 0.
 
-Size: ``N = 2 * 144 * sum_sig K(k) * C(48-k, Pw) * C(48-k-Pw, Pb) * multinomial(62-Pw-Pb; units)``
-summed over signature pairs and over k = the number of kings on ranks 2-7 (K(k) = number
-of non-adjacent ordered king pairs with k of them on pawn ranks). The counting is
-parametrized by board size and maximum pawns (`SpaceShape`) so tests can check it
-against brute-force enumeration on small boards.
+Size: ``N = 2 * 144 * sum K(k) * C(pawnsq-k, pw) * C(pawnsq-k-pw, pb) * C(62-pw-pb, uw+ub)
+* C(uw+ub, uw) * W(pw, uw, ew) * W(pb, ub, eb)`` over the strata (pw, uw, ew, pb, ub, eb)
+allowed by items 1-2 and k = the number of kings on ranks 2-7 (K(k) = number of
+non-adjacent ordered king pairs with k of them on pawn ranks); ``W(p, u, e)`` sums
+``u! / (n! b! r! q!)`` (the arrangements of a unit list) over the signatures of a colour
+with those totals. The counting is parametrized by board size and material
+(:class:`SpaceShape`) so tests can check it against brute-force enumeration.
 
-Choice left open by the paper: S is not as tight as Tromp's (8.7e45) — no capture
-accounting between colours; this keeps membership easy to prove. Tighter is future work.
+Choices the paper leaves open: bishops count against 2 regardless of square colour (a
+tighter per-colour count would need square colours in the placement count), and nothing
+about checks is in S (the static rules, :mod:`retro.rules`, reject such samples before
+the expensive deciders; the estimator counts them as illegal, which they are).
 """
 
 from __future__ import annotations
@@ -54,6 +81,7 @@ import bisect
 import itertools
 import math
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -66,6 +94,8 @@ __all__ = [
     "STANDARD",
     "multiplicity",
     "board_in_space",
+    "draws",
+    "sample_fen",
 ]
 
 RIGHTS_OPTIONS = 16 * 9
@@ -75,7 +105,7 @@ BASE_COUNTS = (2, 2, 2, 1)  # initial N, B, R, Q
 
 @dataclass(frozen=True)
 class SpaceShape:
-    """Board size and material bounds; the real game is ``SpaceShape()``."""
+    """Board size and initial material per colour; the real game is ``SpaceShape()``."""
 
     files: int = 8
     ranks: int = 8
@@ -86,6 +116,11 @@ class SpaceShape:
     def squares(self) -> int:
         return self.files * self.ranks
 
+    @property
+    def initial_units(self) -> int:
+        """Units per colour at the start, the king aside (15 in chess)."""
+        return self.max_pawns + sum(self.base_counts)
+
     def pawn_rank(self, square: int) -> bool:
         rank = square // self.files
         return 0 < rank < self.ranks - 1
@@ -95,6 +130,16 @@ class SpaceShape:
 
 
 Signature = tuple[int, int, int, int, int]  # pawns, N, B, R, Q
+Totals = tuple[int, int, int]  # pawns, units (N+B+R+Q), excess
+
+
+def excess(signature: Signature, shape: SpaceShape) -> int:
+    """Units beyond the initial counts: a lower bound on the promotions of that colour."""
+    return sum(max(0, c - base) for c, base in zip(signature[1:], shape.base_counts))
+
+
+def totals(signature: Signature, shape: SpaceShape) -> Totals:
+    return signature[0], sum(signature[1:]), excess(signature, shape)
 
 
 def colour_signatures(shape: SpaceShape) -> list[Signature]:
@@ -104,10 +149,23 @@ def colour_signatures(shape: SpaceShape) -> list[Signature]:
         spare = shape.max_pawns - p
         ranges = [range(base + spare + 1) for base in shape.base_counts]
         for counts in itertools.product(*ranges):
-            extra = sum(max(0, c - base) for c, base in zip(counts, shape.base_counts))
-            if extra <= spare:
+            if excess((p, *counts), shape) <= spare:
                 out.append((p, *counts))
     return out
+
+
+def captures_allow(white: Totals, black: Totals, shape: SpaceShape) -> bool:
+    """Item 2: the promotions the material needs are possible with the captures made."""
+    (pw, uw, ew), (pb, ub, eb) = white, black
+    cw = shape.initial_units - pb - ub  # captures made by White
+    cb = shape.initial_units - pw - uw
+    c = cw + cb
+    promotions = ew + eb
+    if promotions > 2 * c + min(c, 2 * shape.max_pawns - pw - pb - promotions):
+        return False
+    if ew > c + min(cw, shape.max_pawns - pb - eb):
+        return False
+    return eb <= c + min(cb, shape.max_pawns - pw - ew)
 
 
 def king_pair_classes(shape: SpaceShape) -> list[list[tuple[int, int]]]:
@@ -130,6 +188,37 @@ def _multinomial(total: int, parts: tuple[int, ...]) -> int:
     return result
 
 
+def _pick(rng: random.Random, cumulative: list[int]) -> int:
+    """Index i with probability proportional to cumulative[i] - cumulative[i-1]."""
+    return bisect.bisect_right(cumulative, rng.randrange(cumulative[-1]))
+
+
+@dataclass(frozen=True)
+class _Group:
+    """Signatures of one colour with the same totals, each weighted by its unit arrangements."""
+
+    signatures: list[Signature]
+    cumulative: list[int]
+
+    @property
+    def weight(self) -> int:
+        return self.cumulative[-1]
+
+
+@dataclass(frozen=True)
+class _Stratum:
+    """Boards with given pawn and unit totals per colour and k kings on pawn ranks; the
+    excess pairs allowed by item 2 with their cumulative material weights."""
+
+    pw: int
+    uw: int
+    pb: int
+    ub: int
+    kings_on_pawn_ranks: int
+    excess_pairs: list[tuple[int, int]]
+    cumulative: list[int]
+
+
 class SampleSpace:
     """The multiset S for a given shape: exact counting, uniform draws (see module doc)."""
 
@@ -141,83 +230,90 @@ class SampleSpace:
         self.pawn_squares = sum(shape.pawn_rank(s) for s in range(shape.squares))
 
     @cached_property
-    def _colour_groups(self) -> dict[tuple[int, int], tuple[list[Signature], list[int], int]]:
-        """Signatures grouped by (pawns, units), each weighted by its unit arrangements
-        ``u! / prod(n_i!)`` (the ways to fill u ordered slots with that material)."""
-        groups: dict[tuple[int, int], tuple[list[Signature], list[int], int]] = {}
+    def groups(self) -> dict[Totals, _Group]:
+        """Signatures grouped by (pawns, units, excess), weighted by ``u! / prod(n_i!)``
+        (the ways to fill u ordered slots with that material)."""
+        groups: dict[Totals, _Group] = {}
         for sig in self.signatures:
-            units = sum(sig[1:])
-            weight = _multinomial(units, sig[1:])
-            sigs, cumulative, total = groups.setdefault((sig[0], units), ([], [], 0))
-            sigs.append(sig)
-            cumulative.append(total + weight)
-            groups[(sig[0], units)] = (sigs, cumulative, total + weight)
+            group = groups.setdefault(totals(sig, self.shape), _Group([], []))
+            previous = group.cumulative[-1] if group.cumulative else 0
+            group.signatures.append(sig)
+            group.cumulative.append(previous + _multinomial(sum(sig[1:]), sig[1:]))
         return groups
 
-    def stratum_count(self, pw: int, uw: int, pb: int, ub: int, kings_on_pawn_ranks: int) -> int:
-        """Boards for one king pair of the class, pawns pw/pb and unit totals uw/ub,
-        summed over the signatures of those totals (items 1, 3, 4)."""
+    def placements(self, pw: int, uw: int, pb: int, ub: int, kings_on_pawn_ranks: int) -> int:
+        """Ways to place the pawns (as a set per colour) and the unit slots (white ones
+        first) beside one king pair of the class (items 4-5)."""
         free_pawn = self.pawn_squares - kings_on_pawn_ranks
         pawns = math.comb(free_pawn, pw) * math.comb(free_pawn - pw, pb)
         rest = self.shape.squares - 2 - pw - pb
-        places = math.comb(rest, uw + ub) * math.comb(uw + ub, uw)
-        groups = self._colour_groups
-        return pawns * places * groups[(pw, uw)][2] * groups[(pb, ub)][2]
+        return pawns * math.comb(rest, uw + ub) * math.comb(uw + ub, uw)
 
     @cached_property
-    def _table(self) -> tuple[list[tuple[int, int, int, int, int]], list[int], int]:
-        """Cumulative weights of the strata (pw, uw, pb, ub, king class)."""
-        strata: list[tuple[int, int, int, int, int]] = []
+    def _table(self) -> tuple[list[_Stratum], list[int]]:
+        """The strata with their cumulative weights (boards of items 1-5)."""
+        excesses: dict[tuple[int, int], list[int]] = {}
+        for p, u, e in sorted(self.groups):
+            excesses.setdefault((p, u), []).append(e)
+        strata: list[_Stratum] = []
         cumulative: list[int] = []
         total = 0
-        keys = sorted(self._colour_groups)
-        for pw, uw in keys:
-            for pb, ub in keys:
-                for k, pairs in enumerate(self.king_classes):
-                    if pw + pb > self.pawn_squares - k:
+        for (pw, uw), white_excesses in excesses.items():
+            for (pb, ub), black_excesses in excesses.items():
+                pairs, weights, material = [], [], 0
+                for ew in white_excesses:
+                    for eb in black_excesses:
+                        if captures_allow((pw, uw, ew), (pb, ub, eb), self.shape):
+                            material += self.groups[(pw, uw, ew)].weight * self.groups[(pb, ub, eb)].weight
+                            pairs.append((ew, eb))
+                            weights.append(material)
+                if not material:
+                    continue
+                for k, kings in enumerate(self.king_classes):
+                    if pw + pb > self.pawn_squares - k or not kings:
                         continue
-                    weight = len(pairs) * self.stratum_count(pw, uw, pb, ub, k)
+                    weight = len(kings) * self.placements(pw, uw, pb, ub, k) * material
                     if weight:
                         total += weight
-                        strata.append((pw, uw, pb, ub, k))
+                        strata.append(_Stratum(pw, uw, pb, ub, k, pairs, weights))
                         cumulative.append(total)
-        return strata, cumulative, total
+        return strata, cumulative
 
     @property
     def board_size(self) -> int:
-        """Number of boards (items 1-4)."""
-        return self._table[2]
+        """Number of boards (items 1-5)."""
+        return self._table[1][-1]
 
     @property
     def size(self) -> int:
         """N: boards x side to move x rights options."""
         return self.board_size * (2 * RIGHTS_OPTIONS if self.rights else 1)
 
-    def _draw_signature(self, rng: random.Random, pawns: int, units: int) -> Signature:
-        sigs, cumulative, total = self._colour_groups[(pawns, units)]
-        return sigs[bisect.bisect_right(cumulative, rng.randrange(total))]
-
     def draw_board(self, rng: random.Random) -> list[str]:
-        """A uniform board of items 1-4, as a list of square contents ('.' for empty).
+        """A uniform board of items 1-5, as a list of square contents ('.' for empty).
 
         Composition of exact uniform choices: a stratum with probability proportional to
-        its count, a king pair uniform in its class, each colour's signature with
-        probability proportional to its unit arrangements, a uniform set of pawn squares
-        (first ones white), then a uniform ordered tuple of free squares for the unit list
-        (every arrangement of the multiset arises from the same number of tuples)."""
-        strata, cumulative, total = self._table
-        pw, uw, pb, ub, k = strata[bisect.bisect_right(cumulative, rng.randrange(total))]
-        white = self._draw_signature(rng, pw, uw)
-        black = self._draw_signature(rng, pb, ub)
-        wk, bk = rng.choice(self.king_classes[k])
+        its count, an excess pair and then each colour's signature with probability
+        proportional to its arrangements, a king pair uniform in its class, a uniform
+        set of pawn squares (first ones white), then a uniform ordered tuple of free
+        squares for the unit list (every arrangement of the multiset arises from the same
+        number of tuples)."""
+        strata, cumulative = self._table
+        stratum = strata[_pick(rng, cumulative)]
+        ew, eb = stratum.excess_pairs[_pick(rng, stratum.cumulative)]
+        white_group = self.groups[(stratum.pw, stratum.uw, ew)]
+        black_group = self.groups[(stratum.pb, stratum.ub, eb)]
+        white = white_group.signatures[_pick(rng, white_group.cumulative)]
+        black = black_group.signatures[_pick(rng, black_group.cumulative)]
+        wk, bk = rng.choice(self.king_classes[stratum.kings_on_pawn_ranks])
         cells = ["."] * self.shape.squares
         cells[wk], cells[bk] = "K", "k"
         pawn_free = [s for s in range(self.shape.squares) if self.shape.pawn_rank(s) and cells[s] == "."]
-        chosen = rng.sample(pawn_free, pw + pb)
+        chosen = rng.sample(pawn_free, stratum.pw + stratum.pb)
         for i, square in enumerate(chosen):
-            cells[square] = "P" if i < pw else "p"
-        units = [l for l, c in zip(PIECE_LETTERS, white[1:]) for _ in range(c)]
-        units += [l.lower() for l, c in zip(PIECE_LETTERS, black[1:]) for _ in range(c)]
+            cells[square] = "P" if i < stratum.pw else "p"
+        units = [letter for letter, count in zip(PIECE_LETTERS, white[1:]) for _ in range(count)]
+        units += [letter.lower() for letter, count in zip(PIECE_LETTERS, black[1:]) for _ in range(count)]
         free = [s for s in range(self.shape.squares) if cells[s] == "."]
         for square, letter in zip(rng.sample(free, len(units)), units):
             cells[square] = letter
@@ -233,8 +329,7 @@ class SampleSpace:
             if letter != ".":
                 board.set_piece_at(square, chess.Piece.from_symbol(letter))
         board.turn = rng.randrange(2) == 0
-        option = rng.randrange(RIGHTS_OPTIONS)
-        castle_subset, ep_option = divmod(option, 9)
+        castle_subset, ep_option = divmod(rng.randrange(RIGHTS_OPTIONS), 9)
         castle_squares = [sq for bit, sq in enumerate(_CASTLE_ROOKS) if castle_subset >> bit & 1]
         ep_file = ep_option - 1
         if all(sq in _compatible_castling(board) for sq in castle_squares) and (
@@ -242,7 +337,7 @@ class SampleSpace:
         ):
             board.castling_rights = chess.SquareSet(castle_squares).mask
             if ep_file >= 0:
-                board.ep_square = chess.square(ep_file, 5 if board.turn else 2)
+                board.ep_square = _ep_square(board, ep_file)
         return board
 
 
@@ -263,53 +358,84 @@ def _compatible_castling(board: chess.Board) -> list[chess.Square]:
     return out
 
 
+def _ep_square(board: chess.Board, file: int) -> chess.Square:
+    return chess.square(file, 5 if board.turn else 2)
+
+
 def _compatible_ep_files(board: chess.Board) -> list[int]:
-    """Files where the side not to move has a pawn that may just have double-stepped."""
+    """Files where the side not to move has a pawn that may just have double-stepped
+    (start and passed squares empty) and the side to move can legally take it en passant."""
     mover = not board.turn
     rank = 3 if mover == chess.WHITE else 4
     passed, start = (2, 1) if mover == chess.WHITE else (5, 6)
     out = []
     for file in range(8):
-        if board.piece_at(chess.square(file, rank)) == chess.Piece(chess.PAWN, mover) and not (
-            board.piece_at(chess.square(file, passed)) or board.piece_at(chess.square(file, start))
-        ):
+        if board.piece_at(chess.square(file, rank)) != chess.Piece(chess.PAWN, mover):
+            continue
+        if board.piece_at(chess.square(file, passed)) or board.piece_at(chess.square(file, start)):
+            continue
+        trial = board.copy(stack=False)
+        trial.castling_rights = 0
+        trial.ep_square = _ep_square(board, file)
+        if trial.has_legal_en_passant():
             out.append(file)
     return out
 
 
+def _colour_totals(board: chess.Board, color: chess.Color) -> Totals:
+    sig = tuple(len(board.pieces(pt, color)) for pt in (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN))
+    return totals(sig, SpaceShape())  # type: ignore[arg-type]
+
+
 def board_in_space(board: chess.Board) -> bool:
-    """Items 1-4: material signature, kings distinct and non-adjacent, pawns on ranks 2-7."""
+    """Items 1-5: material signatures, capture accounting, kings distinct and
+    non-adjacent, pawns on ranks 2-7."""
     shape = SpaceShape()
     kings = [board.king(chess.WHITE), board.king(chess.BLACK)]
     if None in kings or chess.popcount(board.kings) != 2 or shape.adjacent(kings[0], kings[1]):  # type: ignore[arg-type]
         return False
     if board.pawns & (chess.BB_RANK_1 | chess.BB_RANK_8):
         return False
-    allowed = _ALLOWED_SIGNATURES
     for color in chess.COLORS:
         sig = tuple(len(board.pieces(pt, color)) for pt in (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN))
-        if sig not in allowed:
+        if sig not in _ALLOWED_SIGNATURES:
             return False
-    return True
+    return captures_allow(_colour_totals(board, chess.WHITE), _colour_totals(board, chess.BLACK), shape)
 
 
 def multiplicity(board: chess.Board) -> int:
-    """m: how many elements of S map to this position (0 when it is not in S)."""
+    """m: how many elements of S map to this position (0 when it is not in S).
+
+    An ep square without a legal ep capture is ignored (identity of positions, module
+    doc); a castling right whose king or rook is not at home puts the FEN outside S."""
     if not board_in_space(board):
         return 0
     castling = chess.SquareSet(board.castling_rights)
     compatible_castling = _compatible_castling(board)
-    ep_files = _compatible_ep_files(board)
     if any(sq not in compatible_castling for sq in castling):
         return 0
+    ep_files = _compatible_ep_files(board)
     ep = board.ep_square
-    if ep is not None:
-        if ep != chess.square(chess.square_file(ep), 5 if board.turn else 2) or chess.square_file(ep) not in ep_files:
-            return 0
-    if castling or ep is not None:
+    has_ep = ep is not None and ep == _ep_square(board, chess.square_file(ep)) and chess.square_file(ep) in ep_files
+    if castling or has_ep:
         return 1
     compatible = 2 ** len(compatible_castling) * (1 + len(ep_files))
     return 1 + RIGHTS_OPTIONS - compatible
+
+
+def draws(count: int, seed: int, space: SampleSpace | None = None) -> Iterator[chess.Board]:
+    """``count`` independent uniform elements of S from ``random.Random(seed)``."""
+    space = space or STANDARD
+    rng = random.Random(seed)
+    for _ in range(count):
+        yield space.draw(rng)
+
+
+def sample_fen(board: chess.Board) -> str:
+    """The FEN of a drawn position in Tromp's sample format: field 5 = 0 (no equivalence
+    classes here), field 6 = its multiplicity m in S."""
+    placement_side_rights = " ".join(board.fen(en_passant="legal").split()[:4])
+    return f"{placement_side_rights} 0 {multiplicity(board)}"
 
 
 STANDARD = SampleSpace()

@@ -58,6 +58,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--passes", type=int, default=3, help="number of passes with -o (default 3)")
     parser.add_argument("--retry", action="store_true", help="re-try input lines already marked unknown")
     parser.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="run N local processes in parallel")
+    parser.add_argument("--scheduler", metavar="ADDRESS", help="run batch mode on the Dask cluster at ADDRESS")
     parser.add_argument("--json", action="store_true", help="one JSON object per result")
     parser.add_argument("--progress", action="store_true", help="progress bar on stderr even when not a terminal")
     parser.set_defaults(func=run)
@@ -152,7 +153,7 @@ def _run_pass(lines: list[str], out, args: argparse.Namespace, pass_index: int, 
         non_admissible=args.na, retry=retry)
     counts: collections.Counter = collections.Counter()
     for record in run_batch(worker, lines, jobs=args.jobs, progress=show_progress(args),
-                            desc=f"proofgame pass {pass_index}", total=len(lines)):
+                            desc=f"proofgame pass {pass_index}", total=len(lines), scheduler=args.scheduler):
         counts[record["status"]] += 1
         emit(record, _line_of(record, args.json), as_json=False, out=out)
     return counts

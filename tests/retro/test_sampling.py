@@ -1,72 +1,194 @@
 import itertools
+import json
 import random
 from collections import Counter
+from pathlib import Path
 
 import chess
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.stats import chisquare
 
-from retro.sampling import STANDARD, SampleSpace, SpaceShape, multiplicity
+from retro.sampling import STANDARD, SampleSpace, SpaceShape, captures_allow, draws, multiplicity, sample_fen
+
+DATA = Path(__file__).resolve().parents[2] / "data"
 
 
 def brute_force(shape: SpaceShape) -> int:
-    """Enumerate every filling of the small board and keep those meeting items 1-4."""
-    space = SampleSpace(shape, rights=False)
-    allowed = set(space.signatures)
-    possible = [shape.max_pawns] + [b + shape.max_pawns for b in shape.base_counts]
-    letters = ".Kk" + "".join(l + l.lower() for l, n in zip("PNBRQ", possible) if n)
+    """Enumerate every filling of the small board and keep those meeting items 1-5 of
+    the definition, restated here from the module docstring (not calling its code)."""
+    units_max = [b + shape.max_pawns for b in shape.base_counts]
+    letters = "." + "".join(l + l.lower() for l, n in zip("PNBRQ", [shape.max_pawns] + units_max) if n)
     count = 0
-    for cells in itertools.product(letters, repeat=shape.squares):
-        c = Counter(cells)
-        if c["K"] != 1 or c["k"] != 1:
+    squares = range(shape.squares)
+    for wk, bk in itertools.permutations(squares, 2):
+        if shape.adjacent(wk, bk):
             continue
-        if shape.adjacent(cells.index("K"), cells.index("k")):
-            continue
-        if any(cells[s] in "Pp" and not shape.pawn_rank(s) for s in range(shape.squares)):
-            continue
-        if all((c[x], c[y], c[z], c[w], c[v]) in allowed for x, y, z, w, v in ("PNBRQ", "pnbrq")):
+        others = [s for s in squares if s not in (wk, bk)]
+        for filling in itertools.product(letters, repeat=len(others)):
+            if any(c in "Pp" and not shape.pawn_rank(s) for s, c in zip(others, filling)):
+                continue
+            c = Counter(filling)
+            sides = []
+            for pieces in ("PNBRQ", "pnbrq"):
+                pawns = c[pieces[0]]
+                units = [c[x] for x in pieces[1:]]
+                extra = sum(max(0, n - base) for n, base in zip(units, shape.base_counts))
+                sides.append((pawns, sum(units), extra))
+            (pw, uw, ew), (pb, ub, eb) = sides
+            if pw > shape.max_pawns or pb > shape.max_pawns or ew > shape.max_pawns - pw or eb > shape.max_pawns - pb:
+                continue
+            cw = shape.initial_units - pb - ub
+            cb = shape.initial_units - pw - uw
+            cc = cw + cb
+            if ew + eb > 2 * cc + min(cc, 2 * shape.max_pawns - pw - pb - ew - eb):
+                continue
+            if ew > cc + min(cw, shape.max_pawns - pb - eb) or eb > cc + min(cb, shape.max_pawns - pw - ew):
+                continue
             count += 1
     return count
+
+
+# a pawn and a queen per colour on 2x3: promotions to any unit, so the capture rule bites
+PAWN_SHAPE = SpaceShape(files=2, ranks=3, max_pawns=1, base_counts=(0, 0, 0, 1))
 
 
 @pytest.mark.parametrize("shape", [
     SpaceShape(files=2, ranks=3, max_pawns=0, base_counts=(1, 0, 1, 0)),
     SpaceShape(files=2, ranks=4, max_pawns=0, base_counts=(1, 0, 0, 0)),
+    PAWN_SHAPE,
 ])
 def test_size_brute_force(shape):
     assert SampleSpace(shape, rights=False).size == brute_force(shape)
 
 
+def test_capture_rule_bites_on_the_small_board():
+    # White N+Q (the knight is a promoted pawn) against Black's full P+Q: no capture
+    # was made, so no promotion -- the brute-force count above leaves such boards out
+    groups = SampleSpace(PAWN_SHAPE, rights=False).groups
+    assert (0, 2, 1) in groups and (1, 1, 0) in groups
+    assert not captures_allow((0, 2, 1), (1, 1, 0), PAWN_SHAPE)
+    assert captures_allow((0, 2, 1), (0, 1, 0), PAWN_SHAPE)  # Black lost its pawn
+
+
 def test_uniform_draws_chi_square():
-    shape = SpaceShape(files=2, ranks=3, max_pawns=0, base_counts=(1, 0, 0, 0))
-    space = SampleSpace(shape, rights=False)
+    space = SampleSpace(PAWN_SHAPE, rights=False)
     rng = random.Random(7)
     counts = Counter(tuple(space.draw_board(rng)) for _ in range(20 * space.size))
     assert len(counts) == space.size
     assert chisquare(list(counts.values())).pvalue > 0.001
 
 
-def test_multiplicity_constructed():
+def test_multiplicity_castling():
     # start position: K+R at home both sides (4 castling rights compatible), no ep -> V=16
     start = chess.Board()
     assert multiplicity(start) == 1
     bare = chess.Board()
     bare.castling_rights = 0
     assert multiplicity(bare) == 1 + 144 - 16
-    # after 1.e4: black to move, e4 pawn with e3,e2 empty -> ep file e compatible (V=16*2)
+    # after 1.e4 no black pawn can take en passant: the position has no ep square (FIDE)
     b = chess.Board()
     b.push_san("e4")
+    b.castling_rights = 0
+    assert multiplicity(b) == 1 + 144 - 16
+    # a castling right whose rook has left is no position of S
+    moved = chess.Board("rnbqkbnr/pppppppp/8/8/8/7R/PPPPPPP1/RNBQKBN1 w Qkq - 0 1")
+    moved.castling_rights |= chess.BB_H1
+    assert multiplicity(moved) == 0
+
+
+def test_multiplicity_en_passant():
+    # 1.Nf3 d5 2.Nc3 d4 3.e4: black can take e.p. on e3
+    b = chess.Board()
+    for san in ("Nf3", "d5", "Nc3", "d4", "e4"):
+        b.push_san(san)
+    assert b.has_legal_en_passant()
     assert multiplicity(b) == 1
     b.castling_rights = 0
+    assert multiplicity(b) == 1
     b.ep_square = None
-    assert multiplicity(b) == 1 + 144 - 32
-    # adjacent kings are not in S
-    assert multiplicity(chess.Board("8/8/8/8/8/8/8/Kk6 w - - 0 1")) == 0
+    assert multiplicity(b) == 1 + 144 - 16 * 2  # 4 castlings compatible, ep on e
+    # the same structure with the capturer pinned along the 4th rank: d4xe3 e.p. would
+    # open the rank to the rook, so the ep square is not part of the position
+    pinned = chess.Board("8/8/8/8/k2pP2R/8/8/4K3 b - e3 0 1")
+    assert not pinned.has_legal_en_passant()
+    assert multiplicity(pinned) == 144
+    pinned.ep_square = None
+    assert multiplicity(pinned) == 144
+    free = chess.Board("8/8/8/8/k2pP3/8/8/4K3 b - e3 0 1")
+    assert multiplicity(free) == 1
+    free.ep_square = None
+    assert multiplicity(free) == 143
 
 
-def test_draws_deterministic_and_in_space():
-    a = [STANDARD.draw(random.Random(3)).fen() for _ in range(2)]
-    assert a[0] == a[1]
-    rng = random.Random(5)
-    for _ in range(200):
-        assert multiplicity(STANDARD.draw(rng)) >= 1
+# One capture (2.dxe5 takes the e-pawn), three promotions (both white e-pawns, the black
+# d-pawn): the capture-accounting bound of item 2 is reached by a real game.
+AT_THE_BOUND = ("d4 e5 dxe5 d5 Nf3 Kd7 e6+ Kc6 e7 d4 e8=Q+ Bd7 Qe4+ Kb6 Qh4 d3 Qd2 a6 Qdg5 d2+ Kd1 h6 "
+                "e4 a5 e5 h5 e6 a4 e7 Nc6 e8=Q Be6 Ke2 d1=Q+ Ke3")
+
+
+def test_capture_accounting_bound_reached_by_a_game():
+    b = chess.Board()
+    for san in AT_THE_BOUND.split():
+        b.push_san(san)
+    assert len(b.piece_map()) == 31 and len(b.pieces(chess.QUEEN, chess.WHITE)) == 3
+    assert multiplicity(b) == 144
+    # one more promoted black queen (b7 pawn -> queen): 4 promotions with 1 capture
+    b.set_piece_at(chess.B7, chess.Piece(chess.QUEEN, chess.BLACK))
+    assert multiplicity(b) == 0
+
+
+def test_outside_space():
+    assert multiplicity(chess.Board("8/8/8/8/8/8/8/Kk6 w - - 0 1")) == 0  # adjacent kings
+    assert multiplicity(chess.Board("P7/8/8/8/8/8/k7/2K5 w - - 0 1")) == 0  # pawn on rank 8
+    # 32 units, no capture, yet a promoted queen
+    assert multiplicity(chess.Board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPQ/RNBQKBNR w - - 0 1")) == 0
+
+
+def test_tromp_legal_positions_are_in_space():
+    rows = [json.loads(line) for line in (DATA / "cpr-923-dev.jsonl").read_text().splitlines()]
+    legal = [row["fen"] for row in rows if row["legal"]]
+    assert len(legal) > 150
+    for fen in legal:
+        assert multiplicity(chess.Board(fen)) >= 1, fen
+
+
+@st.composite
+def promoting_games(draw):
+    """Random legal games that prefer captures and promotions (to reach the material
+    extremes item 2 is about)."""
+    board = chess.Board()
+    for _ in range(draw(st.integers(0, 300))):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        pawn = [m for m in moves if m.promotion or board.piece_type_at(m.from_square) == chess.PAWN]
+        pool = pawn if pawn and draw(st.integers(0, 3)) else moves
+        board.push(pool[draw(st.integers(0, len(pool) - 1))])
+    return board
+
+
+@settings(max_examples=60, deadline=None)
+@given(promoting_games())
+def test_every_reached_position_is_in_space(board):
+    assert multiplicity(board) >= 1, board.fen()
+
+
+def test_draws_deterministic_in_space_and_fen_format():
+    a = [sample_fen(b) for b in draws(5, 3)]
+    assert a == [sample_fen(b) for b in draws(5, 3)]
+    assert a != [sample_fen(b) for b in draws(5, 4)]
+    for board in draws(300, 5):
+        m = multiplicity(board)
+        assert m >= 1
+        fields = sample_fen(board).split()
+        assert fields[4] == "0" and int(fields[5]) == m
+        assert multiplicity(chess.Board(sample_fen(board))) == m
+
+
+def test_standard_size_is_pinned():
+    # sample files carry m of this S (field 6) and estimates use its N: a change of S
+    # must be deliberate (and documented in bench/estimate.py's figures)
+    assert STANDARD.board_size == 22124621884617108585387385940828998876019391612
+    assert STANDARD.size == 2 * 144 * STANDARD.board_size

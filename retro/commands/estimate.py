@@ -51,7 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "estimate",
         help="estimate the number of legal positions from a decided sample (or sample and decide)",
         description="Unbiased estimate N * mean(Y), Y = 1/m for a legal sample and 0 otherwise, with its "
-        "standard error, 95%% interval and the bounds given by the unknown samples. Either from a status "
+        "standard error, 95% interval and the bounds given by the unknown samples. Either from a status "
         "file (--status FILE --size N), or by running the chain sample -> static rules -> proof game "
         "search (--samples n --seed S).",
         epilog="examples: retro estimate --samples 200 --seed 1 -o est.txt; "

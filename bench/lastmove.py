@@ -6,7 +6,7 @@ moves all have the published type, and the other side has no legal last move at 
 (type-A problems). Known cages (``needs_cages``) are the verified cages of ``data/cages.txt``
 (made with ``retro cage -f``); the legality pipeline runs when ``retro.legality`` exists.
 
-    .venv/bin/python bench/lastmove.py [--no-legality] [--budget NODES]
+    .venv/bin/python bench/lastmove.py [--no-legality] [--budget NODES] [--only BOARD ...]
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=20_000)
     parser.add_argument("--cages", default=str(DATA / "cages.txt"),
                         help="known cages, verified by `retro cage -f` (default data/cages.txt; '' for none)")
+    parser.add_argument("--only", nargs="+", metavar="BOARD",
+                        help="run only the problems with these boards (piece placements)")
     args = parser.parse_args()
     use_legality = not args.no_legality and importlib.util.find_spec("retro.legality") is not None
     library = Library.load(args.cages) if args.cages else None
@@ -40,6 +42,8 @@ def main() -> None:
     times = []
     for line in open(DATA / "lastmove-dev.jsonl"):
         problem = json.loads(line)
+        if args.only and problem["board"] not in args.only:
+            continue
         total += 1
         side = chess.WHITE if problem["retract"] == "w" else chess.BLACK
         board = chess.Board(problem["board"] + " w - - 0 1")

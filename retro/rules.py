@@ -371,6 +371,119 @@ def en_passant(facts: _Facts) -> str | None:
     return None
 
 
+def _entry_squares(square: chess.Square, piece: chess.Piece) -> chess.Bitboard:
+    """Squares a unit must pass or start from to arrive on ``square`` as ``piece``:
+    the neighbours along its lines for a slider (the last step of a slide), the
+    king's or knight's move squares, and the pawn origins of a promotion (the square
+    behind and the two diagonally behind) on its promotion rank. Castling moves the
+    king and rook by steps along rank 1/8, so their entries are among these too."""
+    kind = piece.piece_type
+    if kind == chess.KNIGHT:
+        entries = chess.BB_KNIGHT_ATTACKS[square]
+    else:
+        neighbours = chess.BB_KING_ATTACKS[square]
+        entries = 0
+        if kind in (chess.KING, chess.QUEEN):
+            entries = neighbours
+        if kind == chess.BISHOP:
+            entries = neighbours & chess.BB_DIAG_ATTACKS[square][0]
+        if kind == chess.ROOK:
+            entries = neighbours & (chess.BB_RANK_ATTACKS[square][0] | chess.BB_FILE_ATTACKS[square][0])
+    if chess.square_rank(square) == _PROMOTION_RANK[piece.color] and kind not in (chess.KING, chess.PAWN):
+        below = square + (-8 if piece.color == chess.WHITE else 8)
+        entries |= chess.BB_SQUARES[below] | chess.BB_PAWN_ATTACKS[not piece.color][square]
+    return entries
+
+
+_INITIAL = chess.Board()
+
+
+def _sealed_squares(board: chess.Board) -> tuple[chess.Bitboard, str | None]:
+    """The *sealed* squares, where one unit has stood since the initial position, and
+    the reason the position is illegal if a piece could not have reached its square.
+
+    Sealed are a pawn on its home rank (it never moved, pawns do not move backwards,
+    and it is the only pawn that can stand there) and, iteratively, a piece on its
+    initial square all of whose entry squares (:func:`_entry_squares`) are sealed.
+    No unit ever moved onto or through a sealed square (it would have captured the
+    unit that stands there throughout the game). A unit arriving on a square comes
+    from or passes one of its entry squares (a slide's last step, a king's or knight's
+    move, castling's king and rook steps, a promotion's pawn origin), so a piece whose
+    entry squares are all sealed has stood on its square since the start: it is the
+    initial unit of that square (else the position is illegal), and it never left
+    either (it would leave through an entry square), so its square is sealed in turn."""
+    sealed = (board.pieces_mask(chess.PAWN, chess.WHITE) & chess.BB_RANK_2) | (
+        board.pieces_mask(chess.PAWN, chess.BLACK) & chess.BB_RANK_7)
+    changed = True
+    while changed:
+        changed = False
+        for square in chess.SquareSet(board.occupied & ~board.pawns & ~sealed):
+            piece = board.piece_at(square)
+            assert piece is not None
+            if _entry_squares(square, piece) & ~sealed:
+                continue
+            if _INITIAL.piece_at(square) != piece:
+                return sealed, (f"the {_side_name(piece.color)} {chess.piece_name(piece.piece_type)} on "
+                                f"{chess.square_name(square)} could not have got there: every square it could "
+                                f"come from has been occupied since the start")
+            sealed |= chess.BB_SQUARES[square]
+            changed = True
+    return sealed, None
+
+
+def unreachable_square(facts: _Facts) -> str | None:
+    """Every piece could have reached its square: a piece not on its initial square
+    whose entry squares are all sealed is impossible (:func:`_sealed_squares`, where
+    the soundness is argued)."""
+    return _sealed_squares(facts.board)[1]
+
+
+def _kind(piece_type: chess.PieceType, square: chess.Square) -> tuple[chess.PieceType, bool]:
+    """A piece's kind for promotion counting: its type, and for a bishop its square colour."""
+    return piece_type, piece_type == chess.BISHOP and bool(chess.BB_SQUARES[square] & chess.BB_LIGHT_SQUARES)
+
+
+def confined_originals(facts: _Facts) -> str | None:
+    """Pawns plus the promoted pieces are at most 8 per side, where a piece counts as
+    promoted also when the initial unit of its kind that it could be never left its
+    initial square. An initial piece is *confined* when all its exit squares (the entry
+    squares of its initial square for its type, :func:`_entry_squares`) are sealed
+    (:func:`_sealed_squares`). For each kind (queen, rook, knight, light bishop, dark
+    bishop) of a side, the pieces of that kind beyond the unconfined initial units of
+    the kind, not counting a piece standing on a confined unit's initial square, are
+    promoted pawns.
+
+    Sound: a confined unit can never have left its initial square (it would pass an
+    exit square, occupied by the same unit throughout the game), so it is on that
+    square now or was captured there; a piece of its kind elsewhere is another unit,
+    i.e. an unconfined initial unit of the kind or a promoted pawn (pieces keep their
+    type and bishops their square colour), and each of the side's 8 pawns is still a
+    pawn, promoted once, or gone. (Example: Black's c8 bishop with pawns on b7 and
+    d7 never left c8, so any other black light bishop is promoted.)"""
+    board = facts.board
+    sealed, _ = _sealed_squares(board)
+    for color in chess.COLORS:
+        free: dict[tuple[chess.PieceType, bool], int] = {}
+        confined_homes = 0
+        for square in chess.SquareSet(_INITIAL.occupied_co[color] & ~_INITIAL.pawns & ~_INITIAL.kings):
+            piece = _INITIAL.piece_at(square)
+            assert piece is not None
+            kind = _kind(piece.piece_type, square)
+            if _entry_squares(square, piece) & ~sealed:
+                free[kind] = free.get(kind, 0) + 1
+            else:
+                confined_homes |= chess.BB_SQUARES[square]
+        on_board: dict[tuple[chess.PieceType, bool], int] = {}
+        for square in chess.SquareSet(board.occupied_co[color] & ~board.pawns & ~board.kings & ~confined_homes):
+            kind = _kind(board.piece_type_at(square), square)  # type: ignore[arg-type]
+            on_board[kind] = on_board.get(kind, 0) + 1
+        promoted = sum(max(0, count - free.get(kind, 0)) for kind, count in on_board.items())
+        pawns = _count(board, chess.PAWN, color)
+        if pawns + promoted > 8:
+            return (f"{_side_name(color)} has {pawns} pawns and at least {promoted} promoted pieces, "
+                    f"counting pieces whose initial units could never leave their squares")
+    return None
+
 def no_last_move(facts: _Facts) -> str | None:
     """The position has a possible last move. Sound: every legal position but the
     initial one was reached by a legal move from a legal predecessor, the initial
@@ -397,6 +510,8 @@ RULES: list[tuple[str, Rule]] = [
     ("pawn-captures", pawn_captures),
     ("promotions-need-captures", promotions_need_captures),
     ("pawn-fates", pawn_fates),
+    ("unreachable-square", unreachable_square),
+    ("confined-originals", confined_originals),
     ("no-last-move", no_last_move),
 ]
 RULE_NAMES = [name for name, _ in RULES]

@@ -382,11 +382,6 @@ def _compatible_ep_files(board: chess.Board) -> list[int]:
     return out
 
 
-def _colour_totals(board: chess.Board, color: chess.Color) -> Totals:
-    sig = tuple(len(board.pieces(pt, color)) for pt in (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN))
-    return totals(sig, SpaceShape())  # type: ignore[arg-type]
-
-
 def board_in_space(board: chess.Board) -> bool:
     """Items 1-5: material signatures, capture accounting, kings distinct and
     non-adjacent, pawns on ranks 2-7."""
@@ -396,11 +391,14 @@ def board_in_space(board: chess.Board) -> bool:
         return False
     if board.pawns & (chess.BB_RANK_1 | chess.BB_RANK_8):
         return False
-    for color in chess.COLORS:
+    colour_totals = []
+    for color in (chess.WHITE, chess.BLACK):
         sig = tuple(len(board.pieces(pt, color)) for pt in (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN))
         if sig not in _ALLOWED_SIGNATURES:
             return False
-    return captures_allow(_colour_totals(board, chess.WHITE), _colour_totals(board, chess.BLACK), shape)
+        colour_totals.append(totals(sig, shape))  # type: ignore[arg-type]
+    white, black = colour_totals
+    return captures_allow(white, black, shape)
 
 
 def multiplicity(board: chess.Board) -> int:

@@ -18,6 +18,7 @@ beyond 1 per square colour); each of them is a promoted pawn.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable
 
 import chess
@@ -49,6 +50,11 @@ class _Facts:
     board: chess.Board
     castling_field: str
     ep_field: str
+
+    @functools.cached_property
+    def sealed(self) -> tuple[chess.Bitboard, str | None]:
+        """:func:`_sealed_squares` of the board, shared by the rules that use it."""
+        return _sealed_squares(self.board)
 
 
 def _side_name(color: chess.Color) -> str:
@@ -118,6 +124,13 @@ def too_many_checkers(facts: _Facts) -> str | None:
 _SLIDERS = (chess.BISHOP, chess.ROOK, chess.QUEEN)
 
 
+def _promotion_origins(square: chess.Square, color: chess.Color) -> chess.Bitboard:
+    """Squares a pawn of ``color`` can promote from onto ``square`` (on its last rank):
+    the square behind it and the two diagonally behind it."""
+    below = square + (-8 if color == chess.WHITE else 8)
+    return chess.BB_SQUARES[below] | chess.BB_PAWN_ATTACKS[not color][square]
+
+
 def _origins(board: chess.Board, square: chess.Square, color: chess.Color) -> chess.Bitboard:
     """Squares from which the unit of ``color`` now on ``square`` could have moved there
     in one non-castling move (empty in the position; pawn origins for a piece on the
@@ -150,9 +163,7 @@ def _origins(board: chess.Board, square: chess.Square, color: chess.Color) -> ch
             origins |= chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied]
         origins &= empty
     if chess.square_rank(square) == _PROMOTION_RANK[color] and piece.piece_type != chess.KING:
-        back = -8 if color == chess.WHITE else 8
-        below = square + back
-        origins |= (chess.BB_SQUARES[below] | chess.BB_PAWN_ATTACKS[not color][square]) & empty
+        origins |= _promotion_origins(square, color) & empty
     return origins
 
 
@@ -390,8 +401,7 @@ def _entry_squares(square: chess.Square, piece: chess.Piece) -> chess.Bitboard:
         if kind == chess.ROOK:
             entries = neighbours & (chess.BB_RANK_ATTACKS[square][0] | chess.BB_FILE_ATTACKS[square][0])
     if chess.square_rank(square) == _PROMOTION_RANK[piece.color] and kind not in (chess.KING, chess.PAWN):
-        below = square + (-8 if piece.color == chess.WHITE else 8)
-        entries |= chess.BB_SQUARES[below] | chess.BB_PAWN_ATTACKS[not piece.color][square]
+        entries |= _promotion_origins(square, piece.color)
     return entries
 
 
@@ -435,7 +445,7 @@ def unreachable_square(facts: _Facts) -> str | None:
     """Every piece could have reached its square: a piece not on its initial square
     whose entry squares are all sealed is impossible (:func:`_sealed_squares`, where
     the soundness is argued)."""
-    return _sealed_squares(facts.board)[1]
+    return facts.sealed[1]
 
 
 def _kind(piece_type: chess.PieceType, square: chess.Square) -> tuple[chess.PieceType, bool]:
@@ -461,7 +471,7 @@ def confined_originals(facts: _Facts) -> str | None:
     pawn, promoted once, or gone. (Example: Black's c8 bishop with pawns on b7 and
     d7 never left c8, so any other black light bishop is promoted.)"""
     board = facts.board
-    sealed, _ = _sealed_squares(board)
+    sealed, _ = facts.sealed
     for color in chess.COLORS:
         free: dict[tuple[chess.PieceType, bool], int] = {}
         confined_homes = 0

@@ -8,11 +8,14 @@ Modules:
   pawn distances and pawn cones.
 * :mod:`astar.heuristic` - the admissible heuristic (Hungarian assignment, infinity cases).
 * :mod:`astar.nonadmissible` - the ``-na`` fallback heuristic.
-* :mod:`astar.search` - weighted A* with tie-breaking, node limits and restarts.
+* :mod:`astar.search` - weighted A* with tie-breaking, node limits and restarts, and
+  the committed-leg search ``retro proofgame`` uses.
+* :mod:`astar.initial_path` - the extended kernel's captures as real moves (partial-goal
+  legs instead of texel's multi-occupancy play-out).
 * :mod:`astar.last_move` - forced irreversible last moves.
 
-Not implemented yet: the initial path from an extended kernel (enhance, multi-occupancy
-play-out, relocation, recursive halving) and deadlock detection in the heuristic.
+Not implemented: texel's recursive halving of a kernel whose initial path fails, and
+deadlock detection in the heuristic.
 """
 
 __all__: list[str] = []

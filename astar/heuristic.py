@@ -38,7 +38,7 @@ from scipy.optimize import linear_sum_assignment
 
 from astar.paths import INF, king_forbidden_mask, pawn_cone_mask, pawn_distance, piece_distances, promotion_distance
 
-__all__ = ["Heuristic", "INF", "plies_for_moves"]
+__all__ = ["Heuristic", "INF", "plies_for_moves", "position_key"]
 
 _BIG = 1_000_000
 
@@ -72,7 +72,8 @@ class Heuristic:
             self._goal_count[color] = chess.popcount(goal.occupied_co[color])
             self._goal_pawns[color] = goal.pawns & goal.occupied_co[color]
             self._forbidden[color] = king_forbidden_mask(color, goal, blocked_mask)
-        self._blocked_pieces = [(sq, goal.piece_at(sq)) for sq in chess.scan_forward(blocked_mask & goal.occupied)]
+        self._blocked_checks = [(chess.BB_SQUARES[sq], goal.piece_type_at(sq) - 1, goal.color_at(sq))
+                                for sq in chess.scan_forward(blocked_mask & goal.occupied)]
         self._row_cache: dict[tuple[chess.Color, chess.PieceType, chess.Square, int], list[int]] = {}
         self._side_cache: dict[tuple, int] = {}
 
@@ -123,26 +124,31 @@ class Heuristic:
     # -- one colour -------------------------------------------------------------
     def side_moves(self, board: chess.Board, color: chess.Color) -> int:
         """Lower bound on the moves of ``color`` (INF when its goal is unreachable)."""
-        own = board.occupied_co[color]
-        enemy_count = chess.popcount(board.occupied_co[not color])
+        return self._side(color, board.occupied_co[color],
+                          (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings),
+                          chess.popcount(board.occupied_co[not color]))
+
+    def _side(self, color: chess.Color, own: int, types: tuple[int, ...], enemy_count: int) -> int:
+        """``side_moves`` from raw bitboards: ``types`` are the six piece-type masks
+        (pawns ... kings, both colours), ``own`` this colour's occupancy."""
         captures = enemy_count - self._goal_count[not color]
-        key = (color, own & board.pawns, own & board.knights, own & board.bishops, own & board.rooks,
-               own & board.queens, own & board.kings, captures)
+        pawns, knights, bishops, rooks, queens, kings = types
+        own_types = (own & pawns, own & knights, own & bishops, own & rooks, own & queens, own & kings)
+        key = (color, own_types, captures)
         cached = self._side_cache.get(key)
         if cached is not None:
             return cached
-        value = self._compute_side(board, color, captures)
+        value = self._compute_side(color, own, own_types, captures)
         if len(self._side_cache) > 2_000_000:
             self._side_cache.clear()
         self._side_cache[key] = value
         return value
 
-    def _compute_side(self, board: chess.Board, color: chess.Color, captures: int) -> int:
-        own = board.occupied_co[color]
+    def _compute_side(self, color: chess.Color, own: int, own_types: tuple[int, ...], captures: int) -> int:
         if chess.popcount(own) < self._goal_count[color] or captures < 0:
             return INF
         # pawn cones (truncated by the captures still available)
-        own_pawns = own & board.pawns
+        own_pawns = own_types[0]
         for gsq in chess.scan_forward(self._goal_pawns[color]):
             # full cone: closed under pawn moves backwards, so its pawn count never grows
             cone = pawn_cone_mask(color, gsq, 7)
@@ -151,13 +157,12 @@ class Heuristic:
             # truncated cone: the pawn that ends on gsq uses at most `captures` captures
             if captures < 7 and not own_pawns & pawn_cone_mask(color, gsq, captures):
                 return INF
-        movable = own & ~self.blocked_mask
         rows = []
         kings = []
-        for sq in chess.scan_forward(movable):
-            ptype = board.piece_type_at(sq)
-            rows.append(self._row(color, ptype, sq, captures))  # type: ignore[arg-type]
-            kings.append(ptype == chess.KING)
+        for ptype, mask in zip(chess.PIECE_TYPES, own_types):
+            for sq in chess.scan_forward(mask & ~self.blocked_mask):
+                rows.append(self._row(color, ptype, sq, captures))
+                kings.append(ptype == chess.KING)
         n_goal = len(self._goal_pieces[color])
         surplus = len(rows) - n_goal
         if surplus < 0:
@@ -188,18 +193,26 @@ class Heuristic:
     # -- whole position ---------------------------------------------------------
     def value(self, board: chess.Board) -> int:
         """Lower bound on plies from ``board`` to the goal, INF when provably unreachable."""
-        if self.goal_castling & ~board.castling_rights:
+        return self.value_of_key(position_key(board))
+
+    def value_of_key(self, key: tuple) -> int:
+        """:meth:`value` of the position whose :func:`position_key` is ``key``."""
+        pawns, knights, bishops, rooks, queens, kings, white, turn, castling, _ep = key
+        if self.goal_castling & ~castling:
             return INF
-        for sq, piece in self._blocked_pieces:
-            if board.piece_at(sq) != piece:
+        types = (pawns, knights, bishops, rooks, queens, kings)
+        for sq_mask, type_index, color in self._blocked_checks:
+            if not types[type_index] & sq_mask or bool(white & sq_mask) != color:
                 return INF
-        w = self.side_moves(board, chess.WHITE)
+        occupied = pawns | knights | bishops | rooks | queens | kings
+        black = occupied & ~white
+        w = self._side(chess.WHITE, white, types, chess.popcount(black))
         if w >= INF:
             return INF
-        b = self.side_moves(board, chess.BLACK)
+        b = self._side(chess.BLACK, black, types, chess.popcount(white))
         if b >= INF:
             return INF
-        lost = board.castling_rights & ~self.goal_castling
+        lost = castling & ~self.goal_castling
         if lost:
             # a right still to be lost: the king or that rook must move at least once;
             # each such piece of the goal on its home square must also come back.
@@ -207,4 +220,12 @@ class Heuristic:
                 w = max(w, 2 if self._home_pieces_in_goal(chess.WHITE, lost) else 1)
             if lost & chess.BB_RANK_8:
                 b = max(b, 2 if self._home_pieces_in_goal(chess.BLACK, lost) else 1)
-        return plies_for_moves(w, b, board.turn, self.goal_turn)
+        return plies_for_moves(w, b, turn, self.goal_turn)
+
+
+def position_key(board: chess.Board) -> tuple:
+    """What identifies a search node: the piece masks, White's occupancy, the side to
+    move, the castling rights and the en-passant square when a legal ep capture exists."""
+    ep = board.ep_square if board.ep_square is not None and board.has_legal_en_passant() else None
+    return (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
+            board.occupied_co[chess.WHITE], board.turn, board.castling_rights, ep)

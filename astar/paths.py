@@ -30,6 +30,7 @@ import chess
 
 __all__ = [
     "INF",
+    "attacks_mask",
     "piece_distances",
     "pawn_distance",
     "pawn_cone_mask",
@@ -40,20 +41,25 @@ __all__ = [
 INF = 10_000
 
 
+def attacks_mask(piece_type: chess.PieceType, square: chess.Square, occupied: int) -> int:
+    """Squares a knight, bishop, rook, queen or king on ``square`` attacks when the
+    squares of ``occupied`` hold pieces (python-chess's attack tables)."""
+    if piece_type == chess.KNIGHT:
+        return chess.BB_KNIGHT_ATTACKS[square]
+    if piece_type == chess.KING:
+        return chess.BB_KING_ATTACKS[square]
+    attacks = 0
+    if piece_type in (chess.BISHOP, chess.QUEEN):
+        attacks |= chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & occupied]
+    if piece_type in (chess.ROOK, chess.QUEEN):
+        attacks |= chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
+        attacks |= chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied]
+    return attacks
+
+
 def _moves_mask(piece_type: chess.PieceType, square: chess.Square, blocked_mask: int) -> int:
     """Squares a piece reaches in one move on a board whose only pieces are blocked."""
-    if piece_type == chess.KNIGHT:
-        attacks = chess.BB_KNIGHT_ATTACKS[square]
-    elif piece_type == chess.KING:
-        attacks = chess.BB_KING_ATTACKS[square]
-    else:
-        attacks = 0
-        if piece_type in (chess.BISHOP, chess.QUEEN):
-            attacks |= chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & blocked_mask]
-        if piece_type in (chess.ROOK, chess.QUEEN):
-            attacks |= chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & blocked_mask]
-            attacks |= chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & blocked_mask]
-    return attacks & ~blocked_mask
+    return attacks_mask(piece_type, square, blocked_mask) & ~blocked_mask
 
 
 @lru_cache(maxsize=1 << 14)

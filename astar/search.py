@@ -7,6 +7,15 @@
 * A node limit and a time limit; running out is a normal ``budget`` result.
   :func:`search_with_restarts` restarts with a ~20% larger node limit and a new seed,
   and on failure tries the non-admissible heuristic from the best node found.
+* :func:`search_descending` (what ``retro proofgame`` uses; our addition to the paper):
+  short legs that each commit to the best node of the previous leg and rebuild the
+  heuristics there, with the blocked squares recomputed between that node and the goal
+  (a pawn already on its goal square with nothing behind it that could replace it is
+  blocked from then on, which the first leg could not know). A leg that makes no
+  progress with the admissible heuristic is retried with the non-admissible one; a
+  dead end (unreachable from the committed node) starts over from the beginning with
+  a new seed. Committing is what makes it incomplete, never unsound: the moves are
+  real and the final game is replay-checked.
 * Moves that move or capture a piece on a blocked square are never generated (that
   piece stays put in every proof game), and positions with an infinite heuristic are
   pruned. Because both prunings are sound, an exhausted queue means the goal is
@@ -24,10 +33,10 @@ from dataclasses import dataclass
 
 import chess
 
-from astar.heuristic import INF, Heuristic
+from astar.heuristic import INF, Heuristic, position_key
 from astar.paths import piece_distances
 
-__all__ = ["SearchResult", "search", "search_with_restarts", "position_key"]
+__all__ = ["SearchResult", "search", "search_with_restarts", "search_descending", "position_key", "child_key"]
 
 
 @dataclass(frozen=True)
@@ -40,10 +49,41 @@ class SearchResult:
     best_h: int = INF
 
 
-def position_key(board: chess.Board) -> tuple:
-    ep = board.ep_square if board.ep_square is not None and board.has_legal_en_passant() else None
-    return (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
-            board.occupied_co[chess.WHITE], board.turn, board.castling_rights, ep)
+def child_key(board: chess.Board, key: tuple, move: chess.Move) -> tuple | None:
+    """The :func:`position_key` after ``move`` without playing it, for the common moves
+    (quiet moves and plain captures); None for castling, promotions, en passant and
+    double steps, which the caller plays out instead. Mirrors ``chess.Board.push``:
+    the moved piece's mask, the captured piece's mask, White's occupancy, the side to
+    move, castling rights cleared on both squares and on the back rank of a moving
+    king, and no en-passant square."""
+    from_sq, to_sq = move.from_square, move.to_square
+    moved = board.piece_type_at(from_sq)
+    if move.promotion is not None or moved is None:
+        return None
+    if moved == chess.PAWN:
+        double_step = abs(to_sq - from_sq) == 16
+        en_passant = (from_sq - to_sq) % 8 and not board.occupied & chess.BB_SQUARES[to_sq]
+        if double_step or en_passant:
+            return None
+    if moved == chess.KING and abs(to_sq - from_sq) not in (1, 7, 8, 9):
+        return None
+    captured = board.piece_type_at(to_sq)
+    if moved == chess.KING and captured == chess.ROOK and board.color_at(to_sq) == board.turn:
+        return None  # castling written as king takes rook
+    changed = chess.BB_SQUARES[from_sq] | chess.BB_SQUARES[to_sq]
+    types = list(key[:6])
+    types[moved - 1] ^= changed
+    white = key[6]
+    if captured is not None:
+        types[captured - 1] ^= chess.BB_SQUARES[to_sq]
+    if board.turn == chess.WHITE:
+        white ^= changed
+    elif captured is not None:
+        white ^= chess.BB_SQUARES[to_sq]
+    castling = key[8] & ~changed
+    if moved == chess.KING:
+        castling &= ~(chess.BB_RANK_1 if board.turn == chess.WHITE else chess.BB_RANK_8)
+    return (*types, white, not board.turn, castling, None)
 
 
 def _path(parents: dict, key: tuple) -> tuple[chess.Move, ...]:
@@ -82,20 +122,19 @@ def search(
     counter = itertools.count()
     # heap entries hold the parent board and the move; the child board is built only
     # when the entry is popped (most generated children are never expanded)
-    heap = [(b * h0, 0, 0, 0, 0, 0, next(counter), 0, root, None)]
+    heap = [(b * h0, 0, 0, 0, 0, 0, next(counter), 0, root, None, root_key)]
     closed: set[tuple] = set()
     nodes = 0
     while heap:
         entry = heapq.heappop(heap)
-        g, parent_board, pmove = entry[7], entry[8], entry[9]
+        g, parent_board, pmove, key = entry[7], entry[8], entry[9], entry[10]
+        if key in closed:
+            continue
         if pmove is None:
             board = parent_board
         else:
             board = parent_board.copy(stack=False)
             board.push(pmove)
-        key = position_key(board)
-        if key in closed:
-            continue
         closed.add(key)
         nodes += 1
         if key == goal_key:
@@ -103,35 +142,35 @@ def search(
         if nodes >= max_nodes or (time_limit is not None and nodes % 128 == 0 and time.monotonic() - start > time_limit):
             return SearchResult("budget", (), nodes, time.monotonic() - start, _path(parents, best_key), best_h)
         mover = board.turn
-        for move in list(board.legal_moves):
+        for move in board.generate_legal_moves():
             if blocked & (chess.BB_SQUARES[move.from_square] | chess.BB_SQUARES[move.to_square]):
                 continue
-            capture = board.is_capture(move)
-            piece_type = board.piece_type_at(move.from_square)
-            board.push(move)
-            ckey = position_key(board)
-            if ckey in closed:
+            ckey = child_key(board, key, move)
+            if ckey is None:
+                board.push(move)
+                ckey = position_key(board)
                 board.pop()
-                continue
-            h = heuristic.value(board)
-            board.pop()
-            if h >= INF:
+            if ckey in closed:
                 continue
             old = parents.get(ckey)
             if old is not None and old[2] <= g + 1:
+                continue
+            h = heuristic.value_of_key(ckey)
+            if h >= INF:
                 continue
             parents[ckey] = (key, move, g + 1)
             if h < best_h:
                 best_h, best_key = h, ckey
                 if on_improve is not None:
                     on_improve(h, _path(parents, ckey))
+            piece_type = board.piece_type_at(move.from_square)
             king_closer = 0
             if piece_type == chess.KING and king_dist[mover] is not None:
                 kd = king_dist[mover]
                 king_closer = 1 if kd[move.to_square] < kd[move.from_square] else 0
             heapq.heappush(heap, (
-                a * (g + 1) + b * h, -int(capture), -king_closer, -int(move.promotion is not None),
-                -int(piece_type == chess.PAWN), rng.random(), next(counter), g + 1, board, move,
+                a * (g + 1) + b * h, -int(board.is_capture(move)), -king_closer, -int(move.promotion is not None),
+                -int(piece_type == chess.PAWN), rng.random(), next(counter), g + 1, board, move, ckey,
             ))
     return SearchResult("unreachable", (), nodes, time.monotonic() - start)
 
@@ -177,3 +216,46 @@ def search_with_restarts(
         limit = int(limit * 1.2) + 1
     return SearchResult("budget", (), total, time.monotonic() - start,
                         last.best_moves if last else (), last.best_h if last else INF)
+
+
+def search_descending(
+    init: chess.Board, goal: chess.Board, *, heuristics: Callable[[chess.Board], tuple[Heuristic, Heuristic]],
+    weight: tuple[int, int] = (1, 5), leg_nodes: int = 5_000, max_nodes: int = 200_000,
+    time_limit: float | None = None, seed: int = 0,
+    on_improve: Callable[[int, tuple[chess.Move, ...]], None] | None = None,
+) -> SearchResult:
+    """Legs of at most ``leg_nodes`` nodes, each from the best node of the previous one
+    (see the module docstring). ``heuristics(board)`` gives the admissible and the
+    non-admissible heuristic for a search starting at ``board``."""
+    start = time.monotonic()
+    total = 0
+    current, path = init, ()
+    best_h, best_path = INF, ()
+    while total < max_nodes:
+        left = None if time_limit is None else time_limit - (time.monotonic() - start)
+        if left is not None and left <= 0:
+            break
+        result = None
+        for heuristic in heuristics(current):
+            result = search(current, goal, heuristic=heuristic, weight=weight,
+                            max_nodes=max(1, min(leg_nodes, max_nodes - total)), time_limit=left, seed=seed)
+            seed += 1
+            total += result.nodes
+            if result.status == "found":
+                return SearchResult("found", path + result.moves, total, time.monotonic() - start)
+            if result.status == "unreachable" or result.best_moves:
+                break
+        if result is None or result.status == "unreachable" or not result.best_moves:
+            if not path and result is not None and result.status == "unreachable":
+                return SearchResult("unreachable", (), total, time.monotonic() - start)
+            current, path = init, ()  # dead end: start over with a new seed
+            continue
+        path = path + result.best_moves
+        current = current.copy(stack=False)
+        for move in result.best_moves:
+            current.push(move)
+        if result.best_h < best_h:
+            best_h, best_path = result.best_h, path
+            if on_improve is not None:
+                on_improve(best_h, best_path)
+    return SearchResult("budget", (), total, time.monotonic() - start, best_path, best_h)

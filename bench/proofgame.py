@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 import collections
+import concurrent.futures
+import functools
 import json
 import statistics
 import time
@@ -38,6 +40,12 @@ def _random_game(seed: int, plies: int) -> dict:
     return {"fen": board.fen(), "legal": True, "proof": " ".join(san)}
 
 
+def _prove(fen: str, **options):
+    verdict = prove(chess.Board(fen), max_nodes=options["nodes"], time_limit=options["seconds"],
+                    seed=options["seed"], weight=options["weight"], use_kernel=options["use_kernel"])
+    return verdict
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--limit", type=int, default=176, help="first N legal positions (file order)")
@@ -46,6 +54,7 @@ def main() -> None:
     parser.add_argument("--weight", default="1:5")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--nokernel", action="store_true")
+    parser.add_argument("-j", "--jobs", type=int, default=1, help="positions in parallel processes")
     parser.add_argument("--random-games", type=int, default=0, metavar="N",
                         help="instead of the dev file: final positions of N seeded random games")
     parser.add_argument("--plies", type=int, default=20, help="length of the random games")
@@ -58,9 +67,12 @@ def main() -> None:
     times, nodes, lengths, found, wrong = [], [], [], 0, 0
     statuses: collections.Counter[str] = collections.Counter()
     start = time.monotonic()
-    for row in legal:
-        verdict = prove(chess.Board(row["fen"]), max_nodes=args.nodes, time_limit=args.seconds, seed=args.seed,
-                        weight=(a, b), use_kernel=not args.nokernel)
+    work = functools.partial(_prove, nodes=args.nodes, seconds=args.seconds, seed=args.seed, weight=(a, b),
+                             use_kernel=not args.nokernel)
+    pool = concurrent.futures.ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
+    fens = [row["fen"] for row in legal]
+    verdicts = pool.map(work, fens) if pool is not None else map(work, fens)
+    for row, verdict in zip(legal, verdicts):
         statuses[verdict.status] += 1
         times.append(verdict.seconds)
         nodes.append(verdict.nodes)
@@ -73,6 +85,8 @@ def main() -> None:
         print(f"{verdict.status:8s} {verdict.seconds:6.1f}s {verdict.nodes:7d} nodes "
               f"known-len {len(row['proof'].split()):4d} ours {len(verdict.proof_game.moves) if verdict.proof_game else '-'}",
               flush=True)
+    if pool is not None:
+        pool.shutdown()
     print(f"budget: {args.nodes} nodes and {args.seconds} s per position, weight {args.weight}, "
           f"kernel {'off' if args.nokernel else 'on'}")
     print(f"positions {len(legal)}: legal (replay-verified) {found}, {dict(statuses)}, "

@@ -28,6 +28,8 @@ import dataclasses
 
 import chess
 
+from astar.paths import attacks_mask
+
 __all__ = ["Retraction", "unblockable_checkers", "retractions", "HOME_SQUARES"]
 
 Units = dict[chess.Square, chess.Piece]
@@ -96,16 +98,6 @@ def unblockable_checkers(units: Units, king_square: chess.Square, king_color: ch
     return checkers
 
 
-def _slides(square: chess.Square, occupied: chess.Bitboard, kind: chess.PieceType) -> chess.Bitboard:
-    targets = 0
-    if kind in (chess.BISHOP, chess.QUEEN):
-        targets |= chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & occupied]
-    if kind in (chess.ROOK, chess.QUEEN):
-        targets |= chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
-        targets |= chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied]
-    return targets
-
-
 def _occupied(units: Units) -> chess.Bitboard:
     mask = 0
     for square in units:
@@ -138,7 +130,7 @@ def retractions(units: Units, square: chess.Square) -> list[Retraction]:
     elif kind == chess.KING:
         origins = chess.BB_KING_ATTACKS[square] & empty
     else:
-        origins = _slides(square, occupied, kind) & empty
+        origins = attacks_mask(kind, square, occupied) & empty
     for origin in chess.SquareSet(origins):
         result.append(Retraction(square, origin, piece))
     if kind != chess.KING and chess.square_rank(square) == (7 if color == chess.WHITE else 0):

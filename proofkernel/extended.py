@@ -69,6 +69,8 @@ class ExtendedModel:
     feasible_by_construction: bool
     events: list[tuple[KernelMove, list[tuple[str, int, cp_model.IntVar | int, cp_model.IntVar | int]]]]
     pawns: list[_Pawn]
+    #: before each kernel move and at the end: (pawn, file, rank) for every pawn still on the board
+    moments: list[list[tuple[int, int, cp_model.IntVar | int]]] = field(default_factory=list)
 
     @property
     def variables(self) -> int:
@@ -85,6 +87,9 @@ class ExtendedKernel:
 
     status: str
     moves: tuple[str, ...] = ()
+    #: the solution's pawns before each kernel move and at the end, as (square, colour);
+    #: pawns that have promoted by then are left out
+    pawn_plan: tuple[tuple[tuple[chess.Square, chess.Color], ...], ...] = ()
     variables: int = 0
     constraints: int = 0
     seconds: float = 0.0
@@ -160,6 +165,7 @@ def build_model(kernel: tuple[KernelMove, ...], init: chess.Board, goal: chess.B
 
     current: dict[int, cp_model.IntVar | int] = {p.ident: chess.square_rank(p.start) for p in pawns}
     events = []
+    moments = []
     for step, move in enumerate(kernel):
         before: dict[int, cp_model.IntVar | int] = {}
         for file, column in enumerate(columns):
@@ -168,6 +174,7 @@ def build_model(kernel: tuple[KernelMove, ...], init: chess.Board, goal: chess.B
                 advance(pawns[ident], current[ident], var)
                 before[ident] = var
             order(column, before)
+        moments.append([(ident, file, before[ident]) for file, column in enumerate(columns) for ident in column])
         after = dict(before)
         notes: list[tuple[str, int, cp_model.IntVar | int, cp_model.IntVar | int]] = []
         color = move.color
@@ -241,19 +248,33 @@ def build_model(kernel: tuple[KernelMove, ...], init: chess.Board, goal: chess.B
                 final[ident] = chess.square_rank(goal_squares[position - black])
             advance(pawn, current[ident], final[ident])
         order(column, final)
+    moments.append([(ident, file, final[ident]) for file, column in enumerate(columns) for ident in column
+                    if ident in final])
     for pawn in pawns:  # a pawn that never leaves the board as a piece is never "promoted"
         if not pawn.may_promote:
             for var in pawn.ranks:
                 real_pawn(var)
-    return ExtendedModel(model, ok, events, pawns)
+    return ExtendedModel(model, ok, events, pawns, moments)
 
 
 def extend_kernel(kernel: tuple[KernelMove, ...], init: chess.Board, goal: chess.Board, blocked_mask: int,
-                  *, time_limit: float = 10.0) -> ExtendedKernel:
+                  *, time_limit: float = 10.0, late_pawns: bool = False) -> ExtendedKernel:
     """Solve the model of ``kernel``. ``infeasible`` is a proof that no game follows the
-    kernel; ``unknown`` means the solver ran out of time (never treated as a proof)."""
+    kernel; ``unknown`` means the solver ran out of time (never treated as a proof).
+
+    ``late_pawns`` asks for the solution whose pawns advance as late as possible (the
+    sum of all pawns' advancement over all moments is minimised): the plan the initial
+    path (:mod:`astar.initial_path`) follows, where a pawn only leaves its square when
+    a capture needs it and promotes only when the kernel makes it."""
     start = time.monotonic()
     built = build_model(kernel, init, goal, blocked_mask)
+    if late_pawns:
+        advance = []
+        for moment in built.moments:
+            for ident, _file, rank in moment:
+                if not isinstance(rank, int):
+                    advance.append(rank if built.pawns[ident].color == chess.WHITE else -rank)
+        built.model.Minimize(sum(advance))
     if not built.feasible_by_construction:
         return ExtendedKernel("infeasible", variables=built.variables, constraints=built.constraints,
                               seconds=time.monotonic() - start)
@@ -276,7 +297,15 @@ def extend_kernel(kernel: tuple[KernelMove, ...], init: chess.Board, goal: chess
                 moves.append(f"{c}P{FILES[file]}{solver.Value(before) + 1}x{FILES[move.target]}{_value(solver, landing) + 1}")
         if move.kind == PIECE_X_PIECE:
             moves.append(str(move))
-    return ExtendedKernel("found", tuple(moves), built.variables, built.constraints, seconds)
+    plan = []
+    for moment in built.moments:
+        squares = []
+        for ident, file, rank in moment:
+            value = _value(solver, rank)
+            if 1 <= value <= 6:  # 7 (white) / 0 (black) stands for "has promoted"
+                squares.append((chess.square(file, value), built.pawns[ident].color))
+        plan.append(tuple(squares))
+    return ExtendedKernel("found", tuple(moves), tuple(plan), built.variables, built.constraints, seconds)
 
 
 def _value(solver: cp_model.CpSolver, value: cp_model.IntVar | int) -> int:

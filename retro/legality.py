@@ -31,7 +31,7 @@ is the start position itself is legal; recursion depth 3 by default.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import chess
 
@@ -70,6 +70,8 @@ class LegalityVerdict:
     extended_kernel: str | None = None
     nodes: int = 0
     seconds: float = 0.0
+    #: the kernel search result behind ``kernel`` (the proof-game search starts from it)
+    kernel_result: KernelResult | None = field(default=None, repr=False, compare=False)
 
 
 def find_kernel(goal: chess.Board, *, init: chess.Board | None = None, max_nodes: int = 200_000,
@@ -164,4 +166,5 @@ def decide(board: chess.Board, *, max_nodes: int = 200_000, time_limit: float | 
     if result is not None and result.status == "found":
         kernel = " ".join(result.kernel)
         extended = str(result.extended)
-    return LegalityVerdict(board.fen(), "unknown", "", kernel, extended, budget.nodes, seconds)
+    return LegalityVerdict(board.fen(), "unknown", "", kernel, extended, budget.nodes, seconds,
+                           result if result is not None and result.status == "found" else None)

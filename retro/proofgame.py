@@ -6,10 +6,13 @@ Pipeline (texel documentation, "If a position cannot be proven illegal ..."):
    kernel, last-move analysis); otherwise the static rules ``retro.rules.check_static``.
    An ``illegal`` from them is returned as is (their soundness is theirs).
 2. A forced last move (:mod:`astar.last_move`) replaces the goal by its predecessor.
-3. Weighted A* with restarts (:mod:`astar.search`) from the initial position (the
-   start position unless ``init`` is given; the initial path from the extended kernel
-   is not used yet, see :mod:`astar.initial_path`).
-4. ``legal`` is returned only with a :class:`~astar.proofgame.ProofGame` that replays
+3. The initial path (:mod:`astar.initial_path`): when the pipeline found a kernel, the
+   extended kernel is solved again with pawns advancing as late as possible and its
+   captures are played as real moves from the initial position (the start position
+   unless ``init`` is given), using at most a quarter of the time.
+4. Weighted A* in committed legs (:func:`astar.search.search_descending`) from the end
+   of the initial path to the goal (or to the forced last move's predecessor).
+5. ``legal`` is returned only with a :class:`~astar.proofgame.ProofGame` that replays
    from the initial position to the goal exactly. Everything else is ``unknown``:
    an exhausted search is reported as unknown too (conservative choice), with the
    reason "search space exhausted".
@@ -17,6 +20,7 @@ Pipeline (texel documentation, "If a position cannot be proven illegal ..."):
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import time
 from collections.abc import Callable
@@ -27,9 +31,12 @@ import chess
 from astar.heuristic import Heuristic
 from astar.last_move import forced_last_move
 from astar.nonadmissible import NonAdmissibleHeuristic
+from astar.initial_path import InitialPath, initial_path
 from astar.proofgame import ProofGame, ProofGameError
-from astar.search import search_with_restarts
+from astar.search import search_descending
 from proofkernel.blocked import blocked_squares
+from proofkernel.extended import extend_kernel
+from proofkernel.moves import parse_move
 
 __all__ = ["ProofGameVerdict", "prove", "blocked_mask_for"]
 
@@ -87,15 +94,18 @@ def prove(
     start = time.monotonic()
     fen = board.fen()
     kernel = None
+    kernel_result = None
     if use_kernel:
         decide = _optional("retro.legality", "decide")
         if decide is not None:
-            verdict = decide(board, max_nodes=max_nodes, time_limit=time_limit)
+            # at most half the time: the rest is for the proof-game search
+            verdict = decide(board, max_nodes=max_nodes, time_limit=None if time_limit is None else time_limit / 2)
             if verdict.status == "illegal":
                 return ProofGameVerdict(fen, "illegal", verdict.reason, nodes=verdict.nodes,
                                         seconds=time.monotonic() - start)
             kernel = getattr(verdict, "kernel", None)
             kernel = str(kernel) if kernel else None
+            kernel_result = getattr(verdict, "kernel_result", None)
     check_static = _optional("retro.rules", "check_static")
     if check_static is not None:
         static = check_static(board)
@@ -106,15 +116,25 @@ def prove(
     last = forced_last_move(board)
     target = last.predecessor if last else board
     blocked = blocked_mask_for(board, init_board)
-    heuristic = Heuristic(target, blocked)
-    fallback = NonAdmissibleHeuristic(target, blocked) if non_admissible else None
+    # the pipeline's kernel runs from the start position, so it only guides a search from there
+    path = _initial_path(kernel_result if init is None else None, init_board, board, blocked, start, time_limit, seed)
+    begin = path.board if path is not None else init_board
+    prefix = path.moves if path is not None else ()
+
+    def heuristics(node: chess.Board) -> tuple[Heuristic, Heuristic]:
+        mask = blocked_mask_for(target, node)
+        pair = Heuristic(target, mask), NonAdmissibleHeuristic(target, mask)
+        return pair[::-1] if non_admissible else pair
+
     improve = None
     if on_improve is not None:
         def improve(h: int, moves: tuple[chess.Move, ...]) -> None:
-            on_improve(h, ProofGame(init_board.fen(), moves).san())
+            on_improve(h, ProofGame(init_board.fen(), prefix + moves).san())
     left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - start))
-    result = search_with_restarts(init_board, target, heuristic=heuristic, weight=weight, max_nodes=max_nodes,
-                                  time_limit=left, seed=seed, fallback=fallback, on_improve=improve)
+    result = search_descending(begin, target, heuristics=heuristics, weight=weight, max_nodes=max_nodes,
+                               time_limit=left, seed=seed, on_improve=improve)
+    result = dataclasses.replace(result, moves=prefix + result.moves, best_moves=prefix + result.best_moves,
+                                 nodes=result.nodes + (path.nodes if path is not None else 0))
     seconds = time.monotonic() - start
     if result.status == "found":
         moves = result.moves + ((last.move,) if last else ())
@@ -126,5 +146,24 @@ def prove(
                                     nodes=result.nodes, seconds=seconds)
         return ProofGameVerdict(fen, "legal", "", game, kernel, result.nodes, seconds)
     reason = "search space exhausted" if result.status == "unreachable" else "search budget exhausted"
+    if path is not None:
+        if result.status == "unreachable" and path.moves:
+            reason = "the goal is unreachable from the end of the initial path"
+        reason += f"; initial path: {path.done} of {path.total} kernel captures in {len(path.moves)} plies"
+        if path.reason:
+            reason += f" ({path.reason})"
     best = tuple(ProofGame(init_board.fen(), result.best_moves).san()) if result.best_moves else ()
     return ProofGameVerdict(fen, "unknown", reason, kernel=kernel, nodes=result.nodes, seconds=seconds, best_line=best)
+
+
+def _initial_path(kernel_result, init: chess.Board, goal: chess.Board, blocked: int, start: float,
+                  time_limit: float | None, seed: int) -> InitialPath | None:
+    """The initial path of the kernel the pipeline found (None without one)."""
+    if kernel_result is None or getattr(kernel_result, "status", None) != "found":
+        return None
+    kernel = tuple(parse_move(text) for text in kernel_result.kernel)
+    extended = extend_kernel(kernel, init, goal, blocked_squares(goal, init), late_pawns=True)
+    if extended.status != "found":
+        return None
+    left = None if time_limit is None else max(0.0, (time_limit - (time.monotonic() - start)) / 4)
+    return initial_path(init, kernel, extended.moves, extended.pawn_plan, blocked, time_limit=left, seed=seed)

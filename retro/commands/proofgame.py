@@ -33,8 +33,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "proofgame",
         help="prove a position legal with a proof game (weighted A*), or illegal",
-        description="Search a proof game for a position with weighted A* (admissible heuristic: per-piece "
-        "shortest paths with blocked squares and a Hungarian piece-to-square assignment). A 'legal' answer "
+        description="Decide a position: the illegality pipeline first (static rules, proof kernel, extended "
+        "kernel, last moves); then the extended kernel's captures are played as real moves (the initial path) "
+        "and weighted A* (admissible heuristic: per-piece shortest paths with blocked squares and a Hungarian "
+        "piece-to-square assignment) searches the rest in committed legs. A 'legal' answer "
         "always comes with a proof game replayed with python-chess; 'unknown' means the budget ran out.",
         epilog="example: retro proofgame 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3'",
     )
@@ -49,7 +51,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--rnd", type=int, default=0, metavar="SEED", help="seed of the random tie-breaking (default 0)")
     parser.add_argument("-nokernel", "--nokernel", action="store_true",
                         help="skip the kernel / illegality analysis and search directly")
-    parser.add_argument("-na", "--na", action="store_true", help="also try the non-admissible fallback heuristic")
+    parser.add_argument("-na", "--na", action="store_true",
+                        help="try the non-admissible heuristic first in each search leg "
+                             "(default: only when a leg makes no progress)")
     parser.add_argument("--pgn", metavar="FILE", help="write the proof game as PGN to FILE")
     parser.add_argument("-v", "--verbose", action="store_true", help="print every improved best line on stderr")
     parser.add_argument("-f", "--file", nargs="?", const="-", metavar="FILE",

@@ -113,3 +113,35 @@ def test_texel_goal_pos_rewrite_irreversible_last_move(case: dict) -> None:
         assert rewrite.predecessor.fen() == case["expected_goal_fen"]
     else:
         assert rewrite.predecessor.fen() != case["expected_goal_fen_not"]
+
+
+def test_descending_search_finishes_a_long_dev_proof_game() -> None:
+    """From the position after the last capture of Texel's 172-ply proof game for a
+    legal dev position, the committed-leg search finds the remaining ~144 plies."""
+    from astar.nonadmissible import NonAdmissibleHeuristic
+    from astar.proofgame import ProofGame
+    from astar.search import search_descending
+    from retro.proofgame import blocked_mask_for
+    from tests.conftest import read_jsonl
+
+    row = [r for r in read_jsonl("cpr-923-dev.jsonl") if r["legal"]][5]
+    goal = chess.Board(row["fen"])
+    board = chess.Board()
+    moves = [board.push_san(san) for san in row["proof"].split()]
+    start = chess.Board()
+    last_capture = 0
+    for index, move in enumerate(moves):
+        if start.is_capture(move):
+            last_capture = index
+        start.push(move)
+    start = chess.Board()
+    for move in moves[:last_capture + 1]:
+        start.push(move)
+
+    def heuristics(node: chess.Board):
+        mask = blocked_mask_for(goal, node)
+        return Heuristic(goal, mask), NonAdmissibleHeuristic(goal, mask)
+
+    result = search_descending(start, goal, heuristics=heuristics, max_nodes=60_000, time_limit=120)
+    assert result.status == "found"
+    assert ProofGame(start.fen(), result.moves).reaches(goal)

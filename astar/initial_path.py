@@ -1,0 +1,296 @@
+"""Initial path: the extended proof kernel turned into real moves (paper 002, "To compute
+an initial path ... corresponding to an extended proof kernel").
+
+The extended kernel (:mod:`proofkernel.extended`) fixes the captures, their order, and
+where every pawn stands before each capture. Texel plays the kernel out on a board that
+allows several pieces per square, repairs the result, and runs A* to it. We reach the
+same intermediate positions differently, with short searches toward *partial goals*
+(our choice; the paper leaves the mechanics open, and the outcome is replay-checked
+like any other move sequence):
+
+For each kernel capture, in kernel order,
+
+1. **approach leg**: every pawn on the square the extended kernel gives it before the
+   capture, and the unit to be captured on the capture square (for a pawn capture of
+   a piece: a piece of the captured kind on the landing square; of a pawn: that pawn
+   there);
+2. **capture leg**: the capture itself - the planned pawn from its square to the landing
+   square (promoting to the planned kind), or any piece of the capturing side onto the
+   captured pawn's square, or any piece of the capturing side taking a piece of the
+   planned kind (bishops by square colour) for a piece-takes-piece capture.
+
+A leg is a weighted best-first search (priority ``g + 10 * h``) over real positions in
+which no other capture and no quiet promotion is allowed and pieces on blocked squares
+never move. Its guide ``h`` is the sum of the pawns' remaining steps to their planned
+squares (infinite if a pawn has passed its square) and, per required unit, the relaxed
+distance (:func:`astar.paths.piece_distances`) of the nearest piece of that kind. All
+other pieces are free; the leg ends as soon as the partial goal holds.
+
+When a leg fails (node limit), or the plan needs something this construction does not
+do (a capture of a promoted piece, en passant, a pawn that has promoted quietly before
+a capture), the path stops there: the moves made so far are kept and the final search
+starts from their end (texel instead splits the kernel in halves; we do not).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import random
+import re
+import time
+from dataclasses import dataclass
+
+import chess
+
+from astar.heuristic import INF, position_key
+from astar.paths import attacks_mask, piece_distances
+from proofkernel.moves import PAWN_X_PAWN, PAWN_X_PIECE, PIECE_X_PAWN, PIECE_X_PIECE, KernelMove
+from proofkernel.state import DARK_BISHOP, LIGHT_BISHOP
+
+__all__ = ["InitialPath", "initial_path"]
+
+_KIND_TYPES = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.BISHOP, chess.KNIGHT)  # Q R DB LB N
+_PIECES = (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
+_PAWN_CAPTURE = re.compile(r"^[wb]P([a-h])(\d)x([a-h])(\d)$")
+_PIECE_TAKES_PAWN = re.compile(r"^[wb]x([a-h])(\d)$")
+
+
+@dataclass(frozen=True)
+class InitialPath:
+    """The moves realising the first ``done`` of ``total`` kernel captures, the position
+    they reach, the nodes spent and, when the path stopped early, why."""
+
+    moves: tuple[chess.Move, ...]
+    board: chess.Board
+    done: int
+    total: int
+    nodes: int
+    reason: str = ""
+
+
+@dataclass
+class _Leg:
+    """A partial goal: exact pawn masks, required units, which captures are allowed."""
+
+    pawns: dict[chess.Color, int]
+    units: list[tuple[chess.Color, tuple[chess.PieceType, ...], chess.Square]]
+    capture_from: int = -1  # pawn capture: from square (-1: none)
+    capture_to: int = -1  # the one square a capture may land on (-1: none)
+    capture_color: chess.Color = chess.WHITE
+    victim_kind: int = -1  # piece takes piece: the kind to take
+    promotion: chess.PieceType | None = None
+    victims_left: int = -1  # piece takes piece: victims of that kind left afterwards
+
+    def allows(self, board: chess.Board, move: chess.Move) -> bool:
+        if move.promotion is not None and (move.promotion != self.promotion or not board.is_capture(move)):
+            return False
+        if not board.is_capture(move):
+            return True
+        if board.turn != self.capture_color:
+            return False
+        if self.victim_kind >= 0:
+            return board.piece_type_at(move.from_square) != chess.PAWN and _is_kind(
+                board, move.to_square, self.victim_kind)
+        if move.to_square != self.capture_to:
+            return False
+        moved = board.piece_type_at(move.from_square)
+        if self.capture_from >= 0:
+            return move.from_square == self.capture_from and not board.is_en_passant(move)
+        return moved != chess.PAWN
+
+    def reached(self, board: chess.Board) -> bool:
+        for color in chess.COLORS:
+            if board.pawns & board.occupied_co[color] != self.pawns[color]:
+                return False
+        for color, types, square in self.units:
+            if board.color_at(square) != color or board.piece_type_at(square) not in types:
+                return False
+        return self.victims_left < 0 or self._victims(board) == self.victims_left
+
+    def _victims(self, board: chess.Board) -> int:
+        return sum(1 for sq in chess.scan_forward(board.occupied_co[not self.capture_color])
+                   if _is_kind(board, sq, self.victim_kind))
+
+    def guide(self, board: chess.Board, blocked: int) -> int:
+        """Remaining moves, roughly (not a bound); INF when a pawn has passed its square."""
+        total = 0
+        for color in chess.COLORS:
+            have = board.pawns & board.occupied_co[color]
+            want = self.pawns[color]
+            for file_mask in chess.BB_FILES:
+                ranks = sorted(chess.square_rank(sq) for sq in chess.scan_forward(have & file_mask))
+                goals = sorted(chess.square_rank(sq) for sq in chess.scan_forward(want & file_mask))
+                if len(ranks) != len(goals):
+                    total += abs(len(ranks) - len(goals))
+                    continue
+                for rank, goal in zip(ranks, goals):
+                    step = goal - rank if color == chess.WHITE else rank - goal
+                    if step < 0:
+                        return INF
+                    total += step
+        for color, types, square in self.units:
+            total += self._nearest(board, color, types, square, blocked)
+        if self.victims_left >= 0 and self._victims(board) > self.victims_left:
+            best = INF
+            for vsq in chess.scan_forward(board.occupied_co[not self.capture_color]):
+                if _is_kind(board, vsq, self.victim_kind):
+                    best = min(best, self._nearest(board, self.capture_color, _PIECES, vsq, blocked))
+            total += max(1, best)
+        return min(total, INF)
+
+    @staticmethod
+    def _nearest(board: chess.Board, color: chess.Color, types: tuple[chess.PieceType, ...],
+                 square: chess.Square, blocked: int) -> int:
+        if board.color_at(square) == color and board.piece_type_at(square) in types:
+            return 0
+        best = INF
+        for ptype in types:
+            mask = board.pieces_mask(ptype, color) & ~blocked
+            if not mask:
+                continue
+            dist = piece_distances(ptype, square, blocked & ~chess.BB_SQUARES[square])
+            for sq in chess.scan_forward(mask):
+                best = min(best, dist[sq])
+        return best
+
+
+def _is_kind(board: chess.Board, square: chess.Square, kind: int) -> bool:
+    ptype = board.piece_type_at(square)
+    if ptype != _KIND_TYPES[kind]:
+        return False
+    if kind in (LIGHT_BISHOP, DARK_BISHOP):
+        light = bool(chess.BB_LIGHT_SQUARES & chess.BB_SQUARES[square])
+        return light == (kind == LIGHT_BISHOP)
+    return True
+
+
+def _without_checks(board: chess.Board, unit: tuple[chess.Color, tuple[chess.PieceType, ...], chess.Square]):
+    """A piece taking a pawn should not give check from there (the path would have to
+    answer the check without capturing): keep the kinds that do not attack the enemy
+    king from the capture square, if any."""
+    color, types, square = unit
+    king = board.king(not color)
+    if king is None:
+        return unit
+    quiet = tuple(t for t in types if not attacks_mask(t, square, board.occupied) & chess.BB_SQUARES[king])
+    return (color, quiet or types, square)
+
+
+def _pawn_masks(plan: tuple[tuple[chess.Square, chess.Color], ...]) -> dict[chess.Color, int]:
+    masks = {chess.WHITE: 0, chess.BLACK: 0}
+    for square, color in plan:
+        masks[color] |= chess.BB_SQUARES[square]
+    return masks
+
+
+def _legs(move: KernelMove, text: str, before: dict[chess.Color, int]) -> list[_Leg] | str:
+    """The approach and capture legs of one kernel capture, or why we cannot build them."""
+    color, enemy = move.color, not move.color
+    after = dict(before)
+    if move.kind in (PAWN_X_PAWN, PAWN_X_PIECE):
+        m = _PAWN_CAPTURE.match(text)
+        if m is None:
+            return f"unexpected extended move {text}"
+        from_sq = chess.parse_square(m.group(1) + m.group(2))
+        to_sq = chess.parse_square(m.group(3) + m.group(4))
+        after[color] &= ~chess.BB_SQUARES[from_sq]
+        promotion = _KIND_TYPES[move.promotion] if move.promotion >= 0 else None
+        if promotion is None:
+            after[color] |= chess.BB_SQUARES[to_sq]
+        if move.kind == PAWN_X_PAWN:
+            if not before[enemy] & chess.BB_SQUARES[to_sq]:
+                return "en passant in the plan"
+            after[enemy] &= ~chess.BB_SQUARES[to_sq]
+            approach = _Leg(before, [])
+        else:
+            approach = _Leg(before, [(enemy, (_KIND_TYPES[move.captured],), to_sq)])
+        units = [(color, (promotion,), to_sq)] if promotion is not None else []
+        capture = _Leg(after, units, capture_from=from_sq, capture_to=to_sq, capture_color=color,
+                       promotion=promotion)
+        return [approach, capture]
+    if move.kind == PIECE_X_PAWN:
+        m = _PIECE_TAKES_PAWN.match(text)
+        if m is None:
+            return f"unexpected extended move {text}"
+        square = chess.parse_square(m.group(1) + m.group(2))
+        after[enemy] &= ~chess.BB_SQUARES[square]
+        return [_Leg(before, []), _Leg(after, [(color, _PIECES, square)], capture_to=square, capture_color=color)]
+    if move.kind == PIECE_X_PIECE:
+        return [_Leg(before, []), _Leg(before, [], capture_color=color, victim_kind=move.captured)]
+    return "capture of a promoted piece"
+
+
+def _search_leg(board: chess.Board, leg: _Leg, blocked: int, *, max_nodes: int, deadline: float | None,
+                rng: random.Random) -> tuple[tuple[chess.Move, ...] | None, int]:
+    """Best-first search from ``board`` until ``leg`` holds; (moves or None, nodes)."""
+    if leg.reached(board) and not board.is_check():
+        return (), 0
+    h0 = leg.guide(board, blocked)
+    if h0 >= INF:
+        return None, 0
+    counter = itertools.count()
+    heap = [(10 * h0, rng.random(), next(counter), 0, board.copy(stack=False), ())]
+    seen = {position_key(board)}
+    nodes = 0
+    while heap and nodes < max_nodes:
+        if deadline is not None and nodes % 64 == 0 and time.monotonic() > deadline:
+            break
+        _, _, _, g, current, path = heapq.heappop(heap)
+        nodes += 1
+        for move in current.generate_legal_moves():
+            if blocked & (chess.BB_SQUARES[move.from_square] | chess.BB_SQUARES[move.to_square]):
+                continue
+            if not leg.allows(current, move):
+                continue
+            child = current.copy(stack=False)
+            child.push(move)
+            key = position_key(child)
+            if key in seen:
+                continue
+            seen.add(key)
+            if leg.reached(child) and not child.is_check():
+                return path + (move,), nodes
+            h = leg.guide(child, blocked)
+            if h < INF:
+                heapq.heappush(heap, (g + 1 + 10 * h, rng.random(), next(counter), g + 1, child, path + (move,)))
+    return None, nodes
+
+
+def initial_path(init: chess.Board, kernel: tuple[KernelMove, ...], extended_moves: tuple[str, ...],
+                 pawn_plan: tuple[tuple[tuple[chess.Square, chess.Color], ...], ...], blocked: int, *,
+                 leg_nodes: int = 3_000, time_limit: float | None = None, seed: int = 0) -> InitialPath:
+    """Realise ``kernel`` (with its extended-kernel moves and pawn plan) from ``init``."""
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    rng = random.Random(seed)
+    board = init.copy(stack=False)
+    moves: list[chess.Move] = []
+    nodes = 0
+
+    def stop(done: int, reason: str) -> InitialPath:
+        return InitialPath(tuple(moves), board, done, len(kernel), nodes, reason)
+
+    if len(extended_moves) != len(kernel) or len(pawn_plan) != len(kernel) + 1:
+        return stop(0, "extended kernel does not match the kernel")
+    for index, (move, text) in enumerate(zip(kernel, extended_moves)):
+        before = _pawn_masks(pawn_plan[index])
+        for color in chess.COLORS:
+            if chess.popcount(before[color]) != chess.popcount(board.pawns & board.occupied_co[color]):
+                return stop(index, "a pawn promotes quietly before this capture")
+        legs = _legs(move, text, before)
+        if isinstance(legs, str):
+            return stop(index, legs)
+        for leg in legs:
+            if leg.capture_to >= 0 and leg.capture_from < 0:
+                leg.units = [_without_checks(board, unit) for unit in leg.units]
+            if leg.victim_kind >= 0:
+                leg.victims_left = leg._victims(board) - 1
+            found, spent = _search_leg(board, leg, blocked, max_nodes=leg_nodes, deadline=deadline, rng=rng)
+            nodes += spent
+            if found is None:
+                return stop(index, f"no way found to {'capture' if leg is legs[-1] else 'prepare'} {move}")
+            for real in found:
+                board.push(real)
+            moves.extend(found)
+            board = board.copy(stack=False)
+    return stop(len(kernel), "")

@@ -1,0 +1,40 @@
+"""``child_key`` (the search's shortcut for a child's position key) must equal the key
+of the position after the move, for every legal move it handles."""
+
+import random
+
+import chess
+import pytest
+
+from astar.heuristic import position_key
+from astar.search import child_key
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_child_key_matches_push_along_random_games(seed: int) -> None:
+    rng = random.Random(seed)
+    board = chess.Board()
+    handled = 0
+    for _ in range(200):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        key = position_key(board)
+        for move in moves:
+            shortcut = child_key(board, key, move)
+            if shortcut is None:
+                continue
+            handled += 1
+            board.push(move)
+            assert shortcut == position_key(board), (board.fen(), move.uci())
+            board.pop()
+        board.push(rng.choice(moves))
+    assert handled > 0
+
+
+def test_special_moves_are_left_to_push() -> None:
+    board = chess.Board("r3k2r/pPpp1ppp/8/4pP2/8/8/PPPPP1PP/R3K2R w KQkq e6 0 1")
+    key = position_key(board)
+    for uci in ("e1g1", "e1c1", "f5e6", "b7a8q", "b7b8n", "d2d4"):
+        assert child_key(board, key, chess.Move.from_uci(uci)) is None, uci
+    assert child_key(board, key, chess.Move.from_uci("a1b1")) is not None

@@ -94,10 +94,9 @@ class _Leg:
                 board, move.to_square, self.victim_kind)
         if move.to_square != self.capture_to:
             return False
-        moved = board.piece_type_at(move.from_square)
         if self.capture_from >= 0:
             return move.from_square == self.capture_from and not board.is_en_passant(move)
-        return moved != chess.PAWN
+        return board.piece_type_at(move.from_square) != chess.PAWN
 
     def reached(self, board: chess.Board) -> bool:
         for color in chess.COLORS:

@@ -24,7 +24,7 @@ from functools import lru_cache
 
 import chess
 
-from astar.heuristic import INF, Heuristic, position_key
+from astar.heuristic import INF, Heuristic
 from astar.paths import attacks_mask, piece_distances
 
 __all__ = ["NonAdmissibleHeuristic"]
@@ -50,9 +50,6 @@ class NonAdmissibleHeuristic(Heuristic):
         free = ~blocked_mask
         self._goal_masks = {(color, ptype): goal.pieces_mask(ptype, color) & free
                             for color in chess.COLORS for ptype in chess.PIECE_TYPES}
-
-    def value(self, board: chess.Board) -> int:
-        return self.value_of_key(position_key(board))
 
     def value_of_key(self, key: tuple) -> int:
         base = Heuristic.value_of_key(self, key)

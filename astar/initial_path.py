@@ -21,10 +21,21 @@ For each kernel capture, in kernel order,
 
 A leg is a weighted best-first search (priority ``g + 10 * h``) over real positions in
 which no other capture and no quiet promotion is allowed and pieces on blocked squares
-never move. Its guide ``h`` is the sum of the pawns' remaining steps to their planned
-squares (infinite if a pawn has passed its square) and, per required unit, the relaxed
-distance (:func:`astar.paths.piece_distances`) of the nearest piece of that kind. All
-other pieces are free; the leg ends as soon as the partial goal holds.
+never move. A leg may not end with a side in check, except an approach leg whose pawn
+capture is then a legal answer (the victim giving the check). Its guide ``h`` (not a
+bound) is the sum of
+
+* the pawns' remaining steps to their planned squares; infinite if a pawn has passed
+  its square, or, in a capture leg, if a pawn on a file the capture changes has left
+  its square;
+* one per piece standing on a pawn's way (two if it is a required unit, which must
+  leave and come back);
+* per required unit, the relaxed distance (:func:`astar.paths.piece_distances`) of the
+  nearest piece of that kind around the blocked squares and the planned pawn squares
+  (or, when they close every way, the pawns already on their planned squares: a piece
+  may pass before a pawn arrives).
+
+All other pieces are free; the leg ends as soon as the partial goal holds.
 
 When a leg fails (node limit), or the plan needs something this construction does not
 do (a capture of a promoted piece, en passant, a pawn that has promoted quietly before
@@ -81,6 +92,18 @@ class _Leg:
     victim_kind: int = -1  # piece takes piece: the kind to take
     promotion: chess.PieceType | None = None
     victims_left: int = -1  # piece takes piece: victims of that kind left afterwards
+    answer: chess.Move | None = None  # approach of a pawn capture: the capture that follows
+    before: dict[chess.Color, int] | None = None  # capture leg: the pawn masks before the capture
+
+    def ends(self, board: chess.Board) -> bool:
+        """The partial goal holds and the next leg can start: no side is in check,
+        unless the capture that follows is a legal answer to it (the captured unit
+        may be the checking one)."""
+        if not self.reached(board):
+            return False
+        if not board.is_check():
+            return True
+        return self.answer is not None and board.turn == self.capture_color and board.is_legal(self.answer)
 
     def allows(self, board: chess.Board, move: chess.Move) -> bool:
         if move.promotion is not None and (move.promotion != self.promotion or not board.is_capture(move)):
@@ -121,6 +144,9 @@ class _Leg:
                 ranks = sorted(chess.square_rank(sq) for sq in chess.scan_forward(have & file_mask))
                 goals = sorted(chess.square_rank(sq) for sq in chess.scan_forward(want & file_mask))
                 if len(ranks) != len(goals):
+                    # a file the capture changes: its pawns must still stand as before it
+                    if self.before is not None and have & file_mask != self.before[color] & file_mask:
+                        return INF
                     total += abs(len(ranks) - len(goals))
                     continue
                 for rank, goal in zip(ranks, goals):
@@ -128,8 +154,22 @@ class _Leg:
                     if step < 0:
                         return INF
                     total += step
+                    # pieces standing on the pawn's way must step aside (and a required
+                    # unit standing there must also come back)
+                    way = file_mask & _between_ranks(rank, goal)
+                    for sq in chess.scan_forward(way & board.occupied & ~board.pawns):
+                        total += 2 if any(sq == unit_sq for _c, _t, unit_sq in self.units) else 1
+        # the planned pawn squares are obstacles (the pieces find their way around the
+        # pawns as they will stand); when that closes every way, only the pawns already
+        # in place are (a piece may pass before a pawn arrives)
+        planned = self.pawns[chess.WHITE] | self.pawns[chess.BLACK]
+        in_place = board.pawns & ((board.occupied_co[chess.WHITE] & self.pawns[chess.WHITE])
+                                  | (board.occupied_co[chess.BLACK] & self.pawns[chess.BLACK]))
         for color, types, square in self.units:
-            total += self._nearest(board, color, types, square, blocked)
+            distance = self._nearest(board, color, types, square, blocked | planned)
+            if distance >= INF:
+                distance = self._nearest(board, color, types, square, blocked | in_place)
+            total += distance
         if self.victims_left >= 0 and self._victims(board) > self.victims_left:
             best = INF
             for vsq in chess.scan_forward(board.occupied_co[not self.capture_color]):
@@ -152,6 +192,15 @@ class _Leg:
             for sq in chess.scan_forward(mask):
                 best = min(best, dist[sq])
         return best
+
+
+def _between_ranks(rank: int, goal: int) -> int:
+    """The ranks strictly after ``rank`` up to ``goal`` (either direction)."""
+    low, high = (rank + 1, goal) if goal > rank else (goal, rank - 1)
+    mask = 0
+    for r in range(low, high + 1):
+        mask |= chess.BB_RANKS[r]
+    return mask
 
 
 def _is_kind(board: chess.Board, square: chess.Square, kind: int) -> bool:
@@ -204,9 +253,11 @@ def _legs(move: KernelMove, text: str, before: dict[chess.Color, int]) -> list[_
             approach = _Leg(before, [])
         else:
             approach = _Leg(before, [(enemy, (_KIND_TYPES[move.captured],), to_sq)])
+        approach.capture_color = color
+        approach.answer = chess.Move(from_sq, to_sq, promotion)
         units = [(color, (promotion,), to_sq)] if promotion is not None else []
         capture = _Leg(after, units, capture_from=from_sq, capture_to=to_sq, capture_color=color,
-                       promotion=promotion)
+                       promotion=promotion, before=before)
         return [approach, capture]
     if move.kind == PIECE_X_PAWN:
         m = _PIECE_TAKES_PAWN.match(text)
@@ -214,7 +265,8 @@ def _legs(move: KernelMove, text: str, before: dict[chess.Color, int]) -> list[_
             return f"unexpected extended move {text}"
         square = chess.parse_square(m.group(1) + m.group(2))
         after[enemy] &= ~chess.BB_SQUARES[square]
-        return [_Leg(before, []), _Leg(after, [(color, _PIECES, square)], capture_to=square, capture_color=color)]
+        return [_Leg(before, []), _Leg(after, [(color, _PIECES, square)], capture_to=square, capture_color=color,
+                                       before=before)]
     if move.kind == PIECE_X_PIECE:
         return [_Leg(before, []), _Leg(before, [], capture_color=color, victim_kind=move.captured)]
     return "capture of a promoted piece"
@@ -223,7 +275,7 @@ def _legs(move: KernelMove, text: str, before: dict[chess.Color, int]) -> list[_
 def _search_leg(board: chess.Board, leg: _Leg, blocked: int, *, max_nodes: int, deadline: float | None,
                 rng: random.Random) -> tuple[tuple[chess.Move, ...] | None, int]:
     """Best-first search from ``board`` until ``leg`` holds; (moves or None, nodes)."""
-    if leg.reached(board) and not board.is_check():
+    if leg.ends(board):
         return (), 0
     h0 = leg.guide(board, blocked)
     if h0 >= INF:
@@ -248,7 +300,7 @@ def _search_leg(board: chess.Board, leg: _Leg, blocked: int, *, max_nodes: int, 
             if key in seen:
                 continue
             seen.add(key)
-            if leg.reached(child) and not child.is_check():
+            if leg.ends(child):
                 return path + (move,), nodes
             h = leg.guide(child, blocked)
             if h < INF:

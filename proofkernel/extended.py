@@ -46,7 +46,7 @@ from ortools.sat.python import cp_model
 
 from proofkernel.moves import (PAWN_X_PAWN, PAWN_X_PIECE, PAWN_X_PROMOTED, PIECE_X_PAWN, PIECE_X_PIECE,
                                KernelMove)
-from proofkernel.state import DARK_BISHOP, FILES, LIGHT_BISHOP, split_promotions
+from proofkernel.state import DARK_BISHOP, FILES, LIGHT_BISHOP, QUEEN, ROOK, split_promotions
 
 __all__ = ["ExtendedModel", "ExtendedKernel", "build_model", "extend_kernel"]
 
@@ -265,7 +265,10 @@ def extend_kernel(kernel: tuple[KernelMove, ...], init: chess.Board, goal: chess
     ``late_pawns`` asks for the solution whose pawns advance as late as possible (the
     sum of all pawns' advancement over all moments is minimised): the plan the initial
     path (:mod:`astar.initial_path`) follows, where a pawn only leaves its square when
-    a capture needs it and promotes only when the kernel makes it."""
+    a capture needs it and promotes only when the kernel makes it. Before the capture
+    of a bishop, queen or rook that is still on its home square, the pawns in front of
+    it should have opened a way out (:func:`_stuck_victims`; a victim left shut in costs
+    as much as 100 pawn steps)."""
     start = time.monotonic()
     built = build_model(kernel, init, goal, blocked_mask)
     if late_pawns:
@@ -274,7 +277,8 @@ def extend_kernel(kernel: tuple[KernelMove, ...], init: chess.Board, goal: chess
             for ident, _file, rank in moment:
                 if not isinstance(rank, int):
                     advance.append(rank if built.pawns[ident].color == chess.WHITE else -rank)
-        built.model.Minimize(sum(advance))
+        stuck = _stuck_victims(built, init)
+        built.model.Minimize(sum(advance) + _RELEASE_WEIGHT * sum(stuck))
     if not built.feasible_by_construction:
         return ExtendedKernel("infeasible", variables=built.variables, constraints=built.constraints,
                               seconds=time.monotonic() - start)
@@ -306,6 +310,59 @@ def extend_kernel(kernel: tuple[KernelMove, ...], init: chess.Board, goal: chess
                 squares.append((chess.square(file, value), built.pawns[ident].color))
         plan.append(tuple(squares))
     return ExtendedKernel("found", tuple(moves), tuple(plan), built.variables, built.constraints, seconds)
+
+
+#: per victim kind, White's home squares (Black's are mirrored, bishops swapping kinds)
+#: and the ways out: each a set of squares in front that must be free of pawns (a rook
+#: needs two squares of a file, its own or - once the knight has left - the knight's)
+_EXITS = {
+    LIGHT_BISHOP: ((chess.F1,), ((chess.E2,), (chess.G2,))),
+    DARK_BISHOP: ((chess.C1,), ((chess.B2,), (chess.D2,))),
+    QUEEN: ((chess.D1,), ((chess.C2,), (chess.D2,), (chess.E2,))),
+    ROOK: ((chess.A1, chess.H1),
+           ((chess.A2, chess.A3), (chess.B2, chess.B3), (chess.G2, chess.G3), (chess.H2, chess.H3))),
+}
+_HOME_TYPES = {LIGHT_BISHOP: chess.BISHOP, DARK_BISHOP: chess.BISHOP, QUEEN: chess.QUEEN, ROOK: chess.ROOK}
+_RELEASE_WEIGHT = 100
+
+
+def _stuck_victims(built: ExtendedModel, init: chess.Board) -> list[cp_model.IntVar]:
+    """For the late-pawn plan: one Boolean per kernel capture of a bishop, queen or rook
+    still at home in ``init``, true unless one of its ways out (:data:`_EXITS`) is free
+    of pawns before the capture (texel: "pieces ... blocked by own pawns, try to advance
+    the pawns"). Only an objective term: it never changes feasibility."""
+    stuck = []
+    for step, (move, _notes) in enumerate(built.events):
+        if move.kind not in (PAWN_X_PIECE, PIECE_X_PIECE) or move.captured not in _EXITS:
+            continue
+        victim = not move.color
+        kind = move.captured
+        if victim == chess.BLACK:  # mirroring the board swaps the square colours
+            kind = {LIGHT_BISHOP: DARK_BISHOP, DARK_BISHOP: LIGHT_BISHOP}.get(kind, kind)
+        homes, exits = _EXITS[kind]
+        if victim == chess.BLACK:
+            homes = [chess.square_mirror(sq) for sq in homes]
+            exits = [[chess.square_mirror(sq) for sq in way] for way in exits]
+        if not any(init.piece_at(sq) == chess.Piece(_HOME_TYPES[move.captured], victim) for sq in homes):
+            continue
+        opened = []
+        for way in exits:
+            free = built.model.NewBoolVar(f"free_{step}")
+            for square in way:
+                for _ident, file, rank in built.moments[step]:
+                    if file != chess.square_file(square):
+                        continue
+                    if isinstance(rank, int):
+                        if rank == chess.square_rank(square):
+                            built.model.Add(free == 0)
+                    else:
+                        built.model.Add(rank != chess.square_rank(square)).OnlyEnforceIf(free)
+            opened.append(free)
+        flag = built.model.NewBoolVar(f"stuck_{step}")
+        built.model.AddBoolOr([*opened, flag])
+        stuck.append(flag)
+    return stuck
+
 
 
 def _value(solver: cp_model.CpSolver, value: cp_model.IntVar | int) -> int:

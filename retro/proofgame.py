@@ -11,7 +11,8 @@ Pipeline (texel documentation, "If a position cannot be proven illegal ..."):
    captures are played as real moves from the initial position (the start position
    unless ``init`` is given), using at most a quarter of the time.
 4. Weighted A* in committed legs (:func:`astar.search.search_descending`) from the end
-   of the initial path to the goal (or to the forced last move's predecessor).
+   of the initial path to the goal (or to the forced last move's predecessor); when the
+   goal is unreachable from there, from the initial position with the time left.
 5. ``legal`` is returned only with a :class:`~astar.proofgame.ProofGame` that replays
    from the initial position to the goal exactly. Everything else is ``unknown``:
    an exhausted search is reported as unknown too (conservative choice), with the
@@ -135,6 +136,14 @@ def prove(
                                time_limit=left, seed=seed, on_improve=improve)
     result = dataclasses.replace(result, moves=prefix + result.moves, best_moves=prefix + result.best_moves,
                                  nodes=result.nodes + (path.nodes if path is not None else 0))
+    if result.status == "unreachable" and prefix:
+        # the initial path led into a dead end: search from the initial position instead
+        prefix = ()
+        left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - start))
+        again = search_descending(init_board, target, heuristics=heuristics, weight=weight, time_limit=left,
+                                  max_nodes=max(1, max_nodes - result.nodes), seed=seed + 1,
+                                  on_improve=improve)
+        result = dataclasses.replace(again, nodes=again.nodes + result.nodes)
     seconds = time.monotonic() - start
     if result.status == "found":
         moves = result.moves + ((last.move,) if last else ())
@@ -147,8 +156,6 @@ def prove(
         return ProofGameVerdict(fen, "legal", "", game, kernel, result.nodes, seconds)
     reason = "search space exhausted" if result.status == "unreachable" else "search budget exhausted"
     if path is not None:
-        if result.status == "unreachable" and path.moves:
-            reason = "the goal is unreachable from the end of the initial path"
         reason += f"; initial path: {path.done} of {path.total} kernel captures in {len(path.moves)} plies"
         if path.reason:
             reason += f" ({path.reason})"

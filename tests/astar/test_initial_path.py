@@ -16,7 +16,12 @@ from tests.conftest import read_jsonl
 
 START = chess.Board()
 # the first legal positions of the dev file (Texel's proof games are 176-204 plies long)
-DEV_LEGAL = [row["fen"] for row in read_jsonl("cpr-923-dev.jsonl") if row["legal"]][1:4]
+_LEGAL = [row["fen"] for row in read_jsonl("cpr-923-dev.jsonl") if row["legal"]]
+DEV_LEGAL = _LEGAL[1:4]
+# paths that failed before the leg guide saw obstacles: a black knight standing on the
+# f-file where the f-pawn must pass (14), white's light bishop behind the e2 pawn (19),
+# black's light bishop behind b7/d7 until the plan released it (20)
+DEV_OBSTRUCTED = [_LEGAL[14], _LEGAL[19], _LEGAL[20]]
 
 
 def _plan(goal: chess.Board):
@@ -45,7 +50,7 @@ def test_late_pawn_plan_ends_on_the_goal_pawns(fen: str) -> None:
     assert len(moved) <= 4
 
 
-@pytest.mark.parametrize("fen", DEV_LEGAL)
+@pytest.mark.parametrize("fen", DEV_LEGAL + DEV_OBSTRUCTED)
 def test_initial_path_plays_every_capture_of_the_kernel(fen: str) -> None:
     goal = chess.Board(fen)
     kernel, extended = _plan(goal)
@@ -65,8 +70,50 @@ def test_initial_path_plays_every_capture_of_the_kernel(fen: str) -> None:
             assert chess.popcount(have) >= chess.popcount(goal.pawns & goal.occupied_co[color] & file_mask)
 
 
+@pytest.mark.parametrize("fen", DEV_LEGAL + DEV_OBSTRUCTED)
+def test_late_pawn_plan_lets_home_bishops_out_before_their_capture(fen: str) -> None:
+    """A bishop still on its home square can only be taken elsewhere after a pawn in
+    front of it has moved; the plan must say so before the capture."""
+    goal = chess.Board(fen)
+    kernel, extended = _plan(goal)
+    exits = {(chess.WHITE, True): (chess.E2, chess.G2), (chess.WHITE, False): (chess.B2, chess.D2),
+             (chess.BLACK, True): (chess.B7, chess.D7), (chess.BLACK, False): (chess.E7, chess.G7)}
+    taken = {chess.WHITE: set(), chess.BLACK: set()}
+    checked = 0
+    for step, move in enumerate(kernel):
+        text = str(move)
+        if "LB" not in text and "DB" not in text:
+            continue
+        victim, light = not move.color, "LB" in text
+        if (victim, light) in taken[victim]:
+            continue  # the home bishop of this colour may already be gone
+        taken[victim].add((victim, light))
+        pawn_squares = {sq for sq, _color in extended.pawn_plan[step]}
+        assert not all(sq in pawn_squares for sq in exits[(victim, light)]), (text, step)
+        checked += 1
+    if fen == _LEGAL[20]:
+        assert checked == 2  # wPa0xLBb0 and bPc1xLBb0
+
+
 def test_path_stops_with_a_reason_on_a_mismatched_plan() -> None:
     goal = chess.Board(DEV_LEGAL[0])
     kernel, extended = _plan(goal)
     path = initial_path(START, kernel, extended.moves[:-1], extended.pawn_plan, 0)
     assert path.done == 0 and path.moves == () and "does not match" in path.reason
+
+
+def test_an_approach_may_end_in_check_only_when_the_planned_capture_answers_it() -> None:
+    """1.a3 Nc6 2.a4 Nd4 3.a5 Nf3+: the knight to be taken by e2xf3 checks the king from
+    the capture square. The approach leg of that capture ends there (exf3 is legal);
+    the same position does not end a leg whose next capture is not a legal answer."""
+    from astar.initial_path import _Leg
+
+    board = chess.Board()
+    for san in "a3 Nc6 a4 Nd4 a5 Nf3+".split():
+        board.push_san(san)
+    pawns = {color: board.pawns & board.occupied_co[color] for color in chess.COLORS}
+    unit = [(chess.BLACK, (chess.KNIGHT,), chess.F3)]
+    assert board.is_check()
+    assert _Leg(pawns, unit, capture_color=chess.WHITE, answer=chess.Move(chess.E2, chess.F3)).ends(board)
+    assert not _Leg(pawns, unit, capture_color=chess.WHITE, answer=chess.Move(chess.D2, chess.D3)).ends(board)
+    assert not _Leg(pawns, unit).ends(board)

@@ -140,7 +140,7 @@ class _Leg:
         for color in chess.COLORS:
             have = board.pawns & board.occupied_co[color]
             want = self.pawns[color]
-            for file_mask in chess.BB_FILES:
+            for file, file_mask in enumerate(chess.BB_FILES):
                 ranks = sorted(chess.square_rank(sq) for sq in chess.scan_forward(have & file_mask))
                 goals = sorted(chess.square_rank(sq) for sq in chess.scan_forward(want & file_mask))
                 if len(ranks) != len(goals):
@@ -156,7 +156,8 @@ class _Leg:
                     total += step
                     # pieces standing on the pawn's way must step aside (and a required
                     # unit standing there must also come back)
-                    way = file_mask & _between_ranks(rank, goal)
+                    goal_square = chess.square(file, goal)
+                    way = chess.between(chess.square(file, rank), goal_square) | chess.BB_SQUARES[goal_square]
                     for sq in chess.scan_forward(way & board.occupied & ~board.pawns):
                         total += 2 if any(sq == unit_sq for _c, _t, unit_sq in self.units) else 1
         # the planned pawn squares are obstacles (the pieces find their way around the
@@ -192,15 +193,6 @@ class _Leg:
             for sq in chess.scan_forward(mask):
                 best = min(best, dist[sq])
         return best
-
-
-def _between_ranks(rank: int, goal: int) -> int:
-    """The ranks strictly after ``rank`` up to ``goal`` (either direction)."""
-    low, high = (rank + 1, goal) if goal > rank else (goal, rank - 1)
-    mask = 0
-    for r in range(low, high + 1):
-        mask |= chess.BB_RANKS[r]
-    return mask
 
 
 def _is_kind(board: chess.Board, square: chess.Square, kind: int) -> bool:

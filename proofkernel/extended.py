@@ -312,16 +312,22 @@ def extend_kernel(kernel: tuple[KernelMove, ...], init: chess.Board, goal: chess
     return ExtendedKernel("found", tuple(moves), tuple(plan), built.variables, built.constraints, seconds)
 
 
-#: per victim kind, White's home squares (Black's are mirrored, bishops swapping kinds)
-#: and the ways out: each a set of squares in front that must be free of pawns (a rook
-#: needs two squares of a file, its own or - once the knight has left - the knight's)
-_EXITS = {
+#: per (colour, victim kind): the home squares and the ways out, each a set of squares
+#: in front that must be free of pawns (a rook needs two squares of a file, its own or
+#: - once the knight has left - the knight's); Black's are White's mirrored, with the
+#: bishop kinds swapped because mirroring swaps the square colours
+_WHITE_EXITS = {
     LIGHT_BISHOP: ((chess.F1,), ((chess.E2,), (chess.G2,))),
     DARK_BISHOP: ((chess.C1,), ((chess.B2,), (chess.D2,))),
     QUEEN: ((chess.D1,), ((chess.C2,), (chess.D2,), (chess.E2,))),
     ROOK: ((chess.A1, chess.H1),
            ((chess.A2, chess.A3), (chess.B2, chess.B3), (chess.G2, chess.G3), (chess.H2, chess.H3))),
 }
+_MIRRORED_KIND = {LIGHT_BISHOP: DARK_BISHOP, DARK_BISHOP: LIGHT_BISHOP, QUEEN: QUEEN, ROOK: ROOK}
+_EXITS = {(chess.WHITE, kind): exits for kind, exits in _WHITE_EXITS.items()}
+_EXITS.update({(chess.BLACK, _MIRRORED_KIND[kind]): ([chess.square_mirror(sq) for sq in homes],
+                                                      [[chess.square_mirror(sq) for sq in way] for way in ways])
+               for kind, (homes, ways) in _WHITE_EXITS.items()})
 _HOME_TYPES = {LIGHT_BISHOP: chess.BISHOP, DARK_BISHOP: chess.BISHOP, QUEEN: chess.QUEEN, ROOK: chess.ROOK}
 _RELEASE_WEIGHT = 100
 
@@ -333,16 +339,10 @@ def _stuck_victims(built: ExtendedModel, init: chess.Board) -> list[cp_model.Int
     the pawns"). Only an objective term: it never changes feasibility."""
     stuck = []
     for step, (move, _notes) in enumerate(built.events):
-        if move.kind not in (PAWN_X_PIECE, PIECE_X_PIECE) or move.captured not in _EXITS:
-            continue
         victim = not move.color
-        kind = move.captured
-        if victim == chess.BLACK:  # mirroring the board swaps the square colours
-            kind = {LIGHT_BISHOP: DARK_BISHOP, DARK_BISHOP: LIGHT_BISHOP}.get(kind, kind)
-        homes, exits = _EXITS[kind]
-        if victim == chess.BLACK:
-            homes = [chess.square_mirror(sq) for sq in homes]
-            exits = [[chess.square_mirror(sq) for sq in way] for way in exits]
+        if move.kind not in (PAWN_X_PIECE, PIECE_X_PIECE) or (victim, move.captured) not in _EXITS:
+            continue
+        homes, exits = _EXITS[(victim, move.captured)]
         if not any(init.piece_at(sq) == chess.Piece(_HOME_TYPES[move.captured], victim) for sq in homes):
             continue
         opened = []
@@ -362,7 +362,6 @@ def _stuck_victims(built: ExtendedModel, init: chess.Board) -> list[cp_model.Int
         built.model.AddBoolOr([*opened, flag])
         stuck.append(flag)
     return stuck
-
 
 
 def _value(solver: cp_model.CpSolver, value: cp_model.IntVar | int) -> int:

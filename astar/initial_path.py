@@ -37,10 +37,24 @@ bound) is the sum of
 
 All other pieces are free; the leg ends as soon as the partial goal holds.
 
+Then, when the goal is given, the **quiet promotions** (texel's extended kernel carries
+them; ours stops at the last capture, and leaving them all to the final A* stalled it
+on crowded boards): the pawns beyond the goal's count on a file are the most advanced
+ones there (pawns of a file never pass each other without captures, and none are
+left). Repeatedly, one pawn whose way to the last rank holds no pawn and no blocked
+square promotes, in a leg of its own (:class:`_PromotionLeg`: no capture; other pawns
+may advance but not past their goal squares), to a kind the goal still lacks (bishops
+by the colour of the promotion square), choosing the fewest pawn steps, then the kind
+whose nearest unfilled goal square is closest; a kind is not offered when the
+colour's remaining promotion squares could then no longer make the light or dark
+bishops still lacking. With ``place``, a capture-free leg then walks the new piece to
+the nearest unfilled goal square of its kind (a failure there is ignored).
+
 When a leg fails (node limit), or the plan needs something this construction does not
 do (a capture of a promoted piece, en passant, a pawn that has promoted quietly before
 a capture), the path stops there: the moves made so far are kept and the final search
-starts from their end (texel instead splits the kernel in halves; we do not).
+starts from their end (texel instead splits the kernel in halves; we do not). A
+promotion is tried with the three best choices before the path stops.
 """
 
 from __future__ import annotations
@@ -78,6 +92,7 @@ class InitialPath:
     total: int
     nodes: int
     reason: str = ""
+    promoted: int = 0
 
 
 @dataclass
@@ -140,7 +155,10 @@ class _Leg:
         for color in chess.COLORS:
             have = board.pawns & board.occupied_co[color]
             want = self.pawns[color]
+            differ = have ^ want
             for file, file_mask in enumerate(chess.BB_FILES):
+                if not differ & file_mask:
+                    continue  # pawns in place: nothing to do on this file
                 ranks = sorted(chess.square_rank(sq) for sq in chess.scan_forward(have & file_mask))
                 goals = sorted(chess.square_rank(sq) for sq in chess.scan_forward(want & file_mask))
                 if len(ranks) != len(goals):
@@ -195,13 +213,58 @@ class _Leg:
         return best
 
 
+@dataclass
+class _PromotionLeg:
+    """A quiet promotion as a partial goal: the ``color`` pawn on ``promotion_square``'s
+    file promotes there to ``ptype``. No capture is allowed; the other pawns may
+    advance, but none past its goal square (``goal_pawns``)."""
+
+    color: chess.Color
+    promotion_square: chess.Square
+    ptype: chess.PieceType
+    pawns_after: int  # pawns of ``color`` once it has promoted
+    goal_pawns: dict[chess.Color, int]
+
+    def ends(self, board: chess.Board) -> bool:
+        return (not board.is_check() and board.piece_at(self.promotion_square) == chess.Piece(self.ptype, self.color)
+                and chess.popcount(board.pawns & board.occupied_co[self.color]) == self.pawns_after)
+
+    def allows(self, board: chess.Board, move: chess.Move) -> bool:
+        if board.is_capture(move):
+            return False
+        return move.promotion is None or (move.promotion == self.ptype and move.to_square == self.promotion_square)
+
+    def guide(self, board: chess.Board, blocked: int) -> int:
+        """Steps of the promoting pawn plus one per piece on its way; INF when a pawn
+        that stays has passed its goal square."""
+        for color in chess.COLORS:
+            for file_mask in chess.BB_FILES:
+                goals = sorted(chess.scan_forward(self.goal_pawns[color] & file_mask), reverse=color == chess.BLACK)
+                have = sorted(chess.scan_forward(board.pawns & board.occupied_co[color] & file_mask),
+                              reverse=color == chess.BLACK)
+                # the least advanced pawns of a file are the ones that stay
+                if any(sq > goal if color == chess.WHITE else sq < goal for sq, goal in zip(have, goals)):
+                    return INF
+        file_mask = chess.BB_FILES[chess.square_file(self.promotion_square)]
+        file_pawns = board.pawns & board.occupied_co[self.color] & file_mask
+        if chess.popcount(file_pawns) <= chess.popcount(self.goal_pawns[self.color] & file_mask):
+            return 1  # promoted, only the check is left to answer
+        pawn = chess.msb(file_pawns) if self.color == chess.WHITE else chess.lsb(file_pawns)
+        way = chess.between(pawn, self.promotion_square) | chess.BB_SQUARES[self.promotion_square]
+        if way & board.pawns:
+            return INF
+        steps = abs(chess.square_rank(self.promotion_square) - chess.square_rank(pawn))
+        return steps + chess.popcount(way & board.occupied)
+
+
 def _is_kind(board: chess.Board, square: chess.Square, kind: int) -> bool:
-    ptype = board.piece_type_at(square)
-    if ptype != _KIND_TYPES[kind]:
-        return False
+    return board.piece_type_at(square) == _KIND_TYPES[kind] and _is_kind_square(square, kind)
+
+
+def _is_kind_square(square: chess.Square, kind: int) -> bool:
+    """A piece of ``kind`` may stand on ``square`` (a bishop only on its colour)."""
     if kind in (LIGHT_BISHOP, DARK_BISHOP):
-        light = bool(chess.BB_LIGHT_SQUARES & chess.BB_SQUARES[square])
-        return light == (kind == LIGHT_BISHOP)
+        return bool(chess.BB_LIGHT_SQUARES & chess.BB_SQUARES[square]) == (kind == LIGHT_BISHOP)
     return True
 
 
@@ -264,7 +327,7 @@ def _legs(move: KernelMove, text: str, before: dict[chess.Color, int]) -> list[_
     return "capture of a promoted piece"
 
 
-def _search_leg(board: chess.Board, leg: _Leg, blocked: int, *, max_nodes: int, deadline: float | None,
+def _search_leg(board: chess.Board, leg: _Leg | _PromotionLeg, blocked: int, *, max_nodes: int, deadline: float | None,
                 rng: random.Random) -> tuple[tuple[chess.Move, ...] | None, int]:
     """Best-first search from ``board`` until ``leg`` holds; (moves or None, nodes)."""
     if leg.ends(board):
@@ -273,45 +336,145 @@ def _search_leg(board: chess.Board, leg: _Leg, blocked: int, *, max_nodes: int, 
     if h0 >= INF:
         return None, 0
     counter = itertools.count()
-    heap = [(10 * h0, rng.random(), next(counter), 0, board.copy(stack=False), ())]
+    # a heap entry holds the parent board and the move: the child board is built only
+    # when the entry is popped (most children are never expanded)
+    heap = [(10 * h0, rng.random(), next(counter), 0, board.copy(stack=False), None, ())]
     seen = {position_key(board)}
     nodes = 0
     while heap and nodes < max_nodes:
         if deadline is not None and nodes % 64 == 0 and time.monotonic() > deadline:
             break
-        _, _, _, g, current, path = heapq.heappop(heap)
+        _, _, _, g, current, last, path = heapq.heappop(heap)
+        if last is not None:
+            current = current.copy(stack=False)
+            current.push(last)
         nodes += 1
         for move in current.generate_legal_moves():
             if blocked & (chess.BB_SQUARES[move.from_square] | chess.BB_SQUARES[move.to_square]):
                 continue
             if not leg.allows(current, move):
                 continue
-            child = current.copy(stack=False)
-            child.push(move)
-            key = position_key(child)
-            if key in seen:
-                continue
-            seen.add(key)
-            if leg.ends(child):
-                return path + (move,), nodes
-            h = leg.guide(child, blocked)
+            current.push(move)
+            try:
+                key = position_key(current)
+                if key in seen:
+                    continue
+                seen.add(key)
+                if leg.ends(current):
+                    return path + (move,), nodes
+                h = leg.guide(current, blocked)
+            finally:
+                current.pop()
             if h < INF:
-                heapq.heappush(heap, (g + 1 + 10 * h, rng.random(), next(counter), g + 1, child, path + (move,)))
+                heapq.heappush(heap, (g + 1 + 10 * h, rng.random(), next(counter), g + 1, current, move,
+                                      path + (move,)))
     return None, nodes
+
+
+def _kind_counts(board: chess.Board, color: chess.Color) -> list[int]:
+    """Pieces of ``color`` per kind (Q R DB LB N; bishops by square colour)."""
+    counts = [0] * len(_KIND_TYPES)
+    for kind in range(len(_KIND_TYPES)):
+        for sq in chess.scan_forward(board.pieces_mask(_KIND_TYPES[kind], color)):
+            counts[kind] += _is_kind(board, sq, kind)
+    return counts
+
+
+def _promoting_pawns(board: chess.Board, goal: chess.Board, color: chess.Color) -> list[chess.Square]:
+    """The pawns of ``color`` that must promote: on each file the most advanced ones
+    beyond the goal's pawn count there (pawns of a file never pass each other)."""
+    result = []
+    for file_mask in chess.BB_FILES:
+        mine = sorted(chess.scan_forward(board.pawns & board.occupied_co[color] & file_mask),
+                      reverse=color == chess.WHITE)
+        extra = len(mine) - chess.popcount(goal.pawns & goal.occupied_co[color] & file_mask)
+        result.extend(mine[:max(0, extra)])
+    return result
+
+
+def _promotions(board: chess.Board, goal: chess.Board, blocked: int) -> list[tuple[_PromotionLeg, int]]:
+    """The quiet promotion legs that can be played next, best first, with the kind each
+    makes. A pawn qualifies when no pawn or blocked square stands between it and its
+    promotion square; its kinds are those the goal still lacks (a bishop on its
+    square's colour), but not one after which the colour's other promotion squares
+    could no longer make the light and dark bishops still lacking. Order: fewest pawn
+    steps, then the kind whose nearest unfilled goal square is closest."""
+    ranked = []
+    goal_pawns = {c: goal.pawns & goal.occupied_co[c] for c in chess.COLORS}
+    for color in chess.COLORS:
+        pawns = _promoting_pawns(board, goal, color)
+        last_rank = 7 if color == chess.WHITE else 0
+        squares = [chess.square(chess.square_file(sq), last_rank) for sq in pawns]
+        light = sum(1 for promo in squares if _is_kind_square(promo, LIGHT_BISHOP))
+        lacking = [g - h for g, h in zip(_kind_counts(goal, color), _kind_counts(board, color))]
+        after = chess.popcount(board.pawns & board.occupied_co[color]) - 1
+        for sq, promo in zip(pawns, squares):
+            way = chess.between(sq, promo) | chess.BB_SQUARES[promo]
+            if way & (board.pawns | blocked):
+                continue
+            steps = abs(last_rank - chess.square_rank(sq))
+            # the promotion squares left for the others
+            others_light = light - _is_kind_square(promo, LIGHT_BISHOP)
+            others_dark = len(squares) - 1 - others_light
+            for kind, missing in enumerate(lacking):
+                if missing <= 0 or not _is_kind_square(promo, kind):
+                    continue
+                left = list(lacking)
+                left[kind] -= 1
+                if left[LIGHT_BISHOP] > others_light or left[DARK_BISHOP] > others_dark:
+                    continue
+                distance = _unfilled_distance(board, goal, color, kind, promo, blocked)
+                if distance < INF:
+                    leg = _PromotionLeg(color, promo, _KIND_TYPES[kind], after, goal_pawns)
+                    ranked.append(((steps, distance, len(ranked)), leg, kind))
+    ranked.sort(key=lambda item: item[0])
+    return [(leg, kind) for _key, leg, kind in ranked]
+
+
+def _unfilled_squares(board: chess.Board, goal: chess.Board, color: chess.Color, kind: int,
+                      blocked: int) -> list[chess.Square]:
+    """Goal squares of a ``color`` piece of ``kind`` that do not hold it yet."""
+    return [sq for sq in chess.scan_forward(goal.pieces_mask(_KIND_TYPES[kind], color) & ~blocked)
+            if _is_kind(goal, sq, kind) and not (board.color_at(sq) == color and _is_kind(board, sq, kind))]
+
+
+def _unfilled_distance(board: chess.Board, goal: chess.Board, color: chess.Color, kind: int,
+                       square: chess.Square, blocked: int) -> int:
+    """Relaxed distance of a ``kind`` piece on ``square`` to the nearest unfilled goal square."""
+    best = INF
+    for target in _unfilled_squares(board, goal, color, kind, blocked):
+        best = min(best, piece_distances(_KIND_TYPES[kind], target, blocked)[square])
+    return best
 
 
 def initial_path(init: chess.Board, kernel: tuple[KernelMove, ...], extended_moves: tuple[str, ...],
                  pawn_plan: tuple[tuple[tuple[chess.Square, chess.Color], ...], ...], blocked: int, *,
+                 goal: chess.Board | None = None, place: bool = True, tries: int = 3,
                  leg_nodes: int = 3_000, time_limit: float | None = None, seed: int = 0) -> InitialPath:
-    """Realise ``kernel`` (with its extended-kernel moves and pawn plan) from ``init``."""
+    """Realise ``kernel`` (with its extended-kernel moves and pawn plan) from ``init``;
+    with ``goal``, then also the quiet promotions (and, with ``place``, each promoted
+    piece's walk to an unfilled goal square of its kind)."""
     deadline = None if time_limit is None else time.monotonic() + time_limit
     rng = random.Random(seed)
     board = init.copy(stack=False)
     moves: list[chess.Move] = []
     nodes = 0
+    promoted = 0
 
     def stop(done: int, reason: str) -> InitialPath:
-        return InitialPath(tuple(moves), board, done, len(kernel), nodes, reason)
+        return InitialPath(tuple(moves), board, done, len(kernel), nodes, reason, promoted)
+
+    def play(leg: _Leg | _PromotionLeg) -> bool:
+        nonlocal board, nodes
+        found, spent = _search_leg(board, leg, blocked, max_nodes=leg_nodes, deadline=deadline, rng=rng)
+        nodes += spent
+        if found is None:
+            return False
+        for real in found:
+            board.push(real)
+        moves.extend(found)
+        board = board.copy(stack=False)
+        return True
 
     if len(extended_moves) != len(kernel) or len(pawn_plan) != len(kernel) + 1:
         return stop(0, "extended kernel does not match the kernel")
@@ -328,12 +491,19 @@ def initial_path(init: chess.Board, kernel: tuple[KernelMove, ...], extended_mov
                 leg.units = [_without_checks(board, unit) for unit in leg.units]
             if leg.victim_kind >= 0:
                 leg.victims_left = leg._victims(board) - 1
-            found, spent = _search_leg(board, leg, blocked, max_nodes=leg_nodes, deadline=deadline, rng=rng)
-            nodes += spent
-            if found is None:
+            if not play(leg):
                 return stop(index, f"no way found to {'capture' if leg is legs[-1] else 'prepare'} {move}")
-            for real in found:
-                board.push(real)
-            moves.extend(found)
-            board = board.copy(stack=False)
+    while goal is not None and _promoting_pawns(board, goal, chess.WHITE) + _promoting_pawns(board, goal, chess.BLACK):
+        for leg, kind in _promotions(board, goal, blocked)[:tries]:
+            if play(leg):
+                break
+        else:
+            return stop(len(kernel), "no way found for the next quiet promotion")
+        promoted += 1
+        targets = _unfilled_squares(board, goal, leg.color, kind, blocked) if place else []
+        if targets:
+            dist = {t: piece_distances(leg.ptype, t, blocked)[leg.promotion_square] for t in targets}
+            target = min(targets, key=dist.__getitem__)
+            masks = {c: board.pawns & board.occupied_co[c] for c in chess.COLORS}
+            play(_Leg(masks, [(leg.color, (leg.ptype,), target)], capture_color=leg.color))
     return stop(len(kernel), "")

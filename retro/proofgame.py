@@ -8,8 +8,9 @@ Pipeline (texel documentation, "If a position cannot be proven illegal ..."):
 2. A forced last move (:mod:`astar.last_move`) replaces the goal by its predecessor.
 3. The initial path (:mod:`astar.initial_path`): when the pipeline found a kernel, the
    extended kernel is solved again with pawns advancing as late as possible and its
-   captures are played as real moves from the initial position (the start position
-   unless ``init`` is given), using at most a quarter of the time.
+   captures, then the quiet promotions the goal (or the forced last move's
+   predecessor) needs, are played as real moves from the initial position (the start
+   position unless ``init`` is given), using at most a quarter of the time.
 4. Weighted A* in committed legs (:func:`astar.search.search_descending`) from the end
    of the initial path to the goal (or to the forced last move's predecessor); when the
    goal is unreachable from there, from the initial position with the time left.
@@ -118,7 +119,8 @@ def prove(
     target = last.predecessor if last else board
     blocked = blocked_mask_for(board, init_board)
     # the pipeline's kernel runs from the start position, so it only guides a search from there
-    path = _initial_path(kernel_result if init is None else None, init_board, board, blocked, start, time_limit, seed)
+    path = _initial_path(kernel_result if init is None else None, init_board, board, target, blocked, start,
+                         time_limit, seed)
     begin = path.board if path is not None else init_board
     prefix = path.moves if path is not None else ()
 
@@ -156,15 +158,16 @@ def prove(
         return ProofGameVerdict(fen, "legal", "", game, kernel, result.nodes, seconds)
     reason = "search space exhausted" if result.status == "unreachable" else "search budget exhausted"
     if path is not None:
-        reason += f"; initial path: {path.done} of {path.total} kernel captures in {len(path.moves)} plies"
+        reason += (f"; initial path: {path.done} of {path.total} kernel captures, {path.promoted} promotions"
+                   f" in {len(path.moves)} plies")
         if path.reason:
             reason += f" ({path.reason})"
     best = tuple(ProofGame(init_board.fen(), result.best_moves).san()) if result.best_moves else ()
     return ProofGameVerdict(fen, "unknown", reason, kernel=kernel, nodes=result.nodes, seconds=seconds, best_line=best)
 
 
-def _initial_path(kernel_result, init: chess.Board, goal: chess.Board, blocked: int, start: float,
-                  time_limit: float | None, seed: int) -> InitialPath | None:
+def _initial_path(kernel_result, init: chess.Board, goal: chess.Board, target: chess.Board, blocked: int,
+                  start: float, time_limit: float | None, seed: int) -> InitialPath | None:
     """The initial path of the kernel the pipeline found (None without one)."""
     if kernel_result is None or getattr(kernel_result, "status", None) != "found":
         return None
@@ -173,4 +176,5 @@ def _initial_path(kernel_result, init: chess.Board, goal: chess.Board, blocked: 
     if extended.status != "found":
         return None
     left = None if time_limit is None else max(0.0, (time_limit - (time.monotonic() - start)) / 4)
-    return initial_path(init, kernel, extended.moves, extended.pawn_plan, blocked, time_limit=left, seed=seed)
+    return initial_path(init, kernel, extended.moves, extended.pawn_plan, blocked, goal=target, time_limit=left,
+                        seed=seed)

@@ -34,7 +34,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "proofgame",
         help="prove a position legal with a proof game (weighted A*), or illegal",
         description="Decide a position: the illegality pipeline first (static rules, proof kernel, extended "
-        "kernel, last moves); then the extended kernel's captures are played as real moves (the initial path) "
+        "kernel, last moves); then the extended kernel's captures and the quiet promotions are played as real "
+        "moves (the initial path) "
         "and weighted A* (admissible heuristic: per-piece shortest paths with blocked squares and a Hungarian "
         "piece-to-square assignment) searches the rest in committed legs. A 'legal' answer "
         "always comes with a proof game replayed with python-chess; 'unknown' means the budget ran out.",

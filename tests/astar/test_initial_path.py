@@ -117,3 +117,48 @@ def test_an_approach_may_end_in_check_only_when_the_planned_capture_answers_it()
     assert _Leg(pawns, unit, capture_color=chess.WHITE, answer=chess.Move(chess.E2, chess.F3)).ends(board)
     assert not _Leg(pawns, unit, capture_color=chess.WHITE, answer=chess.Move(chess.D2, chess.D3)).ends(board)
     assert not _Leg(pawns, unit).ends(board)
+
+
+def _kinds(board: chess.Board, color: chess.Color) -> tuple[int, ...]:
+    """Queens, rooks, light bishops, dark bishops, knights of ``color``."""
+    bishops = board.pieces_mask(chess.BISHOP, color)
+    return (chess.popcount(board.pieces_mask(chess.QUEEN, color)), chess.popcount(board.pieces_mask(chess.ROOK, color)),
+            chess.popcount(bishops & chess.BB_LIGHT_SQUARES), chess.popcount(bishops & chess.BB_DARK_SQUARES),
+            chess.popcount(board.pieces_mask(chess.KNIGHT, color)))
+
+
+@pytest.mark.parametrize("fen", DEV_LEGAL[:2] + [_LEGAL[16]])
+def test_initial_path_with_the_goal_plays_every_quiet_promotion(fen: str) -> None:
+    """After the kernel's captures the pawns beyond the goal's promote quietly; the
+    path promotes each to a kind the goal still lacks, so it ends with the goal's
+    pawns per file and the goal's pieces per kind (bishops by square colour), and the
+    goal is still reachable by the admissible heuristic."""
+    from astar.heuristic import INF, Heuristic
+
+    goal = chess.Board(fen)
+    kernel, extended = _plan(goal)
+    path = initial_path(START, kernel, extended.moves, extended.pawn_plan, blocked_mask_for(goal, START),
+                        goal=goal, time_limit=60)
+    assert path.done == len(kernel) and path.reason == "", path.reason
+    assert path.promoted > 0
+    replay = ProofGame(START.fen(), path.moves).final_board()
+    assert replay.board_fen() == path.board.board_fen()
+    for color in chess.COLORS:
+        assert _kinds(path.board, color) == _kinds(goal, color)
+        for file_mask in chess.BB_FILES:
+            have = path.board.pawns & path.board.occupied_co[color] & file_mask
+            assert chess.popcount(have) == chess.popcount(goal.pawns & goal.occupied_co[color] & file_mask)
+    assert Heuristic(goal, blocked_mask_for(goal, path.board)).value(path.board) < INF
+
+
+def test_promotion_kinds_keep_the_lacking_bishops_makeable() -> None:
+    """White lacks a queen and a dark-squared bishop; its pawns promote on b8 (dark,
+    one step) and c8 (light, two steps). The nearer b-pawn may not become the queen:
+    then no pawn could make the dark bishop. So every offered b-pawn leg makes the
+    bishop, and the c-pawn's the queen."""
+    from astar.initial_path import _promotions
+
+    board = chess.Board("4k3/1P6/2P5/8/8/8/8/4K3 w - - 0 1")
+    goal = chess.Board("4k3/8/8/8/8/1Q6/8/2B1K3 w - - 0 1")
+    offered = {(leg.promotion_square, leg.ptype) for leg, _kind in _promotions(board, goal, 0)}
+    assert offered == {(chess.B8, chess.BISHOP), (chess.C8, chess.QUEEN)}

@@ -1,8 +1,9 @@
 """Forced irreversible last moves (texel "If the last move before the goal ...").
 
-Rule implemented: when the goal has an en-passant square at which python-chess sees a
-legal en-passant capture, the last move was necessarily the double step of the pawn
-now beside it (FIDE 3.7(d), the only way an ep capture right arises). The search then
+Rule implemented: when the goal's FEN has an en-passant square, the last move was the
+double step of the pawn in front of it (the PGN standard writes the field after every
+double step; FIDE 3.7(d) for the capture right; :meth:`astar.proofgame.ProofGame.replay_check`
+requires that last move too). The search then
 targets the predecessor: the pawn back on its start square, the other side to move,
 the same castling rights, no ep square; the proof game is the predecessor's proof
 game plus the double step. Soundness: the final proof game is replay-checked anyway.
@@ -31,9 +32,9 @@ class ForcedLastMove:
 
 
 def forced_last_move(goal: chess.Board, choice: int = 0) -> ForcedLastMove | None:
-    """The forced double step behind a legal ep square, or an irreversible last move
+    """The forced double step behind the goal's ep square, or an irreversible last move
     picked among the retractions when all of them are irreversible; else None."""
-    if goal.ep_square is None or not goal.has_legal_en_passant():
+    if goal.ep_square is None:
         return _irreversible_last_move(goal, choice)
     mover = not goal.turn
     step = 8 if mover == chess.WHITE else -8

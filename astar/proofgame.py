@@ -5,7 +5,13 @@ returned with a proof game that :meth:`ProofGame.replay_check` has replayed with
 python-chess from the initial position, each move legal, reaching the goal exactly:
 same pieces on the same squares, same side to move, same castling rights, and the
 same en-passant square *as python-chess reports a legal en-passant capture* (a FEN ep
-field without a legal ep capture is equivalent to "-", as in FIDE's position identity).
+field without a legal ep capture is equivalent to "-", as in FIDE's position identity),
+and, when the goal's FEN names an en-passant square at all, a last move that is the
+double step behind it: the PGN standard records that field after every double step
+"regardless of whether there is a pawn in position to make an en passant capture", so
+it states what the last move was (texel refuses such FENs as "Lossy FEN conversion";
+a goal with "-" accepts any last move, because writers such as python-chess omit the
+field when no capture is legal).
 Soundness: the check only uses python-chess's legal-move generator, independent of
 the search that produced the moves.
 """
@@ -100,6 +106,9 @@ class ProofGame:
         final = self.final_board()
         if not same_position(final, goal):
             raise ProofGameError(f"proof game ends in {final.fen()}, not the goal {goal.fen()}")
+        if goal.ep_square is not None and final.ep_square != goal.ep_square:
+            raise ProofGameError(f"the goal's en-passant field {chess.square_name(goal.ep_square)} says the last"
+                                 " move was the double step behind it; the proof game ends otherwise")
 
     def reaches(self, goal: chess.Board) -> bool:
         try:

@@ -365,8 +365,10 @@ def castling_rights(facts: _Facts) -> str | None:
 def en_passant(facts: _Facts) -> str | None:
     """An en-passant square follows a double step of the side that just moved: it lies
     on rank 6 (White to move) or 3 (Black to move), with that side's pawn in front of it
-    and it and the pawn's starting square empty. Sound: that is what a double step
-    leaves behind, and the square is cleared by any other move."""
+    and it and the pawn's starting square empty; and before that double step the side
+    now to move was not in check. Sound: that is what a double step leaves behind, the
+    square is cleared by any other move (so the field states the last move; see
+    :mod:`astar.proofgame`), and the side not to move is never in check."""
     if facts.ep_field == "-":
         return None
     board = facts.board
@@ -379,6 +381,14 @@ def en_passant(facts: _Facts) -> str | None:
         return f"en-passant square {facts.ep_field} without a pawn that just made a double step"
     if board.occupied & (chess.BB_SQUARES[ep] | chess.BB_SQUARES[origin]):
         return f"en-passant square {facts.ep_field}: the squares the pawn passed are occupied"
+    before = board.copy(stack=False)
+    before.remove_piece_at(pawn_square)
+    before.set_piece_at(origin, chess.Piece(chess.PAWN, not board.turn))
+    king = before.king(board.turn)
+    if king is not None and before.attackers_mask(not board.turn, king):
+        return (f"en-passant square {facts.ep_field}: before the double step "
+                f"{chess.square_name(origin)}-{chess.square_name(pawn_square)} the {_side_name(board.turn)} "
+                "king was already in check")
     return None
 
 

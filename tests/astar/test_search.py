@@ -97,6 +97,18 @@ def test_forced_ep_last_move() -> None:
     assert verdict.status == "legal" and verdict.proof[-1] == "d5"
 
 
+def test_ep_field_without_a_capture_still_names_the_last_move() -> None:
+    # The FEN's e3 says White's last move was e2-e4, although no black pawn can take.
+    # 1.e4 Nf6 2.Nf3 Ng8 3.Ng1 reaches the same board but ends with Ng1.
+    goal = chess.Board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3")
+    detour = ProofGame(chess.STARTING_FEN, tuple(chess.Move.from_uci(m) for m in
+                       ("e2e4", "g8f6", "g1f3", "f6g8", "f3g1")))
+    assert not detour.reaches(goal)
+    assert detour.reaches(chess.Board(goal.fen().replace(" e3 ", " - ")))
+    verdict = prove(goal, use_kernel=False, max_nodes=5_000, time_limit=10)
+    assert verdict.status == "legal" and verdict.proof[-1] == "e4"
+
+
 @pytest.mark.parametrize("case", [c for c in texel_cases("goal_pos_rewrite")
                                   if c["analyze_last_moves"] and c["use_non_forced_irreversible"]],
                          ids=lambda c: c["source"].split(":")[-1])

@@ -29,6 +29,8 @@ CASES = [
      "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w Qkq - 0 1", "the h1 rook was captured"),
     ("en-passant", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1",
      "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", "1.e4 with Black to move"),
+    ("en-passant", "8/8/8/7k/4P3/8/8/4K2R b - e3 0 1",
+     "8/8/8/7k/4P3/8/8/3BK3 b - e3 0 1", "e2-e4 uncovered Bd1's check (with Rh1 it was check before)"),
     ("pawn-captures", "rnbqkbnr/p1pppppp/p7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
      "rnbqkbnr/p1pppppp/p7/8/8/8/1PPPPPPP/RNBQKBNR w KQkq - 0 1", "texel: a4 Nf6 a5 Ng8 a6 bxa6"),
 ]
@@ -109,6 +111,13 @@ def test_legal_positions_of_the_dev_file_are_never_ruled_illegal():
         if case["legal"]:
             verdict = check_static(parse_fen(case["fen"]))
             assert verdict.status == "unknown", (case["fen"], verdict)
+
+
+def test_dev_ep_field_that_cannot_be_the_last_move_is_illegal():
+    # texel's label: "Lossy FEN conversion". Black is in check from Ra5, which e2-e4 did not uncover.
+    [case] = [c for c in read_jsonl("cpr-923-dev.jsonl") if c.get("reason") == "Lossy FEN conversion"]
+    verdict = check_static(parse_fen(case["fen"]))
+    assert verdict.rule == "en-passant" and "already in check" in verdict.reason
 
 
 def test_texel_legality_cases_are_consistent():

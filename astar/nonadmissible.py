@@ -7,12 +7,15 @@ the way. Our choice (the paper leaves the formula open): the admissible bound pl
 
 * 2 plies for every goal square occupied by a piece other than its goal piece (that
   piece must move away and the goal piece must come);
-* 2 plies for every *stuck* piece: a piece off its goal squares none of whose moves
-  on the actual board (other pieces in the way; enemy pieces only capturable while
-  captures remain) gets it one step closer, on the relaxed distance, to any goal
-  square of its type still to be filled. A stuck piece needs a detour, or another
-  piece must step aside first (and maybe come back) - the blocked rook, the trapped
-  promoted bishop, the pawn with the king in front of it.
+* for every piece (knight to king) off the goal squares of its kind, its *obstruction*:
+  over the relaxed shortest paths (:mod:`astar.paths`) to an unfilled goal square of
+  its kind, the fewest pieces standing on the squares the piece must cross or stop
+  on, each counted 4 plies if it stands on its own goal square (it must step aside
+  and come back) and 2 otherwise (it must move out of the way first) - texel's "pieces
+  that are blocking sliding pieces from getting to their target squares"; the goal
+  square taken is the one with the smallest distance plus obstruction;
+* 2 plies for every pawn that must still advance straight with a piece in front of it
+  and nothing to capture.
 
 It may overestimate; that is acceptable because the proof game it finds is still
 replay-checked, and shortness is not required.
@@ -30,16 +33,48 @@ from astar.paths import attacks_mask, piece_distances
 __all__ = ["NonAdmissibleHeuristic"]
 
 
-@lru_cache(maxsize=1 << 14)
-def _levels(piece_type: chess.PieceType, target: chess.Square, blocked_mask: int,
-            forbidden_mask: int) -> tuple[int, ...]:
-    """``levels[d]`` = mask of squares at relaxed distance ``d`` from ``target``."""
+_Steps = tuple[tuple[chess.Square, int], ...]  # (next square, mask of the squares crossed or stopped on)
+
+
+@lru_cache(maxsize=1 << 16)
+def _shortest_paths(piece_type: chess.PieceType, start: chess.Square, target: chess.Square, blocked_mask: int,
+                    forbidden_mask: int) -> tuple[int, tuple[tuple[chess.Square, _Steps], ...]]:
+    """Every relaxed shortest path from ``start`` to ``target`` as a layered graph:
+    ``(region, nodes)``, the region being every square the paths cross or stop on
+    (the target excluded), the nodes ``(square, steps toward the target)`` nearest the
+    target first, ``start`` last. Empty when ``target`` is ``start`` or unreachable."""
     dist = piece_distances(piece_type, target, blocked_mask, forbidden_mask)
-    levels = [0] * (max((d for d in dist if d < INF), default=0) + 1)
-    for sq, d in enumerate(dist):
-        if d < INF:
-            levels[d] |= chess.BB_SQUARES[sq]
-    return tuple(levels)
+    if not 0 < dist[start] < INF:
+        return 0, ()
+    layer, nodes, region = {start}, [], 0
+    while layer:
+        nxt = set()
+        for sq in sorted(layer):
+            steps = []
+            for to in chess.scan_forward(attacks_mask(piece_type, sq, blocked_mask) & ~blocked_mask & ~forbidden_mask):
+                if dist[to] == dist[sq] - 1:
+                    crossed = chess.between(sq, to) if piece_type in (chess.BISHOP, chess.ROOK, chess.QUEEN) else 0
+                    if to != target:
+                        crossed |= chess.BB_SQUARES[to]
+                        nxt.add(to)
+                    steps.append((to, crossed))
+                    region |= crossed
+            nodes.append((sq, tuple(steps)))
+        layer = nxt
+    return region, tuple(reversed(nodes))
+
+
+def _obstruction(paths: tuple, occupied: int, placed: int) -> int:
+    """Fewest pieces on one of the shortest ``paths``, in moves: 1 per piece, 2 per
+    piece on its goal square (``placed``)."""
+    best = {}
+    for sq, steps in paths:
+        cost = INF
+        for to, crossed in steps:
+            here = chess.popcount(crossed & occupied) + chess.popcount(crossed & placed) + best.get(to, 0)
+            cost = min(cost, here)
+        best[sq] = cost
+    return best[paths[-1][0]] if paths else 0
 
 
 class NonAdmissibleHeuristic(Heuristic):
@@ -50,6 +85,7 @@ class NonAdmissibleHeuristic(Heuristic):
         free = ~blocked_mask
         self._goal_masks = {(color, ptype): goal.pieces_mask(ptype, color) & free
                             for color in chess.COLORS for ptype in chess.PIECE_TYPES}
+        self._obstruction_cache: dict[tuple, int] = {}
 
     def value_of_key(self, key: tuple) -> int:
         base = Heuristic.value_of_key(self, key)
@@ -67,13 +103,14 @@ class NonAdmissibleHeuristic(Heuristic):
         goal_occupied = self.goal.occupied & ~self.blocked_mask
         penalty += 2 * chess.popcount(goal_occupied & occupied & ~right)
         for color in chess.COLORS:
-            penalty += 2 * self._stuck_pieces(types, occupied, by_color[color], by_color[not color], color)
+            penalty += 2 * self._obstructions(types, occupied, right, by_color[color], color)
+            penalty += 2 * self._stuck_pawns(types, occupied, by_color[color], by_color[not color], color)
         return base + penalty
 
-    def _stuck_pieces(self, types: tuple[int, ...], occupied: int, own: int, enemy: int, color: chess.Color) -> int:
-        can_capture = chess.popcount(enemy) > self._goal_count[not color]
-        closed = own | (0 if can_capture else enemy)
-        stuck = 0
+    def _obstructions(self, types: tuple[int, ...], occupied: int, placed: int, own: int, color: chess.Color) -> int:
+        """Sum of the obstructions (module docstring) of ``color``'s pieces, in moves;
+        cached per (piece, square, goal square, pieces in the paths' region)."""
+        total = 0
         for ptype in (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING):
             goal_mask = self._goal_masks[(color, ptype)]
             mine = types[ptype - 1] & own & ~self.blocked_mask
@@ -82,16 +119,28 @@ class NonAdmissibleHeuristic(Heuristic):
                 continue
             forbidden = self._forbidden[color] if ptype == chess.KING else 0
             for sq in chess.scan_forward(mine & ~goal_mask):
-                steps = attacks_mask(ptype, sq, occupied) & ~closed
-                progress = False
+                best, best_extra = INF, 0
                 for target in chess.scan_forward(open_goals):
                     d = piece_distances(ptype, target, self.blocked_mask, forbidden)[sq]
-                    if 0 < d < INF and steps & _levels(ptype, target, self.blocked_mask, forbidden)[d - 1]:
-                        progress = True
-                        break
-                if not progress:
-                    stuck += 1
-        # pawns that must still advance straight but have a piece in front
+                    if d >= INF:
+                        continue
+                    region, paths = _shortest_paths(ptype, sq, target, self.blocked_mask, forbidden)
+                    cache_key = (ptype, sq, target, occupied & region, placed & region)
+                    extra = self._obstruction_cache.get(cache_key)
+                    if extra is None:
+                        extra = _obstruction(paths, occupied, placed)
+                        if len(self._obstruction_cache) > 1_000_000:
+                            self._obstruction_cache.clear()
+                        self._obstruction_cache[cache_key] = extra
+                    if d + extra < best:
+                        best, best_extra = d + extra, extra
+                total += best_extra
+        return total
+
+    def _stuck_pawns(self, types: tuple[int, ...], occupied: int, own: int, enemy: int, color: chess.Color) -> int:
+        """Pawns that must still advance straight but have a piece in front and nothing to take."""
+        can_capture = chess.popcount(enemy) > self._goal_count[not color]
+        stuck = 0
         pawns = types[0] & own & ~self._goal_masks[(color, chess.PAWN)] & ~self.blocked_mask
         step = 8 if color == chess.WHITE else -8
         for sq in chess.scan_forward(pawns):

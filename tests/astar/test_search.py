@@ -157,3 +157,24 @@ def test_descending_search_finishes_a_long_dev_proof_game() -> None:
     result = search_descending(start, goal, heuristics=heuristics, max_nodes=60_000, time_limit=120)
     assert result.status == "found"
     assert ProofGame(start.fen(), result.moves).reaches(goal)
+
+
+def test_non_admissible_heuristic_charges_the_pieces_in_the_way() -> None:
+    """A stalled best node of dev legal position #16 (one of our own runs): only Black's
+    g6 bishop is off its goal square (b1), one move away on the empty board, so the
+    admissible bound is 1 ply; but every way to b1 passes pieces already on their goal
+    squares (f5 queen, d3 bishop, c2 knight on the diagonal; b3 rook before a2). The
+    non-admissible heuristic charges them and its search finds the 9 plies at once."""
+    from astar.nonadmissible import NonAdmissibleHeuristic
+    from retro.proofgame import blocked_mask_for
+
+    goal = chess.Board("5R2/1r1k3p/8/K1RP1qb1/1rBN1BB1/Br1B3N/1Bn2rnr/1bqn1r2 w - - 0 1")
+    stalled = chess.Board("5R2/1r1k3p/6b1/K1RP1qb1/1rBN1BB1/Br1B3N/1Bn2rnr/2qn1r2 b - - 0 1")
+    mask = blocked_mask_for(goal, stalled)
+    assert Heuristic(goal, mask).value(stalled) == 1
+    # the shortest way (g6-b1) crosses f5, d3 and c2, all on their goal squares: 2 moves each
+    assert NonAdmissibleHeuristic(goal, mask).value(stalled) == 1 + 2 * 6
+    plain = search(stalled, goal, heuristic=Heuristic(goal, mask), max_nodes=2_000)
+    assert plain.status == "budget"
+    result = search(stalled, goal, heuristic=NonAdmissibleHeuristic(goal, mask), max_nodes=200)
+    assert result.status == "found" and ProofGame(stalled.fen(), result.moves).reaches(goal)

@@ -423,7 +423,7 @@ def _promotions(board: chess.Board, goal: chess.Board, blocked: int) -> list[tup
                 left[kind] -= 1
                 if left[LIGHT_BISHOP] > others_light or left[DARK_BISHOP] > others_dark:
                     continue
-                distance = _unfilled_distance(board, goal, color, kind, promo, blocked)
+                distance, _target = _nearest_unfilled(board, goal, color, kind, promo, blocked)
                 if distance < INF:
                     leg = _PromotionLeg(color, promo, _KIND_TYPES[kind], after, goal_pawns)
                     ranked.append(((steps, distance, len(ranked)), leg, kind))
@@ -438,13 +438,17 @@ def _unfilled_squares(board: chess.Board, goal: chess.Board, color: chess.Color,
             if _is_kind(goal, sq, kind) and not (board.color_at(sq) == color and _is_kind(board, sq, kind))]
 
 
-def _unfilled_distance(board: chess.Board, goal: chess.Board, color: chess.Color, kind: int,
-                       square: chess.Square, blocked: int) -> int:
-    """Relaxed distance of a ``kind`` piece on ``square`` to the nearest unfilled goal square."""
-    best = INF
+def _nearest_unfilled(board: chess.Board, goal: chess.Board, color: chess.Color, kind: int,
+                      square: chess.Square, blocked: int) -> tuple[int, chess.Square | None]:
+    """The unfilled goal square of ``kind`` nearest (relaxed distance) to a piece on
+    ``square``, with that distance; the first in square order on ties; (INF, None)
+    when every goal square of that kind is filled."""
+    best, nearest = INF, None
     for target in _unfilled_squares(board, goal, color, kind, blocked):
-        best = min(best, piece_distances(_KIND_TYPES[kind], target, blocked)[square])
-    return best
+        distance = piece_distances(_KIND_TYPES[kind], target, blocked)[square]
+        if nearest is None or distance < best:
+            best, nearest = distance, target
+    return best, nearest
 
 
 def initial_path(init: chess.Board, kernel: tuple[KernelMove, ...], extended_moves: tuple[str, ...],
@@ -500,10 +504,8 @@ def initial_path(init: chess.Board, kernel: tuple[KernelMove, ...], extended_mov
         else:
             return stop(len(kernel), "no way found for the next quiet promotion")
         promoted += 1
-        targets = _unfilled_squares(board, goal, leg.color, kind, blocked) if place else []
-        if targets:
-            dist = {t: piece_distances(leg.ptype, t, blocked)[leg.promotion_square] for t in targets}
-            target = min(targets, key=dist.__getitem__)
+        target = _nearest_unfilled(board, goal, leg.color, kind, leg.promotion_square, blocked)[1] if place else None
+        if target is not None:
             masks = {c: board.pawns & board.occupied_co[c] for c in chess.COLORS}
             play(_Leg(masks, [(leg.color, (leg.ptype,), target)], capture_color=leg.color))
     return stop(len(kernel), "")

@@ -33,7 +33,10 @@ bound) is the sum of
 * per required unit, the relaxed distance (:func:`astar.paths.piece_distances`) of the
   nearest piece of that kind around the blocked squares and the planned pawn squares
   (or, when they close every way, the pawns already on their planned squares: a piece
-  may pass before a pawn arrives).
+  may pass before a pawn arrives), plus one per piece standing on its least obstructed
+  shortest way or on the square itself (:func:`astar.paths.path_obstruction`; without
+  it a rook whose way runs through the knight and bishop of its home corner looked one
+  move away, and the leg searched blindly).
 
 All other pieces are free; the leg ends as soon as the partial goal holds.
 
@@ -64,12 +67,12 @@ import itertools
 import random
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import chess
 
 from astar.heuristic import INF, position_key
-from astar.paths import attacks_mask, piece_distances
+from astar.paths import attacks_mask, path_obstruction, piece_distances, shortest_path_layers
 from proofkernel.moves import PAWN_X_PAWN, PAWN_X_PIECE, PIECE_X_PAWN, PIECE_X_PIECE, KernelMove
 from proofkernel.state import DARK_BISHOP, LIGHT_BISHOP
 
@@ -109,6 +112,7 @@ class _Leg:
     victims_left: int = -1  # piece takes piece: victims of that kind left afterwards
     answer: chess.Move | None = None  # approach of a pawn capture: the capture that follows
     before: dict[chess.Color, int] | None = None  # capture leg: the pawn masks before the capture
+    _by_pawns: dict = field(default_factory=dict, repr=False, compare=False)  # pawn masks -> _pawn_steps
 
     def ends(self, board: chess.Board) -> bool:
         """The partial goal holds and the next leg can start: no side is in check,
@@ -151,33 +155,21 @@ class _Leg:
 
     def guide(self, board: chess.Board, blocked: int) -> int:
         """Remaining moves, roughly (not a bound); INF when a pawn has passed its square."""
-        total = 0
-        for color in chess.COLORS:
-            have = board.pawns & board.occupied_co[color]
-            want = self.pawns[color]
-            differ = have ^ want
-            for file, file_mask in enumerate(chess.BB_FILES):
-                if not differ & file_mask:
-                    continue  # pawns in place: nothing to do on this file
-                ranks = sorted(chess.square_rank(sq) for sq in chess.scan_forward(have & file_mask))
-                goals = sorted(chess.square_rank(sq) for sq in chess.scan_forward(want & file_mask))
-                if len(ranks) != len(goals):
-                    # a file the capture changes: its pawns must still stand as before it
-                    if self.before is not None and have & file_mask != self.before[color] & file_mask:
-                        return INF
-                    total += abs(len(ranks) - len(goals))
-                    continue
-                for rank, goal in zip(ranks, goals):
-                    step = goal - rank if color == chess.WHITE else rank - goal
-                    if step < 0:
-                        return INF
-                    total += step
-                    # pieces standing on the pawn's way must step aside (and a required
-                    # unit standing there must also come back)
-                    goal_square = chess.square(file, goal)
-                    way = chess.between(chess.square(file, rank), goal_square) | chess.BB_SQUARES[goal_square]
-                    for sq in chess.scan_forward(way & board.occupied & ~board.pawns):
-                        total += 2 if any(sq == unit_sq for _c, _t, unit_sq in self.units) else 1
+        pawns = (board.pawns & board.occupied_co[chess.WHITE], board.pawns & board.occupied_co[chess.BLACK])
+        cached = self._by_pawns.get(pawns)
+        if cached is None:
+            cached = self._by_pawns[pawns] = self._pawn_steps(board)
+        total, ways = cached
+        if total >= INF:
+            return INF
+        # pieces standing on a pawn's way must step aside (and a required unit standing
+        # there must also come back)
+        pieces = board.occupied & ~board.pawns
+        units = 0
+        for _color, _types, square in self.units:
+            units |= chess.BB_SQUARES[square]
+        for way in ways:
+            total += chess.popcount(way & pieces) + chess.popcount(way & pieces & units)
         # the planned pawn squares are obstacles (the pieces find their way around the
         # pawns as they will stand); when that closes every way, only the pawns already
         # in place are (a piece may pass before a pawn arrives)
@@ -197,19 +189,56 @@ class _Leg:
             total += max(1, best)
         return min(total, INF)
 
+    def _pawn_steps(self, board: chess.Board) -> tuple[int, list[int]]:
+        """The pawns' remaining steps (INF when one has passed its square) and the ways
+        they still have to walk; a function of the pawn masks alone, cached per leg."""
+        total, ways = 0, []
+        for color in chess.COLORS:
+            have = board.pawns & board.occupied_co[color]
+            want = self.pawns[color]
+            differ = have ^ want
+            for file, file_mask in enumerate(chess.BB_FILES):
+                if not differ & file_mask:
+                    continue  # pawns in place: nothing to do on this file
+                ranks = sorted(chess.square_rank(sq) for sq in chess.scan_forward(have & file_mask))
+                goals = sorted(chess.square_rank(sq) for sq in chess.scan_forward(want & file_mask))
+                if len(ranks) != len(goals):
+                    # a file the capture changes: its pawns must still stand as before it
+                    if self.before is not None and have & file_mask != self.before[color] & file_mask:
+                        return INF, []
+                    total += abs(len(ranks) - len(goals))
+                    continue
+                for rank, goal in zip(ranks, goals):
+                    step = goal - rank if color == chess.WHITE else rank - goal
+                    if step < 0:
+                        return INF, []
+                    total += step
+                    goal_square = chess.square(file, goal)
+                    ways.append(chess.between(chess.square(file, rank), goal_square) | chess.BB_SQUARES[goal_square])
+        return total, ways
+
     @staticmethod
     def _nearest(board: chess.Board, color: chess.Color, types: tuple[chess.PieceType, ...],
                  square: chess.Square, blocked: int) -> int:
+        """Moves of the nearest piece of ``types`` to ``square``: its relaxed distance
+        plus one per piece standing on its least obstructed shortest way (and on the
+        square itself), as they must step aside first."""
         if board.color_at(square) == color and board.piece_type_at(square) in types:
             return 0
         best = INF
+        open_ways = blocked & ~chess.BB_SQUARES[square]
         for ptype in types:
             mask = board.pieces_mask(ptype, color) & ~blocked
             if not mask:
                 continue
-            dist = piece_distances(ptype, square, blocked & ~chess.BB_SQUARES[square])
+            dist = piece_distances(ptype, square, open_ways)
             for sq in chess.scan_forward(mask):
-                best = min(best, dist[sq])
+                if dist[sq] >= best:
+                    continue
+                _region, layers = shortest_path_layers(ptype, sq, square, open_ways)
+                best = min(best, dist[sq] + path_obstruction(layers, board.occupied, 0))
+        if best < INF and board.occupied & chess.BB_SQUARES[square]:
+            best += 1
         return best
 
 
@@ -224,6 +253,7 @@ class _PromotionLeg:
     ptype: chess.PieceType
     pawns_after: int  # pawns of ``color`` once it has promoted
     goal_pawns: dict[chess.Color, int]
+    _by_pawns: dict = field(default_factory=dict, repr=False, compare=False)  # pawn masks -> _pawn_steps
 
     def ends(self, board: chess.Board) -> bool:
         return (not board.is_check() and board.piece_at(self.promotion_square) == chess.Piece(self.ptype, self.color)
@@ -237,6 +267,16 @@ class _PromotionLeg:
     def guide(self, board: chess.Board, blocked: int) -> int:
         """Steps of the promoting pawn plus one per piece on its way; INF when a pawn
         that stays has passed its goal square."""
+        pawns = (board.pawns & board.occupied_co[chess.WHITE], board.pawns & board.occupied_co[chess.BLACK])
+        cached = self._by_pawns.get(pawns)
+        if cached is None:
+            cached = self._by_pawns[pawns] = self._pawn_steps(board)
+        steps, way = cached
+        return steps if steps >= INF else steps + chess.popcount(way & board.occupied)
+
+    def _pawn_steps(self, board: chess.Board) -> tuple[int, int]:
+        """The promoting pawn's steps and way (INF when a pawn that stays has passed its
+        goal square or a pawn bars the way); a function of the pawn masks alone."""
         for color in chess.COLORS:
             for file_mask in chess.BB_FILES:
                 goals = sorted(chess.scan_forward(self.goal_pawns[color] & file_mask), reverse=color == chess.BLACK)
@@ -244,17 +284,16 @@ class _PromotionLeg:
                               reverse=color == chess.BLACK)
                 # the least advanced pawns of a file are the ones that stay
                 if any(sq > goal if color == chess.WHITE else sq < goal for sq, goal in zip(have, goals)):
-                    return INF
+                    return INF, 0
         file_mask = chess.BB_FILES[chess.square_file(self.promotion_square)]
         file_pawns = board.pawns & board.occupied_co[self.color] & file_mask
         if chess.popcount(file_pawns) <= chess.popcount(self.goal_pawns[self.color] & file_mask):
-            return 1  # promoted, only the check is left to answer
+            return 1, 0  # promoted, only the check is left to answer
         pawn = chess.msb(file_pawns) if self.color == chess.WHITE else chess.lsb(file_pawns)
         way = chess.between(pawn, self.promotion_square) | chess.BB_SQUARES[self.promotion_square]
         if way & board.pawns:
-            return INF
-        steps = abs(chess.square_rank(self.promotion_square) - chess.square_rank(pawn))
-        return steps + chess.popcount(way & board.occupied)
+            return INF, 0
+        return abs(chess.square_rank(self.promotion_square) - chess.square_rank(pawn)), way
 
 
 def _is_kind(board: chess.Board, square: chess.Square, kind: int) -> bool:
@@ -468,9 +507,9 @@ def initial_path(init: chess.Board, kernel: tuple[KernelMove, ...], extended_mov
     def stop(done: int, reason: str) -> InitialPath:
         return InitialPath(tuple(moves), board, done, len(kernel), nodes, reason, promoted)
 
-    def play(leg: _Leg | _PromotionLeg) -> bool:
+    def play(leg: _Leg | _PromotionLeg, budget: int) -> bool:
         nonlocal board, nodes
-        found, spent = _search_leg(board, leg, blocked, max_nodes=leg_nodes, deadline=deadline, rng=rng)
+        found, spent = _search_leg(board, leg, blocked, max_nodes=budget, deadline=deadline, rng=rng)
         nodes += spent
         if found is None:
             return False
@@ -495,11 +534,15 @@ def initial_path(init: chess.Board, kernel: tuple[KernelMove, ...], extended_mov
                 leg.units = [_without_checks(board, unit) for unit in leg.units]
             if leg.victim_kind >= 0:
                 leg.victims_left = leg._victims(board) - 1
-            if not play(leg):
+            if not play(leg, leg_nodes):
                 return stop(index, f"no way found to {'capture' if leg is legs[-1] else 'prepare'} {move}")
     while goal is not None and _promoting_pawns(board, goal, chess.WHITE) + _promoting_pawns(board, goal, chess.BLACK):
-        for leg, kind in _promotions(board, goal, blocked)[:tries]:
-            if play(leg):
+        candidates = _promotions(board, goal, blocked)[:tries]
+        # when every candidate fails, the best one gets a second try with twice the nodes
+        attempts = [(leg, kind, leg_nodes) for leg, kind in candidates]
+        attempts += [(leg, kind, 2 * leg_nodes) for leg, kind in candidates[:1]]
+        for leg, kind, budget in attempts:
+            if play(leg, budget):
                 break
         else:
             return stop(len(kernel), "no way found for the next quiet promotion")
@@ -507,5 +550,5 @@ def initial_path(init: chess.Board, kernel: tuple[KernelMove, ...], extended_mov
         target = _nearest_unfilled(board, goal, leg.color, kind, leg.promotion_square, blocked)[1] if place else None
         if target is not None:
             masks = {c: board.pawns & board.occupied_co[c] for c in chess.COLORS}
-            play(_Leg(masks, [(leg.color, (leg.ptype,), target)], capture_color=leg.color))
+            play(_Leg(masks, [(leg.color, (leg.ptype,), target)], capture_color=leg.color), leg_nodes)
     return stop(len(kernel), "")

@@ -12,8 +12,10 @@ the way. Our choice (the paper leaves the formula open): the admissible bound pl
   its kind, the fewest pieces standing on the squares the piece must cross or stop
   on, each counted 4 plies if it stands on its own goal square (it must step aside
   and come back) and 2 otherwise (it must move out of the way first) - texel's "pieces
-  that are blocking sliding pieces from getting to their target squares"; the goal
-  square taken is the one with the smallest distance plus obstruction;
+  that are blocking sliding pieces from getting to their target squares"; the pieces
+  of a kind share its open goal squares by the assignment that minimises distance plus
+  obstruction (``linear_sum_assignment``; each piece on its own nearest square would
+  send two rooks to the same easy square and miss the obstructed one);
 * 2 plies for every pawn that must still advance straight with a piece in front of it
   and nothing to capture.
 
@@ -23,58 +25,29 @@ replay-checked, and shortness is not required.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import chess
+import numpy as np
+from scipy.optimize import linear_sum_assignment
 
 from astar.heuristic import INF, Heuristic
-from astar.paths import attacks_mask, piece_distances
+from astar.paths import path_obstruction, piece_distances, shortest_path_layers
 
 __all__ = ["NonAdmissibleHeuristic"]
 
-
-_Steps = tuple[tuple[chess.Square, int], ...]  # (next square, mask of the squares crossed or stopped on)
-
-
-@lru_cache(maxsize=1 << 16)
-def _shortest_paths(piece_type: chess.PieceType, start: chess.Square, target: chess.Square, blocked_mask: int,
-                    forbidden_mask: int) -> tuple[int, tuple[tuple[chess.Square, _Steps], ...]]:
-    """Every relaxed shortest path from ``start`` to ``target`` as a layered graph:
-    ``(region, nodes)``, the region being every square the paths cross or stop on
-    (the target excluded), the nodes ``(square, steps toward the target)`` nearest the
-    target first, ``start`` last. Empty when ``target`` is ``start`` or unreachable."""
-    dist = piece_distances(piece_type, target, blocked_mask, forbidden_mask)
-    if not 0 < dist[start] < INF:
-        return 0, ()
-    layer, nodes, region = {start}, [], 0
-    while layer:
-        nxt = set()
-        for sq in sorted(layer):
-            steps = []
-            for to in chess.scan_forward(attacks_mask(piece_type, sq, blocked_mask) & ~blocked_mask & ~forbidden_mask):
-                if dist[to] == dist[sq] - 1:
-                    crossed = chess.between(sq, to) if piece_type in (chess.BISHOP, chess.ROOK, chess.QUEEN) else 0
-                    if to != target:
-                        crossed |= chess.BB_SQUARES[to]
-                        nxt.add(to)
-                    steps.append((to, crossed))
-                    region |= crossed
-            nodes.append((sq, tuple(steps)))
-        layer = nxt
-    return region, tuple(reversed(nodes))
+_BIG = 1_000_000
 
 
-def _obstruction(paths: tuple, occupied: int, placed: int) -> int:
-    """Fewest pieces on one of the shortest ``paths``, in moves: 1 per piece, 2 per
-    piece on its goal square (``placed``)."""
-    best = {}
-    for sq, steps in paths:
-        cost = INF
-        for to, crossed in steps:
-            here = chess.popcount(crossed & occupied) + chess.popcount(crossed & placed) + best.get(to, 0)
-            cost = min(cost, here)
-        best[sq] = cost
-    return best[paths[-1][0]] if paths else 0
+def _assigned_obstruction(rows: list[list[tuple[int, int]]]) -> int:
+    """The obstructions of the pieces of one kind under the assignment of pieces (rows)
+    to open goal squares (columns) that minimises distance plus obstruction; a piece
+    left without a reachable square counts 0."""
+    if not rows:
+        return 0
+    if len(rows) == 1:
+        return min(((d + extra, extra) for d, extra in rows[0] if d < INF), default=(0, 0))[1]
+    costs = np.array([[min(d + extra, _BIG) for d, extra in row] for row in rows], dtype=np.int64)
+    pieces, squares = linear_sum_assignment(costs)
+    return sum(rows[i][j][1] for i, j in zip(pieces, squares) if costs[i, j] < _BIG)
 
 
 class NonAdmissibleHeuristic(Heuristic):
@@ -118,23 +91,24 @@ class NonAdmissibleHeuristic(Heuristic):
             if not open_goals:
                 continue
             forbidden = self._forbidden[color] if ptype == chess.KING else 0
+            rows = []
             for sq in chess.scan_forward(mine & ~goal_mask):
-                best, best_extra = INF, 0
+                row = []
                 for target in chess.scan_forward(open_goals):
                     d = piece_distances(ptype, target, self.blocked_mask, forbidden)[sq]
-                    if d >= INF:
-                        continue
-                    region, paths = _shortest_paths(ptype, sq, target, self.blocked_mask, forbidden)
-                    cache_key = (ptype, sq, target, occupied & region, placed & region)
-                    extra = self._obstruction_cache.get(cache_key)
-                    if extra is None:
-                        extra = _obstruction(paths, occupied, placed)
-                        if len(self._obstruction_cache) > 1_000_000:
-                            self._obstruction_cache.clear()
-                        self._obstruction_cache[cache_key] = extra
-                    if d + extra < best:
-                        best, best_extra = d + extra, extra
-                total += best_extra
+                    extra = 0
+                    if d < INF:
+                        region, paths = shortest_path_layers(ptype, sq, target, self.blocked_mask, forbidden)
+                        cache_key = (ptype, sq, target, occupied & region, placed & region)
+                        extra = self._obstruction_cache.get(cache_key)
+                        if extra is None:
+                            extra = path_obstruction(paths, occupied, placed)
+                            if len(self._obstruction_cache) > 1_000_000:
+                                self._obstruction_cache.clear()
+                            self._obstruction_cache[cache_key] = extra
+                    row.append((d, extra))
+                rows.append(row)
+            total += _assigned_obstruction(rows)
         return total
 
     def _stuck_pawns(self, types: tuple[int, ...], occupied: int, own: int, enemy: int, color: chess.Color) -> int:

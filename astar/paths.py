@@ -20,6 +20,11 @@ lower bound).
 
 Tables depend only on (piece type, colour, blocked mask, forbidden mask, target) and
 are cached.
+
+For guides that are not bounds (:mod:`astar.nonadmissible`, :mod:`astar.initial_path`),
+:func:`shortest_path_layers` gives every relaxed shortest path of a piece as a layered
+graph and :func:`path_obstruction` the fewest pieces standing on one of them (texel's
+"pieces that are blocking sliding pieces from getting to their target squares").
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ __all__ = [
     "pawn_cone_mask",
     "king_forbidden_mask",
     "promotion_distance",
+    "shortest_path_layers",
+    "path_obstruction",
 ]
 
 INF = 10_000
@@ -157,3 +164,48 @@ def promotion_distance(
         if d < INF and dist[promo] < INF:
             best = min(best, d + dist[promo])
     return best
+
+
+_Steps = tuple[tuple[chess.Square, int], ...]  # (next square, mask of the squares crossed or stopped on)
+
+
+@lru_cache(maxsize=1 << 16)
+def shortest_path_layers(piece_type: chess.PieceType, start: chess.Square, target: chess.Square, blocked_mask: int,
+                         forbidden_mask: int = 0) -> tuple[int, tuple[tuple[chess.Square, _Steps], ...]]:
+    """Every relaxed shortest path from ``start`` to ``target`` as a layered graph:
+    ``(region, nodes)``, the region being every square the paths cross or stop on
+    (the target excluded), the nodes ``(square, steps toward the target)`` nearest the
+    target first, ``start`` last. Empty when ``target`` is ``start`` or unreachable."""
+    dist = piece_distances(piece_type, target, blocked_mask, forbidden_mask)
+    if not 0 < dist[start] < INF:
+        return 0, ()
+    layer, nodes, region = {start}, [], 0
+    while layer:
+        nxt = set()
+        for sq in sorted(layer):
+            steps = []
+            for to in chess.scan_forward(attacks_mask(piece_type, sq, blocked_mask) & ~blocked_mask & ~forbidden_mask):
+                if dist[to] == dist[sq] - 1:
+                    crossed = chess.between(sq, to) if piece_type in (chess.BISHOP, chess.ROOK, chess.QUEEN) else 0
+                    if to != target:
+                        crossed |= chess.BB_SQUARES[to]
+                        nxt.add(to)
+                    steps.append((to, crossed))
+                    region |= crossed
+            nodes.append((sq, tuple(steps)))
+        layer = nxt
+    return region, tuple(reversed(nodes))
+
+
+def path_obstruction(paths: tuple, occupied: int, placed: int) -> int:
+    """Fewest pieces standing on one of the shortest ``paths`` (a
+    :func:`shortest_path_layers` graph), in moves: 1 per piece of ``occupied``, 2 per
+    piece also in ``placed`` (on its goal square: it must step aside and come back)."""
+    best = {}
+    for sq, steps in paths:
+        cost = INF
+        for to, crossed in steps:
+            here = chess.popcount(crossed & occupied) + chess.popcount(crossed & placed) + best.get(to, 0)
+            cost = min(cost, here)
+        best[sq] = cost
+    return best[paths[-1][0]] if paths else 0

@@ -11,11 +11,16 @@
   short legs that each commit to the best node of the previous leg and rebuild the
   heuristics there, with the blocked squares recomputed between that node and the goal
   (a pawn already on its goal square with nothing behind it that could replace it is
-  blocked from then on, which the first leg could not know). A leg that makes no
-  progress with the admissible heuristic is retried with the non-admissible one; a
-  dead end (unreachable from the committed node) starts over from the beginning with
-  a new seed. Committing is what makes it incomplete, never unsound: the moves are
-  real and the final game is replay-checked.
+  blocked from then on, which the first leg could not know). A leg's best node is the
+  expanded node of lowest heuristic that has at least one child of finite heuristic
+  (the lowest generated node is often a near-mate with every answer losing material:
+  committing to it wasted the next leg). A leg that makes no progress with the
+  leading heuristic is retried with the other one, which then leads the following legs
+  (switching back at once let the admissible leg undo what the non-admissible one had
+  prepared, e.g. a king stepping off the file a rook must cross); a dead end
+  (unreachable from the committed node) or a committed position met again in the same
+  attempt starts over from the beginning with a new seed. Committing is what makes it
+  incomplete, never unsound: the moves are real and the final game is replay-checked.
 * Moves that move or capture a piece on a blocked square are never generated (that
   piece stays put in every proof game), and positions with an infinite heuristic are
   pruned. Because both prunings are sound, an exhausted queue means the goal is
@@ -116,18 +121,18 @@ def search(
     h0 = heuristic.value(root)
     root_key = position_key(root)
     parents: dict[tuple, tuple] = {root_key: (None, None, 0)}
-    best_key, best_h = root_key, h0
+    best_key, best_h = root_key, INF
     if h0 >= INF:
         return SearchResult("unreachable", (), 0, time.monotonic() - start)
     counter = itertools.count()
     # heap entries hold the parent board and the move; the child board is built only
     # when the entry is popped (most generated children are never expanded)
-    heap = [(b * h0, 0, 0, 0, 0, 0, next(counter), 0, root, None, root_key)]
+    heap = [(b * h0, 0, 0, 0, 0, 0, next(counter), 0, root, None, root_key, h0)]
     closed: set[tuple] = set()
     nodes = 0
     while heap:
         entry = heapq.heappop(heap)
-        g, parent_board, pmove, key = entry[7], entry[8], entry[9], entry[10]
+        g, parent_board, pmove, key, node_h = entry[7], entry[8], entry[9], entry[10], entry[11]
         if key in closed:
             continue
         if pmove is None:
@@ -142,6 +147,7 @@ def search(
         if nodes >= max_nodes or (time_limit is not None and nodes % 128 == 0 and time.monotonic() - start > time_limit):
             return SearchResult("budget", (), nodes, time.monotonic() - start, _path(parents, best_key), best_h)
         mover = board.turn
+        alive = False  # a child with a finite heuristic exists
         for move in board.generate_legal_moves():
             if blocked & (chess.BB_SQUARES[move.from_square] | chess.BB_SQUARES[move.to_square]):
                 continue
@@ -154,15 +160,13 @@ def search(
                 continue
             old = parents.get(ckey)
             if old is not None and old[2] <= g + 1:
+                alive = True
                 continue
             h = heuristic.value_of_key(ckey)
             if h >= INF:
                 continue
+            alive = True
             parents[ckey] = (key, move, g + 1)
-            if h < best_h:
-                best_h, best_key = h, ckey
-                if on_improve is not None:
-                    on_improve(h, _path(parents, ckey))
             piece_type = board.piece_type_at(move.from_square)
             king_closer = 0
             if piece_type == chess.KING and king_dist[mover] is not None:
@@ -170,8 +174,12 @@ def search(
                 king_closer = 1 if kd[move.to_square] < kd[move.from_square] else 0
             heapq.heappush(heap, (
                 a * (g + 1) + b * h, -int(board.is_capture(move)), -king_closer, -int(move.promotion is not None),
-                -int(piece_type == chess.PAWN), rng.random(), next(counter), g + 1, board, move, ckey,
+                -int(piece_type == chess.PAWN), rng.random(), next(counter), g + 1, board, move, ckey, h,
             ))
+        if alive and node_h < best_h:
+            best_h, best_key = node_h, key
+            if on_improve is not None:
+                on_improve(node_h, _path(parents, key))
     return SearchResult("unreachable", (), nodes, time.monotonic() - start)
 
 
@@ -231,29 +239,41 @@ def search_descending(
     total = 0
     current, path = init, ()
     best_h, best_path = INF, ()
+    fallback = 0  # 1 while the non-admissible heuristic leads
+    committed = {position_key(init)}  # the positions the legs of this attempt started from
     while total < max_nodes:
         left = None if time_limit is None else time_limit - (time.monotonic() - start)
         if left is not None and left <= 0:
             break
         result = None
-        for heuristic in heuristics(current):
-            result = search(current, goal, heuristic=heuristic, weight=weight,
+        pair = heuristics(current)
+        for index in (fallback, 1 - fallback):
+            result = search(current, goal, heuristic=pair[index], weight=weight,
                             max_nodes=max(1, min(leg_nodes, max_nodes - total)), time_limit=left, seed=seed)
             seed += 1
             total += result.nodes
             if result.status == "found":
                 return SearchResult("found", path + result.moves, total, time.monotonic() - start)
             if result.status == "unreachable" or result.best_moves:
+                fallback = index  # the heuristic that progressed leads the next leg
                 break
         if result is None or result.status == "unreachable" or not result.best_moves:
             if not path and result is not None and result.status == "unreachable":
                 return SearchResult("unreachable", (), total, time.monotonic() - start)
-            current, path = init, ()  # dead end: start over with a new seed
+            current, path, fallback = init, (), 0  # dead end: start over with a new seed
+            committed = {position_key(init)}
             continue
         path = path + result.best_moves
         current = current.copy(stack=False)
         for move in result.best_moves:
             current.push(move)
+        key = position_key(current)
+        if key in committed:
+            # the legs go round in circles (one heuristic undoing the other): start over
+            current, path, fallback = init, (), 0
+            committed = {position_key(init)}
+            continue
+        committed.add(key)
         if result.best_h < best_h:
             best_h, best_path = result.best_h, path
             if on_improve is not None:

@@ -10,7 +10,10 @@ Pipeline (texel documentation, "If a position cannot be proven illegal ..."):
    extended kernel is solved again with pawns advancing as late as possible and its
    captures, then the quiet promotions the goal (or the forced last move's
    predecessor) needs, are played as real moves from the initial position (the start
-   position unless ``init`` is given), using at most a quarter of the time.
+   position unless ``init`` is given), using at most a quarter of the time. When that
+   path leaves a kernel capture undone, the extended kernel with the pawns as early as
+   the solver likes is tried too, and the path with more captures (then promotions)
+   is kept.
 4. Weighted A* in committed legs (:func:`astar.search.search_descending`) from the end
    of the initial path to the goal (or to the forced last move's predecessor); when the
    goal is unreachable from there, from the initial position with the time left.
@@ -129,13 +132,13 @@ def prove(
         pair = Heuristic(target, mask), NonAdmissibleHeuristic(target, mask)
         return pair[::-1] if non_admissible else pair
 
-    improve = None
-    if on_improve is not None:
-        def improve(h: int, moves: tuple[chess.Move, ...]) -> None:
-            on_improve(h, ProofGame(init_board.fen(), prefix + moves).san())
+    def improve(h: int, moves: tuple[chess.Move, ...]) -> None:
+        on_improve(h, ProofGame(init_board.fen(), prefix + moves).san())
+
+    report = improve if on_improve is not None else None
     left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - start))
     result = search_descending(begin, target, heuristics=heuristics, weight=weight, max_nodes=max_nodes,
-                               time_limit=left, seed=seed, on_improve=improve)
+                               time_limit=left, seed=seed, on_improve=report)
     result = dataclasses.replace(result, moves=prefix + result.moves, best_moves=prefix + result.best_moves,
                                  nodes=result.nodes + (path.nodes if path is not None else 0))
     if result.status == "unreachable" and prefix:
@@ -144,7 +147,7 @@ def prove(
         left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - start))
         again = search_descending(init_board, target, heuristics=heuristics, weight=weight, time_limit=left,
                                   max_nodes=max(1, max_nodes - result.nodes), seed=seed + 1,
-                                  on_improve=improve)
+                                  on_improve=report)
         result = dataclasses.replace(again, nodes=again.nodes + result.nodes)
     seconds = time.monotonic() - start
     if result.status == "found":
@@ -172,9 +175,19 @@ def _initial_path(kernel_result, init: chess.Board, goal: chess.Board, target: c
     if kernel_result is None or getattr(kernel_result, "status", None) != "found":
         return None
     kernel = tuple(parse_move(text) for text in kernel_result.kernel)
-    extended = extend_kernel(kernel, init, goal, blocked_squares(goal, init), late_pawns=True)
-    if extended.status != "found":
-        return None
-    left = None if time_limit is None else max(0.0, (time_limit - (time.monotonic() - start)) / 4)
-    return initial_path(init, kernel, extended.moves, extended.pawn_plan, blocked, goal=target, time_limit=left,
-                        seed=seed)
+    best = None
+    # pawns as late as possible first; when that plan leaves a capture undone (a piece
+    # that had to pass before a pawn moved, e.g. a rook into a square the late pawns
+    # close), the plan with pawns as early as the solver likes
+    for late in (True, False):
+        extended = extend_kernel(kernel, init, goal, blocked_squares(goal, init), late_pawns=late)
+        if extended.status != "found":
+            continue
+        left = None if time_limit is None else max(0.0, (time_limit - (time.monotonic() - start)) / 4)
+        path = initial_path(init, kernel, extended.moves, extended.pawn_plan, blocked, goal=target,
+                            time_limit=left, seed=seed)
+        if best is None or (path.done, path.promoted) > (best.done, best.promoted):
+            best = path
+        if best.done == best.total:
+            break
+    return best

@@ -22,6 +22,10 @@ DEV_LEGAL = _LEGAL[1:4]
 # f-file where the f-pawn must pass (14), white's light bishop behind the e2 pawn (19),
 # black's light bishop behind b7/d7 until the plan released it (20)
 DEV_OBSTRUCTED = [_LEGAL[14], _LEGAL[19], _LEGAL[20]]
+# approaches that failed before the guide charged the pieces on a unit's way: a rook to
+# be taken by a pawn on g3 (56, Black's), f5 (108, White's: the h1 rook behind Ng1 and
+# Bf1, its relaxed distance 2 whatever those two did) and e7 (158, Black's)
+DEV_ROOK_WAYS = [_LEGAL[56], _LEGAL[108], _LEGAL[158]]
 
 
 def _plan(goal: chess.Board):
@@ -50,7 +54,7 @@ def test_late_pawn_plan_ends_on_the_goal_pawns(fen: str) -> None:
     assert len(moved) <= 4
 
 
-@pytest.mark.parametrize("fen", DEV_LEGAL + DEV_OBSTRUCTED)
+@pytest.mark.parametrize("fen", DEV_LEGAL + DEV_OBSTRUCTED + DEV_ROOK_WAYS)
 def test_initial_path_plays_every_capture_of_the_kernel(fen: str) -> None:
     goal = chess.Board(fen)
     kernel, extended = _plan(goal)
@@ -162,3 +166,19 @@ def test_promotion_kinds_keep_the_lacking_bishops_makeable() -> None:
     goal = chess.Board("4k3/8/8/8/8/1Q6/8/2B1K3 w - - 0 1")
     offered = {(leg.promotion_square, leg.ptype) for leg, _kind in _promotions(board, goal, 0)}
     assert offered == {(chess.B8, chess.BISHOP), (chess.C8, chess.QUEEN)}
+
+
+def test_leg_guide_charges_the_pieces_on_the_way_of_a_unit() -> None:
+    """From the start position a white rook needs two moves to f5 on the empty board
+    (h1-h5-f5 or h1-f1-f5, a1-a5-f5 or a1-f1-f5); the least obstructed of those ways
+    has one piece on it (the h2 or a2 pawn), so the guide says 3. A square already
+    holding another piece costs one more move (it must leave first)."""
+    from astar.initial_path import _Leg
+
+    board = chess.Board()
+    assert _Leg._nearest(board, chess.WHITE, (chess.ROOK,), chess.F5, 0) == 3
+    # g1 holds White's knight: the h1 rook's way is free, the knight must still go
+    assert _Leg._nearest(board, chess.WHITE, (chess.ROOK,), chess.G1, 0) == 2
+    # the piece is there already
+    assert _Leg._nearest(board, chess.WHITE, (chess.KNIGHT,), chess.G1, 0) == 0
+

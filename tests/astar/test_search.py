@@ -178,3 +178,59 @@ def test_non_admissible_heuristic_charges_the_pieces_in_the_way() -> None:
     assert plain.status == "budget"
     result = search(stalled, goal, heuristic=NonAdmissibleHeuristic(goal, mask), max_nodes=200)
     assert result.status == "found" and ProofGame(stalled.fen(), result.moves).reaches(goal)
+
+
+def test_non_admissible_heuristic_shares_the_goal_squares_of_a_kind() -> None:
+    """Two rooks of a kind share its open goal squares: each piece's nearest square alone
+    would send both to the free one. Rook A: b5 one move free, a1 one move past two
+    pieces on their goal squares (4 moves of obstruction); rook B: b5 free, a1 two moves
+    past one piece. The assignment gives b5 to A and a1 to B: obstruction 1."""
+    from astar.nonadmissible import _assigned_obstruction
+
+    assert _assigned_obstruction([[(1, 0), (1, 4)], [(1, 0), (2, 1)]]) == 1
+    assert _assigned_obstruction([[(1, 0), (1, 4)]]) == 0  # one piece: its best square
+    assert _assigned_obstruction([[(10_000, 0), (10_000, 0)]]) == 0  # nowhere to go: no charge
+    assert _assigned_obstruction([]) == 0
+
+
+def test_non_admissible_heuristic_charges_the_rook_left_the_obstructed_square() -> None:
+    """A stalled node of dev legal position #9 (one of our own runs): Black's rooks on a5
+    and c5 must fill b5 and a1. One of them takes b5; the other's ways to a1 pass the
+    black bishops a3 and a2 (on their goal squares, 2 moves each) or, along rank 1,
+    pieces of both sides; so the non-admissible value exceeds the admissible bound by at
+    least 2 plies x 4 moves. Before the goal squares were shared, both rooks counted b5
+    and nothing was charged for the rook ways."""
+    from astar.nonadmissible import NonAdmissibleHeuristic
+    from retro.proofgame import blocked_mask_for
+
+    goal = chess.Board("1qR1b2R/4Q1Q1/2Q1nN2/1r1b2NB/3p4/bpb5/bBBq2k1/r1BK2nb w - - 0 1")
+    stalled = chess.Board("1qR1b2R/4Q1Q1/1Q2nN2/r1rb2NB/3p1B2/bpb5/bBB2qk1/3K2nb b - - 0 1")
+    mask = blocked_mask_for(goal, stalled)
+    admissible = Heuristic(goal, mask).value(stalled)
+    assert NonAdmissibleHeuristic(goal, mask).value(stalled) >= admissible + 2 * 4
+
+
+def test_best_node_of_a_leg_has_a_move_left() -> None:
+    """From a late node of dev legal position #9 (White's king c1 in check from the e1
+    rook), the lowest-heuristic positions a search generates include near-mates whose
+    only answer loses material the goal needs (Bxd2 taking the queen). The best node a
+    budget-limited search returns must have a child of finite heuristic, or the next
+    leg starting there dies at once."""
+    from retro.proofgame import blocked_mask_for
+
+    goal = chess.Board("1qR1b2R/4Q1Q1/2Q1nN2/1r1b2NB/3p4/bpb5/bBBq2k1/r1BK2nb w - - 0 1")
+    start = chess.Board("1qR1b2R/4Q1Q1/2Q1nN2/1r1b2NB/3p4/bpb5/bBBB1qk1/2K1r1nb w - - 0 1")
+    heuristic = Heuristic(goal, blocked_mask_for(goal, start))
+    for seed in (2, 3):
+        result = search(start, goal, heuristic=heuristic, max_nodes=5_000, seed=seed)
+        assert result.status == "budget"
+        best = start.copy()
+        for move in result.best_moves:
+            best.push(move)
+        children = []
+        for move in best.legal_moves:
+            best.push(move)
+            children.append(heuristic.value(best))
+            best.pop()
+        assert min(children) < 10_000, best.fen()
+

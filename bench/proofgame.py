@@ -1,8 +1,10 @@
 """Benchmark ``retro.proofgame.prove`` on the legal positions of data/cpr-923-dev.jsonl.
 
-Prints: positions tried, replay-verified proof games found, time per position
-(median/mean/max), nodes per position, proof-game length distribution, and any
-verdict that contradicts the label (must be 0).
+Prints one line per position (status, seconds, nodes, texel's and our length, index
+among the legal positions, the reason of an unknown), then: positions tried,
+replay-verified proof games found, time per position (median/mean/max), nodes per
+position, the same for the proved positions alone, proof-game length distribution,
+and any verdict that contradicts the label (must be 0).
 
 usage: .venv/bin/python bench/proofgame.py [--limit N] [--nodes N] [--seconds S] [--weight A:B] [--nokernel]
 """
@@ -72,7 +74,8 @@ def main() -> None:
     pool = concurrent.futures.ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     fens = [row["fen"] for row in legal]
     verdicts = pool.map(work, fens) if pool is not None else map(work, fens)
-    for row, verdict in zip(legal, verdicts):
+    proved_times, proved_nodes = [], []
+    for index, (row, verdict) in enumerate(zip(legal, verdicts)):
         statuses[verdict.status] += 1
         times.append(verdict.seconds)
         nodes.append(verdict.nodes)
@@ -80,11 +83,13 @@ def main() -> None:
             assert verdict.proof_game is not None and verdict.proof_game.reaches(chess.Board(row["fen"]))
             found += 1
             lengths.append(len(verdict.proof_game.moves))
+            proved_times.append(verdict.seconds)
+            proved_nodes.append(verdict.nodes)
         if verdict.status == "illegal":
             wrong += 1
         print(f"{verdict.status:8s} {verdict.seconds:6.1f}s {verdict.nodes:7d} nodes "
-              f"known-len {len(row['proof'].split()):4d} ours {len(verdict.proof_game.moves) if verdict.proof_game else '-'}",
-              flush=True)
+              f"known-len {len(row['proof'].split()):4d} ours {len(verdict.proof_game.moves) if verdict.proof_game else '-'}"
+              f"  #{index} {verdict.reason}", flush=True)
     if pool is not None:
         pool.shutdown()
     print(f"budget: {args.nodes} nodes and {args.seconds} s per position, weight {args.weight}, "
@@ -94,6 +99,11 @@ def main() -> None:
     print(f"time per position: median {statistics.median(times):.2f} s, mean {statistics.mean(times):.2f} s, "
           f"max {max(times):.2f} s; total {time.monotonic() - start:.0f} s")
     print(f"nodes per position: median {statistics.median(nodes):.0f}, mean {statistics.mean(nodes):.0f}, max {max(nodes)}")
+    if proved_times:
+        deciles = " ".join(f"{q:.1f}" for q in statistics.quantiles(proved_times, n=10)) if len(proved_times) > 1 else "-"
+        print(f"proved positions: time median {statistics.median(proved_times):.2f} s, mean "
+              f"{statistics.mean(proved_times):.2f} s (deciles {deciles}); nodes median "
+              f"{statistics.median(proved_nodes):.0f}, mean {statistics.mean(proved_nodes):.0f}")
     if lengths:
         print(f"proof-game lengths (plies): min {min(lengths)}, median {statistics.median(lengths)}, max {max(lengths)}")
         hist = collections.Counter(10 * (n // 10) for n in lengths)

@@ -10,7 +10,7 @@ Pipeline (texel documentation, "If a position cannot be proven illegal ..."):
    extended kernel is solved again with pawns advancing as late as possible and its
    captures, then the quiet promotions the goal (or the forced last move's
    predecessor) needs, are played as real moves from the initial position (the start
-   position unless ``init`` is given), using at most a quarter of the time. When that
+   position unless ``init`` is given), using at most half of the time left. When that
    path leaves a kernel capture undone, the extended kernel with the pawns as early as
    the solver likes is tried too, and the path with more captures (then promotions)
    is kept.
@@ -183,7 +183,7 @@ def _initial_path(kernel_result, init: chess.Board, goal: chess.Board, target: c
         extended = extend_kernel(kernel, init, goal, blocked_squares(goal, init), late_pawns=late)
         if extended.status != "found":
             continue
-        left = None if time_limit is None else max(0.0, (time_limit - (time.monotonic() - start)) / 4)
+        left = None if time_limit is None else max(0.0, (time_limit - (time.monotonic() - start)) / 2)
         path = initial_path(init, kernel, extended.moves, extended.pawn_plan, blocked, goal=target,
                             time_limit=left, seed=seed)
         if best is None or (path.done, path.promoted) > (best.done, best.promoted):

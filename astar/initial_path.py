@@ -155,11 +155,7 @@ class _Leg:
 
     def guide(self, board: chess.Board, blocked: int) -> int:
         """Remaining moves, roughly (not a bound); INF when a pawn has passed its square."""
-        pawns = (board.pawns & board.occupied_co[chess.WHITE], board.pawns & board.occupied_co[chess.BLACK])
-        cached = self._by_pawns.get(pawns)
-        if cached is None:
-            cached = self._by_pawns[pawns] = self._pawn_steps(board)
-        total, ways = cached
+        total, ways = _pawn_part(self, board)
         if total >= INF:
             return INF
         # pieces standing on a pawn's way must step aside (and a required unit standing
@@ -267,11 +263,7 @@ class _PromotionLeg:
     def guide(self, board: chess.Board, blocked: int) -> int:
         """Steps of the promoting pawn plus one per piece on its way; INF when a pawn
         that stays has passed its goal square."""
-        pawns = (board.pawns & board.occupied_co[chess.WHITE], board.pawns & board.occupied_co[chess.BLACK])
-        cached = self._by_pawns.get(pawns)
-        if cached is None:
-            cached = self._by_pawns[pawns] = self._pawn_steps(board)
-        steps, way = cached
+        steps, way = _pawn_part(self, board)
         return steps if steps >= INF else steps + chess.popcount(way & board.occupied)
 
     def _pawn_steps(self, board: chess.Board) -> tuple[int, int]:
@@ -294,6 +286,16 @@ class _PromotionLeg:
         if way & board.pawns:
             return INF, 0
         return abs(chess.square_rank(self.promotion_square) - chess.square_rank(pawn)), way
+
+
+def _pawn_part(leg: _Leg | _PromotionLeg, board: chess.Board) -> tuple:
+    """``leg._pawn_steps(board)``, cached in ``leg._by_pawns`` per pawn masks (the pawn
+    part of a leg's guide depends on nothing else, and most moves are piece moves)."""
+    pawns = (board.pawns & board.occupied_co[chess.WHITE], board.pawns & board.occupied_co[chess.BLACK])
+    cached = leg._by_pawns.get(pawns)
+    if cached is None:
+        cached = leg._by_pawns[pawns] = leg._pawn_steps(board)
+    return cached
 
 
 def _is_kind(board: chess.Board, square: chess.Square, kind: int) -> bool:

@@ -29,12 +29,10 @@ import chess
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from astar.heuristic import INF, Heuristic
+from astar.heuristic import _BIG, INF, Heuristic
 from astar.paths import path_obstruction, piece_distances, shortest_path_layers
 
 __all__ = ["NonAdmissibleHeuristic"]
-
-_BIG = 1_000_000
 
 
 def _assigned_obstruction(rows: list[list[tuple[int, int]]]) -> int:

@@ -257,23 +257,21 @@ def search_descending(
             if result.status == "unreachable" or result.best_moves:
                 fallback = index  # the heuristic that progressed leads the next leg
                 break
-        if result is None or result.status == "unreachable" or not result.best_moves:
-            if not path and result is not None and result.status == "unreachable":
-                return SearchResult("unreachable", (), total, time.monotonic() - start)
-            current, path, fallback = init, (), 0  # dead end: start over with a new seed
+        dead_end = result is None or result.status == "unreachable" or not result.best_moves
+        if dead_end and not path and result is not None and result.status == "unreachable":
+            return SearchResult("unreachable", (), total, time.monotonic() - start)
+        if not dead_end:
+            path = path + result.best_moves
+            current = current.copy(stack=False)
+            for move in result.best_moves:
+                current.push(move)
+            key = position_key(current)
+            dead_end = key in committed  # the legs go round in circles (one heuristic undoing the other)
+            committed.add(key)
+        if dead_end:
+            current, path, fallback = init, (), 0  # start over with a new seed
             committed = {position_key(init)}
             continue
-        path = path + result.best_moves
-        current = current.copy(stack=False)
-        for move in result.best_moves:
-            current.push(move)
-        key = position_key(current)
-        if key in committed:
-            # the legs go round in circles (one heuristic undoing the other): start over
-            current, path, fallback = init, (), 0
-            committed = {position_key(init)}
-            continue
-        committed.add(key)
         if result.best_h < best_h:
             best_h, best_path = result.best_h, path
             if on_improve is not None:

@@ -175,12 +175,13 @@ def _initial_path(kernel_result, init: chess.Board, goal: chess.Board, target: c
     if kernel_result is None or getattr(kernel_result, "status", None) != "found":
         return None
     kernel = tuple(parse_move(text) for text in kernel_result.kernel)
+    kernel_blocked = blocked_squares(goal, init)
     best = None
     # pawns as late as possible first; when that plan leaves a capture undone (a piece
     # that had to pass before a pawn moved, e.g. a rook into a square the late pawns
     # close), the plan with pawns as early as the solver likes
     for late in (True, False):
-        extended = extend_kernel(kernel, init, goal, blocked_squares(goal, init), late_pawns=late)
+        extended = extend_kernel(kernel, init, goal, kernel_blocked, late_pawns=late)
         if extended.status != "found":
             continue
         left = None if time_limit is None else max(0.0, (time_limit - (time.monotonic() - start)) / 2)

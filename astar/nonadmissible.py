@@ -57,6 +57,7 @@ class NonAdmissibleHeuristic(Heuristic):
         self._goal_masks = {(color, ptype): goal.pieces_mask(ptype, color) & free
                             for color in chess.COLORS for ptype in chess.PIECE_TYPES}
         self._obstruction_cache: dict[tuple, int] = {}
+        self._kind_path_cache: dict[tuple, tuple[int, list]] = {}
 
     def value_of_key(self, key: tuple) -> int:
         base = Heuristic.value_of_key(self, key)
@@ -79,35 +80,54 @@ class NonAdmissibleHeuristic(Heuristic):
         return base + penalty
 
     def _obstructions(self, types: tuple[int, ...], occupied: int, placed: int, own: int, color: chess.Color) -> int:
-        """Sum of the obstructions (module docstring) of ``color``'s pieces, in moves;
-        cached per (piece, square, goal square, pieces in the paths' region)."""
+        """Sum of the obstructions (module docstring) of ``color``'s pieces, in moves.
+
+        Per kind, the shortest-path graphs of its pieces off their goal squares depend
+        only on where those pieces stand (:meth:`_kind_paths`); the obstruction depends
+        besides only on the pieces inside the union of those graphs' regions, so it is
+        cached per (kind, where its pieces stand, pieces in that union)."""
         total = 0
         for ptype in (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING):
-            goal_mask = self._goal_masks[(color, ptype)]
             mine = types[ptype - 1] & own & ~self.blocked_mask
-            open_goals = goal_mask & ~mine
-            if not open_goals:
+            region, rows = self._kind_paths(color, ptype, mine)
+            if not rows:
                 continue
-            forbidden = self._forbidden[color] if ptype == chess.KING else 0
-            rows = []
+            cache_key = (color, ptype, mine, occupied & region, placed & region)
+            value = self._obstruction_cache.get(cache_key)
+            if value is None:
+                value = _assigned_obstruction([[(d, path_obstruction(paths, occupied, placed) if d < INF else 0)
+                                                for d, paths in row] for row in rows])
+                if len(self._obstruction_cache) > 1_000_000:
+                    self._obstruction_cache.clear()
+                self._obstruction_cache[cache_key] = value
+            total += value
+        return total
+
+    def _kind_paths(self, color: chess.Color, ptype: chess.PieceType, mine: int) -> tuple[int, list]:
+        """For ``color``'s pieces of ``ptype`` on ``mine``: the union of the regions and,
+        per piece off the goal squares, per open goal square of its kind, (relaxed
+        distance, :func:`~astar.paths.shortest_path_layers` graph)."""
+        plan_key = (color, ptype, mine)
+        plan = self._kind_path_cache.get(plan_key)
+        if plan is not None:
+            return plan
+        goal_mask = self._goal_masks[(color, ptype)]
+        open_goals = goal_mask & ~mine
+        forbidden = self._forbidden[color] if ptype == chess.KING else 0
+        union, rows = 0, []
+        if open_goals:
             for sq in chess.scan_forward(mine & ~goal_mask):
                 row = []
                 for target in chess.scan_forward(open_goals):
                     d = piece_distances(ptype, target, self.blocked_mask, forbidden)[sq]
-                    extra = 0
-                    if d < INF:
-                        region, paths = shortest_path_layers(ptype, sq, target, self.blocked_mask, forbidden)
-                        cache_key = (ptype, sq, target, occupied & region, placed & region)
-                        extra = self._obstruction_cache.get(cache_key)
-                        if extra is None:
-                            extra = path_obstruction(paths, occupied, placed)
-                            if len(self._obstruction_cache) > 1_000_000:
-                                self._obstruction_cache.clear()
-                            self._obstruction_cache[cache_key] = extra
-                    row.append((d, extra))
+                    region, paths = shortest_path_layers(ptype, sq, target, self.blocked_mask, forbidden)
+                    union |= region
+                    row.append((d, paths))
                 rows.append(row)
-            total += _assigned_obstruction(rows)
-        return total
+        if len(self._kind_path_cache) > 100_000:
+            self._kind_path_cache.clear()
+        plan = self._kind_path_cache[plan_key] = (union, rows)
+        return plan
 
     def _stuck_pawns(self, types: tuple[int, ...], occupied: int, own: int, enemy: int, color: chess.Color) -> int:
         """Pawns that must still advance straight but have a piece in front and nothing to take."""

@@ -234,3 +234,47 @@ def test_best_node_of_a_leg_has_a_move_left() -> None:
             best.pop()
         assert min(children) < 10_000, best.fen()
 
+
+
+def test_patience_ends_a_search_on_a_plateau() -> None:
+    """Dev #16's stalled node (above): the admissible search stays at 1 ply for 2,000
+    nodes. With ``patience`` 100 it gives up 100 nodes after its last improvement (the
+    root), still reporting that best node."""
+    from retro.proofgame import blocked_mask_for
+
+    goal = chess.Board("5R2/1r1k3p/8/K1RP1qb1/1rBN1BB1/Br1B3N/1Bn2rnr/1bqn1r2 w - - 0 1")
+    stalled = chess.Board("5R2/1r1k3p/6b1/K1RP1qb1/1rBN1BB1/Br1B3N/1Bn2rnr/2qn1r2 b - - 0 1")
+    heuristic = Heuristic(goal, blocked_mask_for(goal, stalled))
+    result = search(stalled, goal, heuristic=heuristic, max_nodes=2_000, patience=100)
+    assert result.status == "budget" and result.nodes == 102 and result.best_h == 1
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_non_admissible_cache_gives_the_fresh_value(seed: int) -> None:
+    """The non-admissible heuristic caches each kind's obstruction per (where its pieces
+    stand, pieces inside its paths' regions). Along a random walk from dev #9's stalled
+    node, one instance that has seen every earlier position must give the value a fresh
+    instance computes: the cache key holds everything the value depends on."""
+    from astar.nonadmissible import NonAdmissibleHeuristic
+    from retro.proofgame import blocked_mask_for
+
+    goal = chess.Board("1qR1b2R/4Q1Q1/2Q1nN2/1r1b2NB/3p4/bpb5/bBBq2k1/r1BK2nb w - - 0 1")
+    board = chess.Board("1qR1b2R/4Q1Q1/1Q2nN2/r1rb2NB/3p1B2/bpb5/bBB2qk1/3K2nb b - - 0 1")
+    mask = blocked_mask_for(goal, board)
+    shared = NonAdmissibleHeuristic(goal, mask)
+    rng = random.Random(seed)
+    charged = 0
+    for _ in range(60):
+        finite = []
+        for move in board.legal_moves:  # every child first, so the cache fills
+            board.push(move)
+            if shared.value(board) < 10_000:
+                finite.append(move)
+            board.pop()
+        if not finite:
+            break
+        board.push(rng.choice(finite))  # the walk stays where the goal is reachable
+        value = shared.value(board)
+        assert value == NonAdmissibleHeuristic(goal, mask).value(board), board.fen()
+        charged += value > Heuristic(goal, mask).value(board)
+    assert charged  # the walk met positions with pieces in the way

@@ -222,16 +222,16 @@ class _Leg:
         if board.color_at(square) == color and board.piece_type_at(square) in types:
             return 0
         best = INF
-        open_ways = blocked & ~chess.BB_SQUARES[square]
+        walls = blocked & ~chess.BB_SQUARES[square]
         for ptype in types:
             mask = board.pieces_mask(ptype, color) & ~blocked
             if not mask:
                 continue
-            dist = piece_distances(ptype, square, open_ways)
+            dist = piece_distances(ptype, square, walls)
             for sq in chess.scan_forward(mask):
                 if dist[sq] >= best:
                     continue
-                _region, layers = shortest_path_layers(ptype, sq, square, open_ways)
+                _region, layers = shortest_path_layers(ptype, sq, square, walls)
                 best = min(best, dist[sq] + path_obstruction(layers, board.occupied, 0))
         if best < INF and board.occupied & chess.BB_SQUARES[square]:
             best += 1

@@ -95,8 +95,8 @@ class NonAdmissibleHeuristic(Heuristic):
             cache_key = (color, ptype, mine, occupied & region, placed & region)
             value = self._obstruction_cache.get(cache_key)
             if value is None:
-                value = _assigned_obstruction([[(d, path_obstruction(paths, occupied, placed) if d < INF else 0)
-                                                for d, paths in row] for row in rows])
+                value = _assigned_obstruction([[(d, path_obstruction(paths, occupied, placed)) for d, paths in row]
+                                               for row in rows])
                 if len(self._obstruction_cache) > 1_000_000:
                     self._obstruction_cache.clear()
                 self._obstruction_cache[cache_key] = value

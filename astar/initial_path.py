@@ -73,6 +73,7 @@ import chess
 
 from astar.heuristic import INF, position_key
 from astar.paths import attacks_mask, path_obstruction, piece_distances, shortest_path_layers
+from astar.search import child_key
 from proofkernel.moves import PAWN_X_PAWN, PAWN_X_PIECE, PIECE_X_PAWN, PIECE_X_PIECE, KernelMove
 from proofkernel.state import DARK_BISHOP, LIGHT_BISHOP
 
@@ -140,7 +141,7 @@ class _Leg:
             return move.from_square == self.capture_from and not board.is_en_passant(move)
         return board.piece_type_at(move.from_square) != chess.PAWN
 
-    def reached(self, board: chess.Board) -> bool:
+    def reached(self, board: chess.BaseBoard) -> bool:
         for color in chess.COLORS:
             if board.pawns & board.occupied_co[color] != self.pawns[color]:
                 return False
@@ -149,27 +150,30 @@ class _Leg:
                 return False
         return self.victims_left < 0 or self._victims(board) == self.victims_left
 
-    def _victims(self, board: chess.Board) -> int:
+    def _victims(self, board: chess.BaseBoard) -> int:
         return sum(1 for sq in chess.scan_forward(board.occupied_co[not self.capture_color])
                    if _is_kind(board, sq, self.victim_kind))
 
-    def guide(self, board: chess.Board, blocked: int) -> int:
-        """Remaining moves, roughly (not a bound); INF when a pawn has passed its square."""
+    def guide(self, board: chess.BaseBoard, blocked: int) -> int:
+        """Remaining moves, roughly (not a bound); INF when a pawn has passed its square
+        or a required unit's square is one the leg's pawns must end on."""
         total, ways = _pawn_part(self, board)
         if total >= INF:
+            return INF
+        planned = self.pawns[chess.WHITE] | self.pawns[chess.BLACK]
+        units = 0
+        for _color, _types, square in self.units:
+            units |= chess.BB_SQUARES[square]
+        if units & planned:
             return INF
         # pieces standing on a pawn's way must step aside (and a required unit standing
         # there must also come back)
         pieces = board.occupied & ~board.pawns
-        units = 0
-        for _color, _types, square in self.units:
-            units |= chess.BB_SQUARES[square]
         for way in ways:
             total += chess.popcount(way & pieces) + chess.popcount(way & pieces & units)
         # the planned pawn squares are obstacles (the pieces find their way around the
         # pawns as they will stand); when that closes every way, only the pawns already
         # in place are (a piece may pass before a pawn arrives)
-        planned = self.pawns[chess.WHITE] | self.pawns[chess.BLACK]
         in_place = board.pawns & ((board.occupied_co[chess.WHITE] & self.pawns[chess.WHITE])
                                   | (board.occupied_co[chess.BLACK] & self.pawns[chess.BLACK]))
         for color, types, square in self.units:
@@ -185,7 +189,7 @@ class _Leg:
             total += max(1, best)
         return min(total, INF)
 
-    def _pawn_steps(self, board: chess.Board) -> tuple[int, list[int]]:
+    def _pawn_steps(self, board: chess.BaseBoard) -> tuple[int, list[int]]:
         """The pawns' remaining steps (INF when one has passed its square) and the ways
         they still have to walk; a function of the pawn masks alone, cached per leg."""
         total, ways = 0, []
@@ -214,7 +218,7 @@ class _Leg:
         return total, ways
 
     @staticmethod
-    def _nearest(board: chess.Board, color: chess.Color, types: tuple[chess.PieceType, ...],
+    def _nearest(board: chess.BaseBoard, color: chess.Color, types: tuple[chess.PieceType, ...],
                  square: chess.Square, blocked: int) -> int:
         """Moves of the nearest piece of ``types`` to ``square``: its relaxed distance
         plus one per piece standing on its least obstructed shortest way (and on the
@@ -252,21 +256,24 @@ class _PromotionLeg:
     _by_pawns: dict = field(default_factory=dict, repr=False, compare=False)  # pawn masks -> _pawn_steps
 
     def ends(self, board: chess.Board) -> bool:
-        return (not board.is_check() and board.piece_at(self.promotion_square) == chess.Piece(self.ptype, self.color)
-                and chess.popcount(board.pawns & board.occupied_co[self.color]) == self.pawns_after)
+        return self.reached(board) and not board.is_check()
+
+    def reached(self, board: chess.BaseBoard) -> bool:
+        return (chess.popcount(board.pawns & board.occupied_co[self.color]) == self.pawns_after
+                and board.piece_at(self.promotion_square) == chess.Piece(self.ptype, self.color))
 
     def allows(self, board: chess.Board, move: chess.Move) -> bool:
         if board.is_capture(move):
             return False
         return move.promotion is None or (move.promotion == self.ptype and move.to_square == self.promotion_square)
 
-    def guide(self, board: chess.Board, blocked: int) -> int:
+    def guide(self, board: chess.BaseBoard, blocked: int) -> int:
         """Steps of the promoting pawn plus one per piece on its way; INF when a pawn
         that stays has passed its goal square."""
         steps, way = _pawn_part(self, board)
         return steps if steps >= INF else steps + chess.popcount(way & board.occupied)
 
-    def _pawn_steps(self, board: chess.Board) -> tuple[int, int]:
+    def _pawn_steps(self, board: chess.BaseBoard) -> tuple[int, int]:
         """The promoting pawn's steps and way (INF when a pawn that stays has passed its
         goal square or a pawn bars the way); a function of the pawn masks alone."""
         for color in chess.COLORS:
@@ -288,7 +295,7 @@ class _PromotionLeg:
         return abs(chess.square_rank(self.promotion_square) - chess.square_rank(pawn)), way
 
 
-def _pawn_part(leg: _Leg | _PromotionLeg, board: chess.Board) -> tuple:
+def _pawn_part(leg: _Leg | _PromotionLeg, board: chess.BaseBoard) -> tuple:
     """``leg._pawn_steps(board)``, cached in ``leg._by_pawns`` per pawn masks (the pawn
     part of a leg's guide depends on nothing else, and most moves are piece moves)."""
     pawns = (board.pawns & board.occupied_co[chess.WHITE], board.pawns & board.occupied_co[chess.BLACK])
@@ -298,7 +305,7 @@ def _pawn_part(leg: _Leg | _PromotionLeg, board: chess.Board) -> tuple:
     return cached
 
 
-def _is_kind(board: chess.Board, square: chess.Square, kind: int) -> bool:
+def _is_kind(board: chess.BaseBoard, square: chess.Square, kind: int) -> bool:
     return board.piece_type_at(square) == _KIND_TYPES[kind] and _is_kind_square(square, kind)
 
 
@@ -390,26 +397,45 @@ def _search_leg(board: chess.Board, leg: _Leg | _PromotionLeg, blocked: int, *, 
             current = current.copy(stack=False)
             current.push(last)
         nodes += 1
+        current_key = position_key(current)
         for move in current.generate_legal_moves():
             if blocked & (chess.BB_SQUARES[move.from_square] | chess.BB_SQUARES[move.to_square]):
                 continue
             if not leg.allows(current, move):
                 continue
-            current.push(move)
-            try:
+            key = child_key(current, current_key, move)
+            if key is None:  # castling, a promotion, en passant or a double step: played out
+                current.push(move)
                 key = position_key(current)
-                if key in seen:
-                    continue
-                seen.add(key)
-                if leg.ends(current):
-                    return path + (move,), nodes
-                h = leg.guide(current, blocked)
-            finally:
                 current.pop()
+            if key in seen:
+                continue
+            seen.add(key)
+            # the guide reads the pieces only: the child is played out only when the
+            # leg may end there (whether a side is in check needs the full board)
+            pieces = _pieces_of(key)
+            if leg.reached(pieces):
+                current.push(move)
+                done = leg.ends(current)
+                current.pop()
+                if done:
+                    return path + (move,), nodes
+            h = leg.guide(pieces, blocked)
             if h < INF:
                 heapq.heappush(heap, (g + 1 + 10 * h, rng.random(), next(counter), g + 1, current, move,
                                       path + (move,)))
     return None, nodes
+
+
+def _pieces_of(key: tuple) -> chess.BaseBoard:
+    """The pieces of a :func:`position_key` as a ``chess.BaseBoard``, without playing
+    the move that leads there."""
+    pieces = chess.BaseBoard.__new__(chess.BaseBoard)  # (its __init__ would clear the board first)
+    pieces.promoted = 0
+    pieces.pawns, pieces.knights, pieces.bishops, pieces.rooks, pieces.queens, pieces.kings, white = key[:7]
+    pieces.occupied = pieces.pawns | pieces.knights | pieces.bishops | pieces.rooks | pieces.queens | pieces.kings
+    pieces.occupied_co = [pieces.occupied & ~white, white]
+    return pieces
 
 
 def _kind_counts(board: chess.Board, color: chess.Color) -> list[int]:
@@ -549,6 +575,7 @@ def initial_path(init: chess.Board, kernel: tuple[KernelMove, ...], extended_mov
         else:
             return stop(len(kernel), "no way found for the next quiet promotion")
         promoted += 1
+        # (a walk to a square a pawn keeps ends at once: the leg's guide is INF there)
         target = _nearest_unfilled(board, goal, leg.color, kind, leg.promotion_square, blocked)[1] if place else None
         if target is not None:
             masks = {c: board.pawns & board.occupied_co[c] for c in chess.COLORS}

@@ -9,11 +9,13 @@ the same castling rights, no ep square; the proof game is the predecessor's proo
 game plus the double step. Soundness: the final proof game is replay-checked anyway.
 
 General case (the paper's Bxg3+ example): when every retraction that
-``retro.revmoves.retractions`` finds is irreversible (a capture or a pawn move), one of
-them is picked (``choice`` modulo their number, as texel picks arbitrarily) and the
-search targets its predecessor. The choice can only cost completeness (the picked
-predecessor may be unreachable while another is not), never soundness: the returned
-move is checked to be legal in the predecessor and to give exactly the goal.
+``retro.revmoves.retractions`` finds is irreversible (a capture or a pawn move),
+:func:`forced_last_moves` lists them all and :func:`forced_last_move` picks one
+(``choice`` modulo their number, as texel picks arbitrarily); ``retro.proofgame``
+prefers one whose predecessor has a proof kernel. The choice can only cost
+completeness (the picked predecessor may be unreachable while another is not), never
+soundness: every move listed is checked to be legal in its predecessor and to give
+exactly the goal.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from dataclasses import dataclass
 
 import chess
 
-__all__ = ["ForcedLastMove", "forced_last_move"]
+__all__ = ["ForcedLastMove", "forced_last_move", "forced_last_moves"]
 
 
 @dataclass(frozen=True)
@@ -34,8 +36,15 @@ class ForcedLastMove:
 def forced_last_move(goal: chess.Board, choice: int = 0) -> ForcedLastMove | None:
     """The forced double step behind the goal's ep square, or an irreversible last move
     picked among the retractions when all of them are irreversible; else None."""
+    candidates = forced_last_moves(goal)
+    return candidates[choice % len(candidates)] if candidates else None
+
+
+def forced_last_moves(goal: chess.Board) -> list[ForcedLastMove]:
+    """The forced double step behind the goal's ep square, or every irreversible last
+    move when all of the retractions are irreversible; else none."""
     if goal.ep_square is None:
-        return _irreversible_last_move(goal, choice)
+        return _irreversible_last_moves(goal)
     mover = not goal.turn
     step = 8 if mover == chess.WHITE else -8
     to_sq = goal.ep_square + step
@@ -43,7 +52,7 @@ def forced_last_move(goal: chess.Board, choice: int = 0) -> ForcedLastMove | Non
     pred = goal.copy(stack=False)
     pawn = pred.remove_piece_at(to_sq)
     if pawn is None or pawn != chess.Piece(chess.PAWN, mover) or pred.piece_at(from_sq) is not None:
-        return None
+        return []
     pred.set_piece_at(from_sq, pawn)
     pred.turn = mover
     pred.ep_square = None
@@ -51,34 +60,33 @@ def forced_last_move(goal: chess.Board, choice: int = 0) -> ForcedLastMove | Non
     pred.halfmove_clock = 0
     move = chess.Move(from_sq, to_sq)
     if not pred.is_legal(move):
-        return None
-    return ForcedLastMove(pred, move)
+        return []
+    return [ForcedLastMove(pred, move)]
 
 
-def _irreversible_last_move(goal: chess.Board, choice: int) -> ForcedLastMove | None:
+def _irreversible_last_moves(goal: chess.Board) -> list[ForcedLastMove]:
     from astar.proofgame import same_position
     try:
         from retro.revmoves import predecessor, retractions
         found = retractions(goal)
     except (ImportError, ValueError):
-        return None
-    if not found:
-        return None
+        return []
     candidates = []
     for retraction in found:
         try:
             pred = predecessor(goal, retraction)
         except ValueError:
-            return None
+            return []
         moved = pred.piece_type_at(retraction.move.from_square)
         if retraction.captured is None and moved != chess.PAWN:
-            return None  # a reversible last move is possible: nothing is forced
+            return []  # a reversible last move is possible: nothing is forced
         candidates.append((pred, retraction.move))
-    pred, move = candidates[choice % len(candidates)]
-    if not pred.is_legal(move):
-        return None
-    after = pred.copy(stack=False)
-    after.push(move)
-    if not same_position(after, goal):
-        return None
-    return ForcedLastMove(pred, move)
+    result = []
+    for pred, move in candidates:
+        if not pred.is_legal(move):
+            continue
+        after = pred.copy(stack=False)
+        after.push(move)
+        if same_position(after, goal):
+            result.append(ForcedLastMove(pred, move))
+    return result

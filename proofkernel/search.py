@@ -123,7 +123,7 @@ class KernelSearch:
         """Yields accepted kernels; returns (via StopIteration value) whether any
         kernel (accepted or not) was reached below ``state``."""
         self.nodes += 1
-        if self.nodes > self.max_nodes or (self.nodes & 255 == 0 and time.monotonic() > self._deadline):
+        if self.nodes > self.max_nodes or time.monotonic() > self._deadline:
             raise SearchBudgetExceeded
         remaining = self._remaining(state)
         if remaining == 0:

@@ -5,18 +5,23 @@ Pipeline (texel documentation, "If a position cannot be proven illegal ..."):
 1. Illegality: ``retro.legality.decide`` when it exists (kernel search, extended
    kernel, last-move analysis); otherwise the static rules ``retro.rules.check_static``.
    An ``illegal`` from them is returned as is (their soundness is theirs).
-2. A forced last move (:mod:`astar.last_move`) replaces the goal by its predecessor.
+2. A forced last move (:mod:`astar.last_move`) replaces the goal by its predecessor,
+   the first candidate whose predecessor has a proof kernel, and that kernel replaces
+   the goal's (which may count the last move itself).
 3. The initial path (:mod:`astar.initial_path`): when the pipeline found a kernel, the
    extended kernel is solved again with pawns advancing as late as possible and its
    captures, then the quiet promotions the goal (or the forced last move's
    predecessor) needs, are played as real moves from the initial position (the start
-   position unless ``init`` is given), using at most half of the time left. When that
-   path leaves a kernel capture undone, the extended kernel with the pawns as early as
-   the solver likes is tried too, and the path with more captures (then promotions)
-   is kept.
+   position unless ``init`` is given), using at most half of the attempt's time. When
+   that path leaves a kernel capture undone, the extended kernel with the pawns as
+   early as the solver likes is tried too, and the path with more captures (then
+   promotions) is kept.
 4. Weighted A* in committed legs (:func:`astar.search.search_descending`) from the end
    of the initial path to the goal (or to the forced last move's predecessor); when the
-   goal is unreachable from there, from the initial position with the time left.
+   goal is unreachable from there, from the initial position with the attempt's time
+   left. With a kernel and a time limit, steps 3 and 4 are two attempts with half of
+   the time each, the second with new seeds (another path: whether the final search
+   succeeds turns on the path's details, such as where its promoted pieces stand).
 5. ``legal`` is returned only with a :class:`~astar.proofgame.ProofGame` that replays
    from the initial position to the goal exactly. Everything else is ``unknown``:
    an exhausted search is reported as unknown too (conservative choice), with the
@@ -34,7 +39,7 @@ from dataclasses import dataclass, field
 import chess
 
 from astar.heuristic import Heuristic
-from astar.last_move import forced_last_move
+from astar.last_move import ForcedLastMove, forced_last_move, forced_last_moves
 from astar.nonadmissible import NonAdmissibleHeuristic
 from astar.initial_path import InitialPath, initial_path
 from astar.proofgame import ProofGame, ProofGameError
@@ -118,14 +123,14 @@ def prove(
             return ProofGameVerdict(fen, "illegal", static.reason or str(static.rule), kernel=kernel,
                                     seconds=time.monotonic() - start)
     init_board = init.copy(stack=False) if init is not None else chess.Board()
-    last = forced_last_move(board)
+    last, kernel_goal = forced_last_move(board), board
+    if last is not None and kernel_result is not None and init is None:
+        last, kernel_result, kernel_goal = _predecessor_with_kernel(board, kernel_result, start, time_limit,
+                                                                    max_nodes)
     target = last.predecessor if last else board
-    blocked = blocked_mask_for(board, init_board)
-    # the pipeline's kernel runs from the start position, so it only guides a search from there
-    path = _initial_path(kernel_result if init is None else None, init_board, board, target, blocked, start,
-                         time_limit, seed)
-    begin = path.board if path is not None else init_board
-    prefix = path.moves if path is not None else ()
+    # the searches end at the target: its pieces that never move (dev #144: the g2 pawn
+    # of the predecessor of g2-g3, which traps a bishop promoted on h1)
+    blocked = blocked_mask_for(target, init_board)
 
     def heuristics(node: chess.Board) -> tuple[Heuristic, Heuristic]:
         mask = blocked_mask_for(target, node)
@@ -136,19 +141,40 @@ def prove(
         on_improve(h, ProofGame(init_board.fen(), prefix + moves).san())
 
     report = improve if on_improve is not None else None
-    left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - start))
-    result = search_descending(begin, target, heuristics=heuristics, weight=weight, max_nodes=max_nodes,
-                               time_limit=left, seed=seed, on_improve=report)
-    result = dataclasses.replace(result, moves=prefix + result.moves, best_moves=prefix + result.best_moves,
-                                 nodes=result.nodes + (path.nodes if path is not None else 0))
-    if result.status == "unreachable" and prefix:
-        # the initial path led into a dead end: search from the initial position instead
-        prefix = ()
-        left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - start))
-        again = search_descending(init_board, target, heuristics=heuristics, weight=weight, time_limit=left,
-                                  max_nodes=max(1, max_nodes - result.nodes), seed=seed + 1,
-                                  on_improve=report)
-        result = dataclasses.replace(again, nodes=again.nodes + result.nodes)
+    # the pipeline's kernel runs from the start position, so it only guides a search from there
+    kernel_result = kernel_result if init is None else None
+    # with a kernel and a time limit, two attempts, each with half of the time: the
+    # second plays another initial path (new seed), as the final search's fate turns
+    # on the path's details (where its promoted pieces stand)
+    attempts = 2 if kernel_result is not None and time_limit is not None else 1
+    nodes = 0
+    for attempt in range(attempts):
+        began = time.monotonic()
+        budget = None if time_limit is None else max(0.0, time_limit - (began - start))
+        if budget is not None and attempt + 1 < attempts:
+            budget /= attempts - attempt
+        path = _initial_path(kernel_result, init_board, kernel_goal, target, blocked, began, budget, seed + attempt)
+        begin = path.board if path is not None else init_board
+        prefix = path.moves if path is not None else ()
+        nodes += path.nodes if path is not None else 0
+        left = None if budget is None else max(0.0, budget - (time.monotonic() - began))
+        result = search_descending(begin, target, heuristics=heuristics, weight=weight,
+                                   max_nodes=max(1, max_nodes - nodes), time_limit=left, seed=seed + 1000 * attempt,
+                                   on_improve=report)
+        nodes += result.nodes
+        result = dataclasses.replace(result, moves=prefix + result.moves, best_moves=prefix + result.best_moves,
+                                     nodes=nodes)
+        if result.status == "unreachable" and prefix:
+            # the initial path led into a dead end: search from the initial position instead
+            prefix = ()
+            left = None if budget is None else max(0.0, budget - (time.monotonic() - began))
+            again = search_descending(init_board, target, heuristics=heuristics, weight=weight, time_limit=left,
+                                      max_nodes=max(1, max_nodes - nodes), seed=seed + 1000 * attempt + 1,
+                                      on_improve=report)
+            nodes += again.nodes
+            result = dataclasses.replace(again, nodes=nodes)
+        if result.status == "found" or nodes >= max_nodes:
+            break
     seconds = time.monotonic() - start
     if result.status == "found":
         moves = result.moves + ((last.move,) if last else ())
@@ -167,6 +193,28 @@ def prove(
             reason += f" ({path.reason})"
     best = tuple(ProofGame(init_board.fen(), result.best_moves).san()) if result.best_moves else ()
     return ProofGameVerdict(fen, "unknown", reason, kernel=kernel, nodes=result.nodes, seconds=seconds, best_line=best)
+
+
+def _predecessor_with_kernel(goal: chess.Board, goal_kernel, start: float, time_limit: float | None,
+                             max_nodes: int) -> tuple[ForcedLastMove, object, chess.Board]:
+    """The forced last move to search behind, the kernel of its predecessor and that
+    predecessor (the board the kernel leads to). The predecessor's kernel, not the
+    goal's: the goal's may count the last move itself. Among the candidates (dev #146:
+    c3xd4 of five kinds of unit, or d3-d4), the first whose predecessor has a kernel
+    (the kernel search proves the others illegal or does not decide them within a
+    quarter of the time left, shared out); else the first candidate with the goal's
+    kernel. Only completeness depends on this choice (see :mod:`astar.last_move`)."""
+    candidates = forced_last_moves(goal)
+    find_kernel = _optional("retro.legality", "find_kernel")
+    if find_kernel is not None:
+        left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - start))
+        share = None if left is None else left / 4 / len(candidates)
+        for candidate in candidates:
+            found = find_kernel(candidate.predecessor, max_nodes=max_nodes, time_limit=share,
+                                solver_time=10.0 if share is None else share)
+            if found.status == "found":
+                return candidate, found, candidate.predecessor
+    return candidates[0], goal_kernel, goal
 
 
 def _initial_path(kernel_result, init: chess.Board, goal: chess.Board, target: chess.Board, blocked: int,

@@ -182,3 +182,38 @@ def test_leg_guide_charges_the_pieces_on_the_way_of_a_unit() -> None:
     # the piece is there already
     assert _Leg._nearest(board, chess.WHITE, (chess.KNIGHT,), chess.G1, 0) == 0
 
+
+
+def test_leg_guide_is_infinite_when_a_unit_must_stand_on_a_pawn_that_stays() -> None:
+    """A leg that keeps the pawns where they stand cannot put a knight on e2, which
+    the e2 pawn keeps (the guide said 2 before: g1-e2 plus one for the pawn there)."""
+    from astar.heuristic import INF
+    from astar.initial_path import _Leg
+
+    board = chess.Board()
+    pawns = {color: board.pawns & board.occupied_co[color] for color in chess.COLORS}
+    assert _Leg(pawns, [(chess.WHITE, (chess.KNIGHT,), chess.E2)]).guide(board, 0) == INF
+    assert _Leg(pawns, [(chess.WHITE, (chess.KNIGHT,), chess.F3)]).guide(board, 0) == 1
+
+
+def test_pieces_of_a_key_are_the_pieces_of_the_position() -> None:
+    """The leg search reads a child's pieces from its key (``child_key``, which equals
+    the key after the move) without playing the move: along random games those pieces,
+    and so a leg's guide, are the ones python-chess has."""
+    import random
+
+    from astar.heuristic import position_key
+    from astar.initial_path import _Leg, _pieces_of
+
+    leg = _Leg({chess.WHITE: chess.BB_RANK_2, chess.BLACK: chess.BB_RANK_7}, [(chess.WHITE, (chess.KNIGHT,), chess.D4)])
+    for seed in range(5):
+        rng = random.Random(seed)
+        board = chess.Board()
+        for _ply in range(150):
+            pieces = _pieces_of(position_key(board))
+            assert pieces.piece_map() == board.piece_map(), board.fen()
+            assert leg.guide(pieces, 0) == leg.guide(board, 0)
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))

@@ -11,7 +11,9 @@ from astar.heuristic import Heuristic
 from astar.proofgame import ProofGame, ProofGameError
 from astar.search import search, search_with_restarts
 from retro.proofgame import prove
-from tests.conftest import texel_cases
+from tests.conftest import read_jsonl, texel_cases
+
+_DEV_LEGAL = [row["fen"] for row in read_jsonl("cpr-923-dev.jsonl") if row["legal"]]
 
 
 def test_replay_rejects_wrong_game() -> None:
@@ -278,3 +280,26 @@ def test_non_admissible_cache_gives_the_fresh_value(seed: int) -> None:
         assert value == NonAdmissibleHeuristic(goal, mask).value(board), board.fen()
         charged += value > Heuristic(goal, mask).value(board)
     assert charged  # the walk met positions with pieces in the way
+
+
+def test_forced_last_move_behind_a_predecessor_with_a_proof_kernel() -> None:
+    """Dev legal #146 (Black to move, a white pawn on d4, none on c3 or d3): every
+    retraction is a pawn move, d3-d4 or c3xd4 taking any of five kinds of unit. The
+    kernel search proves that the five capture predecessors have none (White has
+    captured only once there), so the proof-game search targets d3-d4's predecessor
+    with that predecessor's kernel (it took the first, c3xd4 taking a queen, before)."""
+    import time
+
+    from astar.last_move import forced_last_moves
+    from retro.legality import find_kernel
+    from retro.proofgame import _predecessor_with_kernel
+
+    goal = chess.Board(_DEV_LEGAL[146])
+    candidates = forced_last_moves(goal)
+    assert {last.move.uci() for last in candidates} == {"c3d4", "d3d4"} and len(candidates) == 6
+    for last in candidates:
+        expected = "found" if last.move.uci() == "d3d4" else "no_kernel"
+        assert find_kernel(last.predecessor, time_limit=20).status == expected
+    last, kernel, board = _predecessor_with_kernel(goal, None, time.monotonic(), 30, 1_000_000)
+    assert last.move == chess.Move.from_uci("d3d4") and kernel.status == "found"
+    assert board.fen() == last.predecessor.fen()

@@ -88,3 +88,22 @@ def test_random_game_positions_always_have_a_kernel() -> None:
             board.push(rng.choice(moves))
         result = find_kernel(board, max_nodes=20_000)
         assert result.status in ("found", "unknown"), board.fen()
+
+
+def test_kernel_search_keeps_its_time_limit() -> None:
+    """Dev legal #152's predecessor behind Qg5xf5 (taking a queen): a kernel-search node
+    there costs ~30 ms (hundreds of children, each with its lower bound), and the
+    search once looked at the clock every 256 nodes only (7.6 s for a 0.4 s limit). It
+    now stops within a node or two of its deadline, undecided."""
+    import time
+
+    from retro.legality import find_kernel
+    from retro.revmoves import predecessor, retractions
+    from tests.conftest import read_jsonl
+
+    goal = chess.Board([row["fen"] for row in read_jsonl("cpr-923-dev.jsonl") if row["legal"]][152])
+    board = predecessor(goal, retractions(goal)[0])
+    start = time.monotonic()
+    result = find_kernel(board, time_limit=0.3, solver_time=0.3)
+    assert result.status == "unknown"
+    assert time.monotonic() - start < 3.0

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 import chess
 
 from astar.heuristic import Heuristic
-from astar.last_move import ForcedLastMove, forced_last_move, forced_last_moves
+from astar.last_move import ForcedLastMove, forced_last_moves
 from astar.nonadmissible import NonAdmissibleHeuristic
 from astar.initial_path import InitialPath, initial_path
 from astar.proofgame import ProofGame, ProofGameError
@@ -123,10 +123,13 @@ def prove(
             return ProofGameVerdict(fen, "illegal", static.reason or str(static.rule), kernel=kernel,
                                     seconds=time.monotonic() - start)
     init_board = init.copy(stack=False) if init is not None else chess.Board()
-    last, kernel_goal = forced_last_move(board), board
-    if last is not None and kernel_result is not None and init is None:
-        last, kernel_result, kernel_goal = _predecessor_with_kernel(board, kernel_result, start, time_limit,
-                                                                    max_nodes)
+    # the pipeline's kernel runs from the start position, so it only guides a search from there
+    kernel_result = kernel_result if init is None else None
+    candidates = forced_last_moves(board)
+    last, kernel_goal = (candidates[0] if candidates else None), board
+    if candidates and kernel_result is not None:
+        last, kernel_result, kernel_goal = _predecessor_with_kernel(candidates, board, kernel_result, start,
+                                                                    time_limit, max_nodes)
     target = last.predecessor if last else board
     # the searches end at the target: its pieces that never move (dev #144: the g2 pawn
     # of the predecessor of g2-g3, which traps a bishop promoted on h1)
@@ -141,8 +144,6 @@ def prove(
         on_improve(h, ProofGame(init_board.fen(), prefix + moves).san())
 
     report = improve if on_improve is not None else None
-    # the pipeline's kernel runs from the start position, so it only guides a search from there
-    kernel_result = kernel_result if init is None else None
     # with a kernel and a time limit, two attempts, each with half of the time: the
     # second plays another initial path (new seed), as the final search's fate turns
     # on the path's details (where its promoted pieces stand)
@@ -195,16 +196,16 @@ def prove(
     return ProofGameVerdict(fen, "unknown", reason, kernel=kernel, nodes=result.nodes, seconds=seconds, best_line=best)
 
 
-def _predecessor_with_kernel(goal: chess.Board, goal_kernel, start: float, time_limit: float | None,
-                             max_nodes: int) -> tuple[ForcedLastMove, object, chess.Board]:
-    """The forced last move to search behind, the kernel of its predecessor and that
+def _predecessor_with_kernel(candidates: list[ForcedLastMove], goal: chess.Board, goal_kernel, start: float,
+                             time_limit: float | None, max_nodes: int) -> tuple[ForcedLastMove, object, chess.Board]:
+    """Among ``candidates`` (:func:`~astar.last_move.forced_last_moves` of ``goal``), the
+    forced last move to search behind, the kernel of its predecessor and that
     predecessor (the board the kernel leads to). The predecessor's kernel, not the
     goal's: the goal's may count the last move itself. Among the candidates (dev #146:
     c3xd4 of five kinds of unit, or d3-d4), the first whose predecessor has a kernel
     (the kernel search proves the others illegal or does not decide them within a
     quarter of the time left, shared out); else the first candidate with the goal's
     kernel. Only completeness depends on this choice (see :mod:`astar.last_move`)."""
-    candidates = forced_last_moves(goal)
     find_kernel = _optional("retro.legality", "find_kernel")
     if find_kernel is not None:
         left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - start))

@@ -183,7 +183,6 @@ def test_leg_guide_charges_the_pieces_on_the_way_of_a_unit() -> None:
     assert _Leg._nearest(board, chess.WHITE, (chess.KNIGHT,), chess.G1, 0) == 0
 
 
-
 def test_leg_guide_is_infinite_when_a_unit_must_stand_on_a_pawn_that_stays() -> None:
     """A leg that keeps the pawns where they stand cannot put a knight on e2, which
     the e2 pawn keeps (the guide said 2 before: g1-e2 plus one for the pawn there)."""

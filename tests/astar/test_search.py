@@ -237,7 +237,6 @@ def test_best_node_of_a_leg_has_a_move_left() -> None:
         assert min(children) < 10_000, best.fen()
 
 
-
 def test_patience_ends_a_search_on_a_plateau() -> None:
     """Dev #16's stalled node (above): the admissible search stays at 1 ply for 2,000
     nodes. With ``patience`` 100 it gives up 100 nodes after its last improvement (the
@@ -300,6 +299,6 @@ def test_forced_last_move_behind_a_predecessor_with_a_proof_kernel() -> None:
     for last in candidates:
         expected = "found" if last.move.uci() == "d3d4" else "no_kernel"
         assert find_kernel(last.predecessor, time_limit=20).status == expected
-    last, kernel, board = _predecessor_with_kernel(goal, None, time.monotonic(), 30, 1_000_000)
+    last, kernel, board = _predecessor_with_kernel(candidates, goal, None, time.monotonic(), 30, 1_000_000)
     assert last.move == chess.Move.from_uci("d3d4") and kernel.status == "found"
     assert board.fen() == last.predecessor.fen()

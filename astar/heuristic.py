@@ -6,8 +6,9 @@ Rules (Österlund, texel proof-game documentation, A* section):
   shortest path on the empty board minus blocked squares (:mod:`astar.paths`).
 * Which piece goes where is an assignment problem, solved per colour with
   ``scipy.optimize.linear_sum_assignment`` (the paper's Hungarian method). Columns are
-  the goal pieces plus one "captured" column per surplus piece (cost 0; a king can't be
-  captured). Pawns may take a goal piece of another type by promotion, including
+  the goal pieces; with more pieces than goal pieces, the rows left unassigned are the
+  pieces still to be captured (cost 0). The king stays out of the assignment: it is
+  never captured and only it can take its goal square, so its distance is added apart. Pawns may take a goal piece of another type by promotion, including
   under-promotion (:func:`astar.paths.promotion_distance`). A pawn can change file
   only by capturing, so file changes are limited by the number of enemy pieces that
   still may be captured (current minus goal count).
@@ -60,15 +61,18 @@ class Heuristic:
         self.blocked_mask = blocked_mask
         self.goal_turn = goal.turn
         self.goal_castling = goal.clean_castling_rights()
+        # the goal pieces off the blocked squares, kings apart (a king is never captured
+        # and only a king can take the king's square, so its cost is added outside the
+        # assignment)
         self._goal_pieces: dict[chess.Color, list[tuple[chess.PieceType, chess.Square]]] = {}
+        self._goal_king: dict[chess.Color, chess.Square | None] = {}
         self._goal_count: dict[chess.Color, int] = {}
         self._goal_pawns: dict[chess.Color, int] = {}
         self._forbidden: dict[chess.Color, int] = {}
         for color in chess.COLORS:
-            pieces = []
-            for sq in chess.scan_forward(goal.occupied_co[color] & ~blocked_mask):
-                pieces.append((goal.piece_type_at(sq), sq))  # type: ignore[arg-type]
-            self._goal_pieces[color] = pieces
+            free = goal.occupied_co[color] & ~blocked_mask
+            self._goal_pieces[color] = [(goal.piece_type_at(sq), sq) for sq in chess.scan_forward(free & ~goal.kings)]
+            self._goal_king[color] = chess.lsb(free & goal.kings) if free & goal.kings else None
             self._goal_count[color] = chess.popcount(goal.occupied_co[color])
             self._goal_pawns[color] = goal.pawns & goal.occupied_co[color]
             self._forbidden[color] = king_forbidden_mask(color, goal, blocked_mask)
@@ -85,18 +89,15 @@ class Heuristic:
             return row
         row = []
         for gtype, gsq in self._goal_pieces[color]:
-            forbidden = self._forbidden[color] if gtype == chess.KING else 0
             if ptype == chess.PAWN:
                 if gtype == chess.PAWN:
                     cost = pawn_distance(color, sq, gsq)
                     if abs(chess.square_file(sq) - chess.square_file(gsq)) > captures:
                         cost = INF
-                elif gtype == chess.KING:
-                    cost = INF
                 else:
                     cost = self._promotion_cost(color, sq, gtype, gsq, captures)
             elif ptype == gtype:
-                cost = piece_distances(ptype, gsq, self.blocked_mask, forbidden)[sq]
+                cost = piece_distances(ptype, gsq, self.blocked_mask)[sq]
             else:
                 cost = INF
             row.append(cost)
@@ -157,26 +158,24 @@ class Heuristic:
             # truncated cone: the pawn that ends on gsq uses at most `captures` captures
             if captures < 7 and not own_pawns & pawn_cone_mask(color, gsq, captures):
                 return INF
+        kings = own_types[5] & ~self.blocked_mask
+        goal_king = self._goal_king[color]
+        if chess.popcount(kings) != (goal_king is not None):
+            return INF
+        total = 0
+        if kings:
+            total = piece_distances(chess.KING, goal_king, self.blocked_mask, self._forbidden[color])[chess.lsb(kings)]
         rows = []
-        kings = []
-        for ptype, mask in zip(chess.PIECE_TYPES, own_types):
+        for ptype, mask in zip(chess.PIECE_TYPES[:5], own_types[:5]):
             for sq in chess.scan_forward(mask & ~self.blocked_mask):
                 rows.append(self._row(color, ptype, sq, captures))
-                kings.append(ptype == chess.KING)
-        n_goal = len(self._goal_pieces[color])
-        surplus = len(rows) - n_goal
-        if surplus < 0:
+        if len(rows) < len(self._goal_pieces[color]):
             return INF
-        if not rows:
-            return 0
-        matrix = np.array(rows, dtype=np.int64)
-        if surplus:
-            dummy = np.zeros((len(rows), surplus), dtype=np.int64)
-            dummy[np.array(kings, dtype=bool), :] = INF
-            matrix = np.hstack([matrix, dummy])
-        matrix = np.minimum(matrix, _BIG)
-        r, c = linear_sum_assignment(matrix)
-        total = int(matrix[r, c].sum())
+        if self._goal_pieces[color] and total < INF:
+            # more rows than columns: the rows left unassigned are the pieces to be captured
+            matrix = np.minimum(np.array(rows, dtype=np.int64), _BIG)
+            r, c = linear_sum_assignment(matrix)
+            total += int(matrix[r, c].sum())
         return INF if total >= INF else total
 
     def _home_pieces_in_goal(self, color: chess.Color, lost: int) -> bool:

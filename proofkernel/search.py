@@ -66,26 +66,29 @@ def _incomplete_cover(state: KernelState, goal: Goal) -> int:
 def lower_bound(state: KernelState, goal: Goal) -> int:
     """A lower bound on the kernel moves from ``state`` to ``goal`` (INFINITE when the
     goal is out of reach). See the module docstring for each term's proof."""
-    captures = {chess.WHITE: state.units(chess.BLACK) - goal.state.units(chess.BLACK),
-                chess.BLACK: state.units(chess.WHITE) - goal.state.units(chess.WHITE)}
-    if captures[chess.WHITE] < 0 or captures[chess.BLACK] < 0:
+    white_captures = state.units(chess.BLACK) - goal.state.units(chess.BLACK)
+    black_captures = state.units(chess.WHITE) - goal.state.units(chess.WHITE)
+    if white_captures < 0 or black_captures < 0:
         return INFINITE
-    for color in (chess.WHITE, chess.BLACK):
+    for color, captures in ((chess.WHITE, white_captures), (chess.BLACK, black_captures)):
         have, want = state.column_pawns[color], goal.state.column_pawns[color]
-        entering = sum(max(0, g - c) for c, g in zip(have, want))
-        if entering > captures[color]:
+        entering = 0
+        for c, g in zip(have, want):
+            if g > c:
+                entering += g - c
+        if entering > captures:
             return INFINITE
         offset = piece_index(color, 0)
-        surplus = [max(0, g - c) for c, g in zip(state.pieces[offset:offset + 5], goal.state.pieces[offset:offset + 5])]
-        pawns = sum(have)
-        if sum(surplus) > pawns - sum(want):
+        surplus = [g - c if g > c else 0
+                   for c, g in zip(state.pieces[offset:offset + 5], goal.state.pieces[offset:offset + 5])]
+        pawns = state.pawns(color)
+        if sum(surplus) > pawns - goal.state.pawns(color):
             return INFINITE
         light = sum(have[f] for f in LIGHT_PROMOTION_FILES[color])
-        dark = pawns - light
-        shortfall = max(0, surplus[LIGHT_BISHOP] - light) + max(0, surplus[DARK_BISHOP] - dark)
-        if shortfall > captures[color]:
+        shortfall = max(0, surplus[LIGHT_BISHOP] - light) + max(0, surplus[DARK_BISHOP] - (pawns - light))
+        if shortfall > captures:
             return INFINITE
-    return max(_incomplete_cover(state, goal), 0)
+    return _incomplete_cover(state, goal)
 
 
 @dataclass
@@ -100,6 +103,7 @@ class KernelSearch:
     nodes: int = 0
     exhausted: bool = True
     _dead: set[KernelState] = field(default_factory=set)
+    _bounds: dict[KernelState, int] = field(default_factory=dict)
     _deadline: float = 0.0
 
     def kernels(self, accept: Callable[[tuple[KernelMove, ...]], bool] = lambda k: True
@@ -118,6 +122,16 @@ class KernelSearch:
         return (state.units(chess.WHITE) + state.units(chess.BLACK)
                 - self.goal.state.units(chess.WHITE) - self.goal.state.units(chess.BLACK))
 
+    def _bound(self, state: KernelState) -> int:
+        """:func:`lower_bound` of ``state``, remembered: the kernel moves commute, so the
+        same child turns up under many parents."""
+        bound = self._bounds.get(state)
+        if bound is None:
+            if len(self._bounds) > 2_000_000:
+                self._bounds.clear()
+            bound = self._bounds[state] = lower_bound(state, self.goal)
+        return bound
+
     def _search(self, state: KernelState, path: tuple[KernelMove, ...], accept, found
                 ) -> Iterator[tuple[KernelMove, ...]]:
         """Yields accepted kernels; returns (via StopIteration value) whether any
@@ -132,7 +146,7 @@ class KernelSearch:
                     yield path
                 return True
             return False
-        if state in self._dead or lower_bound(state, self.goal) > remaining:
+        if state in self._dead or self._bound(state) > remaining:
             return False
         children = []
         white_left = state.units(chess.BLACK) - self.goal.state.units(chess.BLACK)
@@ -144,7 +158,7 @@ class KernelSearch:
                 child = apply_move(state, move)
                 if child in self._dead:
                     continue
-                bound = lower_bound(child, self.goal)
+                bound = self._bound(child)
                 if bound <= remaining - 1:
                     children.append((bound, len(children), move, child))
         children.sort(key=lambda item: (item[0], item[1]))

@@ -20,7 +20,7 @@ pawn (``bxPc0``), or for a pawn capture, a capture "by file of origin" (``wPc0xf
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import chess
 
@@ -75,6 +75,15 @@ def _columns(board: chess.Board) -> tuple[str, ...]:
     return tuple(columns)
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _pawns_per_column(columns: tuple[str, ...]) -> tuple[tuple[int, ...], tuple[int, ...], int, int]:
+    """Black and white pawns per column, and their totals (many states share columns:
+    a capture by a piece of a piece leaves them as they were)."""
+    black = tuple(column.count("b") for column in columns)
+    white = tuple(column.count("w") for column in columns)
+    return black, white, sum(black), sum(white)
+
+
 @dataclass(frozen=True)
 class KernelState:
     """Pawn columns and piece counts; hashable and compared exactly (the
@@ -82,25 +91,24 @@ class KernelState:
 
     columns: tuple[str, ...]
     pieces: tuple[int, ...]
+    #: Pawns per column, indexed ``[color][file]``, and units per colour: derived from
+    #: the fields when the state is made (the search evaluates its bound on every child).
+    column_pawns: tuple[tuple[int, ...], tuple[int, ...]] = field(init=False, repr=False, compare=False)
+    _units: tuple[int, int] = field(init=False, repr=False, compare=False)
+    _pawns: tuple[int, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        black, white, black_pawns, white_pawns = _pawns_per_column(self.columns)
+        object.__setattr__(self, "column_pawns", (black, white))
+        object.__setattr__(self, "_pawns", (black_pawns, white_pawns))
+        object.__setattr__(self, "_units", (black_pawns + sum(self.pieces[5:]), white_pawns + sum(self.pieces[:5])))
 
     @classmethod
     def from_board(cls, board: chess.Board) -> KernelState:
         return cls(_columns(board), _piece_counts(board))
 
-    @functools.cached_property
-    def column_pawns(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """Pawns per column, indexed ``[color][file]`` (computed once per state; the
-        search evaluates its bound on every child)."""
-        return (tuple(column.count("b") for column in self.columns),
-                tuple(column.count("w") for column in self.columns))
-
-    @functools.cached_property
-    def _units(self) -> tuple[int, int]:
-        return (sum(self.column_pawns[chess.BLACK]) + sum(self.pieces[5:]),
-                sum(self.column_pawns[chess.WHITE]) + sum(self.pieces[:5]))
-
     def pawns(self, color: chess.Color) -> int:
-        return sum(self.column_pawns[color])
+        return self._pawns[color]
 
     def units(self, color: chess.Color) -> int:
         """Pawns and pieces of ``color``, king excluded."""

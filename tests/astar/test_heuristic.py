@@ -73,6 +73,21 @@ def test_too_few_pieces_and_promotion() -> None:
     assert Heuristic(goal).side_moves(current, chess.WHITE) == 5
 
 
+def test_surplus_pieces_are_captured_but_never_the_king() -> None:
+    # Goal: white Ke1 and Na1. Now: white Kh8 and knights on a1 and e1. One knight is
+    # surplus (it will be captured, cost 0); the king cannot be: its 7 moves h8-e1
+    # count, while the a1 knight already stands on its square.
+    goal = chess.Board("k7/8/8/8/8/8/8/N3K3 w - - 0 1")
+    now = chess.Board("k6K/8/8/8/8/8/8/N3N3 w - - 0 1")
+    assert Heuristic(goal).side_moves(now, chess.WHITE) == 7
+    # With the king on e2 the rest is the cheaper knight: b3-a1 (1) while the h8
+    # knight is the surplus one: 1 king move + 1 knight move.
+    now = chess.Board("k6N/8/8/8/8/1N6/4K3/8 w - - 0 1")
+    assert Heuristic(goal).side_moves(now, chess.WHITE) == 2
+    # No white knight at all: the goal's a1 knight cannot be made.
+    assert Heuristic(goal).side_moves(chess.Board("k7/8/8/8/8/8/4K3/8 w - - 0 1"), chess.WHITE) == INF
+
+
 @pytest.mark.parametrize("case", texel_cases("pawn_reachable"), ids=lambda c: f"{c['color']}{c['square']}{c['max_captures']}")
 def test_texel_pawn_reachable(case: dict) -> None:
     color = chess.WHITE if case["color"] == "white" else chess.BLACK

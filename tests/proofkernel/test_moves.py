@@ -59,3 +59,30 @@ def test_generation_respects_blocked_pawns() -> None:
     target = Goal.from_boards(goal, blocked_squares(goal, init))
     ours = {str(m) for m in generate_moves(KernelState.from_board(init), target, chess.WHITE)}
     assert ours == {"wPc0xPb1", "wxPb1"}
+
+
+def test_derived_counts_follow_the_state_along_random_kernel_moves() -> None:
+    """A state's pawns per column and units (computed once when the state is made, and
+    shared between states with the same columns) always equal the counts read from its
+    columns and pieces, along random sequences of generated kernel moves."""
+    import random
+
+    rng = random.Random(7)
+    goal = Goal.from_boards(chess.Board("4k3/8/8/8/8/8/8/4K3 w - - 0 1"), 0)
+    for _ in range(20):
+        state = KernelState.from_board(chess.Board())
+        while True:
+            for color in chess.COLORS:
+                black = tuple(column.count("b") for column in state.columns)
+                white = tuple(column.count("w") for column in state.columns)
+                assert state.column_pawns == (black, white)
+                pawns = sum(white if color == chess.WHITE else black)
+                assert state.pawns(color) == pawns
+                assert state.units(color) == pawns + sum(state.pieces[:5] if color == chess.WHITE else state.pieces[5:])
+            moves = generate_moves(state, goal, rng.choice(chess.COLORS))
+            if not moves:
+                break
+            state = apply_move(state, rng.choice(moves))
+        # a copy made from the fields alone is the same state
+        assert KernelState(state.columns, state.pieces) == state
+        assert hash(KernelState(state.columns, state.pieces)) == hash(state)

@@ -11,9 +11,13 @@ moves still needed (the node is cut when the bound exceeds the moves left):
   they are adjacent, so the number of moves is at least the minimum number of
   "dominoes" (one file, or two adjacent files) covering the incomplete files,
   computed greedily from file a (optimal for intervals of length two).
-* **Pawns entering a column.** If a column has fewer white pawns than the goal's,
-  the difference must come in by white pawn captures, one pawn per capture; summed
-  over the columns this is at most the captures white has left (same for black).
+* **Pawns changing files** (texel: "additional captures are needed if the closest
+  available pawn is far away"). Every white pawn of the goal is a distinct white pawn
+  of the state, and a pawn changes file only by capturing, one file per capture; so
+  white's pawn captures are at least the cheapest matching of the goal's white pawns
+  to the state's, at cost |file difference| each (:func:`min_file_shifts`). That is
+  at most the captures white has left, and the white and black minima add up to at
+  most the moves left (same for black).
 * **Promotions.** The goal's surplus pieces of a colour need one pawn each, and a
   light (dark) bishop surplus needs pawns on files that promote on light (dark)
   squares; each capture by a pawn moves one pawn to an adjacent file (changing that
@@ -27,6 +31,7 @@ proof of unreachability. Moves are ordered by the bound of the state they lead t
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -37,7 +42,7 @@ from proofkernel.moves import KernelMove, apply_move, generate_moves
 from proofkernel.state import (DARK_BISHOP, LIGHT_BISHOP, Goal, KernelState, piece_index, promotion_bishop,
                                split_promotions)
 
-__all__ = ["KernelSearch", "SearchBudgetExceeded", "lower_bound", "INFINITE"]
+__all__ = ["KernelSearch", "SearchBudgetExceeded", "lower_bound", "min_file_shifts", "INFINITE"]
 
 INFINITE = 1 << 30
 
@@ -63,6 +68,27 @@ def _incomplete_cover(state: KernelState, goal: Goal) -> int:
     return count
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def min_file_shifts(have: tuple[int, ...], want: tuple[int, ...]) -> int:
+    """Fewest one-file shifts (pawn captures) that bring distinct pawns of ``have``
+    onto the files of ``want`` (pawns per file a-h); INFINITE when ``want`` has more
+    pawns. On a line a matching that keeps the order of the files is optimal (two
+    crossing pairs can be uncrossed at no extra cost), so a table over the two sorted
+    file lists finds it."""
+    sources = [file for file in range(8) for _ in range(have[file])]
+    targets = [file for file in range(8) for _ in range(want[file])]
+    if len(targets) > len(sources):
+        return INFINITE
+    # best[j]: cheapest matching of the targets so far into the first j sources
+    best = [0] * (len(sources) + 1)
+    for i, target in enumerate(targets, 1):
+        row = [INFINITE] * (len(sources) + 1)
+        for j in range(i, len(sources) + 1):
+            row[j] = min(row[j - 1], best[j - 1] + abs(target - sources[j - 1]))
+        best = row
+    return best[-1]
+
+
 def lower_bound(state: KernelState, goal: Goal) -> int:
     """A lower bound on the kernel moves from ``state`` to ``goal`` (INFINITE when the
     goal is out of reach). See the module docstring for each term's proof."""
@@ -70,14 +96,13 @@ def lower_bound(state: KernelState, goal: Goal) -> int:
     black_captures = state.units(chess.WHITE) - goal.state.units(chess.WHITE)
     if white_captures < 0 or black_captures < 0:
         return INFINITE
+    shifts = 0
     for color, captures in ((chess.WHITE, white_captures), (chess.BLACK, black_captures)):
         have, want = state.column_pawns[color], goal.state.column_pawns[color]
-        entering = 0
-        for c, g in zip(have, want):
-            if g > c:
-                entering += g - c
-        if entering > captures:
+        needed = min_file_shifts(have, want)
+        if needed > captures:
             return INFINITE
+        shifts += needed
         offset = piece_index(color, 0)
         surplus = [g - c if g > c else 0
                    for c, g in zip(state.pieces[offset:offset + 5], goal.state.pieces[offset:offset + 5])]
@@ -88,7 +113,7 @@ def lower_bound(state: KernelState, goal: Goal) -> int:
         shortfall = max(0, surplus[LIGHT_BISHOP] - light) + max(0, surplus[DARK_BISHOP] - (pawns - light))
         if shortfall > captures:
             return INFINITE
-    return _incomplete_cover(state, goal)
+    return max(_incomplete_cover(state, goal), shifts)
 
 
 @dataclass

@@ -10,7 +10,7 @@ import pytest
 
 from proofkernel.blocked import blocked_squares
 from proofkernel.moves import apply_move, parse_move
-from proofkernel.search import INFINITE, KernelSearch, lower_bound
+from proofkernel.search import INFINITE, KernelSearch, lower_bound, min_file_shifts
 from proofkernel.state import Goal, KernelState
 from retro.legality import find_kernel
 from tests.proofkernel.conftest import texel_cases
@@ -73,6 +73,52 @@ def test_lower_bound_is_zero_at_goal_and_infinite_without_material() -> None:
     assert lower_bound(KernelState.from_board(chess.Board()), target) == 1  # columns d, e: one domino
     more = Goal.from_boards(chess.Board("4k3/8/8/8/8/8/PPPPPPPP/QQQQKQQQ w - - 0 1"), 0)
     assert lower_bound(KernelState.from_board(chess.Board()), more) == INFINITE
+
+
+def test_min_file_shifts() -> None:
+    a_only = (1, 0, 0, 0, 0, 0, 0, 0)
+    assert min_file_shifts(a_only, (0, 0, 0, 1, 0, 0, 0, 0)) == 3  # a-file pawn to the d-file
+    # pawns on a and b, goal pawns on b and h: a->b (1) and b->h (6), not a->h, b stays (7 too)
+    assert min_file_shifts((1, 1, 0, 0, 0, 0, 0, 0), (0, 1, 0, 0, 0, 0, 0, 1)) == 7
+    # a spare pawn is left over (captured or promoted), not moved
+    assert min_file_shifts((1, 0, 0, 1, 0, 0, 0, 1), (0, 0, 0, 0, 0, 0, 1, 0)) == 1
+    assert min_file_shifts((0,) * 8, a_only) == INFINITE
+
+
+def test_lower_bound_never_exceeds_the_captures_of_a_real_game() -> None:
+    """Soundness of every term of the bound, checked directly: along random games
+    that favour captures (no promotions, so every position is a kernel state as it
+    stands), the bound from each position to the final one is at most the captures
+    the game still makes; and each colour's pawn captures still to come are at least
+    its :func:`min_file_shifts`."""
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(40):
+        board = chess.Board()
+        boards = [board.copy(stack=False)]
+        pawn_captures: list[chess.Color | None] = []  # per capture: the colour of a capturing pawn
+        for _ in range(rng.randint(40, 160)):
+            moves = [m for m in board.legal_moves if m.promotion is None]
+            if not moves:
+                break
+            taking = [m for m in moves if board.is_capture(m)]
+            move = rng.choice(taking if taking and rng.random() < 0.7 else moves)
+            if board.is_capture(move):
+                by_pawn = board.piece_type_at(move.from_square) == chess.PAWN
+                pawn_captures.append(board.turn if by_pawn else None)
+                board.push(move)
+                boards.append(board.copy(stack=False))
+            else:
+                board.push(move)
+        goal = Goal.from_boards(board, blocked_squares(board))
+        for i, earlier in enumerate(boards):
+            state = KernelState.from_board(earlier)
+            assert lower_bound(state, goal) <= len(boards) - 1 - i, (earlier.fen(), board.fen())
+            for color in chess.COLORS:
+                later = sum(1 for c in pawn_captures[i:] if c == color)
+                assert min_file_shifts(state.column_pawns[color], goal.state.column_pawns[color]) <= later
+            checked += 1
+    assert checked > 400
 
 
 def test_random_game_positions_always_have_a_kernel() -> None:

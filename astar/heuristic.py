@@ -8,10 +8,11 @@ Rules (Österlund, texel proof-game documentation, A* section):
   ``scipy.optimize.linear_sum_assignment`` (the paper's Hungarian method). Columns are
   the goal pieces; with more pieces than goal pieces, the rows left unassigned are the
   pieces still to be captured (cost 0). The king stays out of the assignment: it is
-  never captured and only it can take its goal square, so its distance is added apart. Pawns may take a goal piece of another type by promotion, including
-  under-promotion (:func:`astar.paths.promotion_distance`). A pawn can change file
-  only by capturing, so file changes are limited by the number of enemy pieces that
-  still may be captured (current minus goal count).
+  never captured and only it can take its goal square, so its distance is added apart.
+  Pawns may take a goal piece of another type by promotion, including under-promotion
+  (:func:`astar.paths.promotion_distance`). A pawn can change file only by capturing,
+  so file changes are limited by the number of enemy pieces that still may be
+  captured (current minus goal count).
 * Infinity (the goal is unreachable from this node) when a colour has fewer pieces than
   in the goal, when the assignment has no finite solution, when a (possibly truncated)
   pawn cone holds more goal pawns than current pawns, or a truncated cone (at most
@@ -61,9 +62,7 @@ class Heuristic:
         self.blocked_mask = blocked_mask
         self.goal_turn = goal.turn
         self.goal_castling = goal.clean_castling_rights()
-        # the goal pieces off the blocked squares, kings apart (a king is never captured
-        # and only a king can take the king's square, so its cost is added outside the
-        # assignment)
+        # the goal pieces off the blocked squares, the king apart (module docstring)
         self._goal_pieces: dict[chess.Color, list[tuple[chess.PieceType, chess.Square]]] = {}
         self._goal_king: dict[chess.Color, chess.Square | None] = {}
         self._goal_count: dict[chess.Color, int] = {}

@@ -34,7 +34,7 @@ bound) is the sum of
   nearest piece of that kind around the blocked squares and the planned pawn squares
   (or, when they close every way, the pawns already on their planned squares: a piece
   may pass before a pawn arrives), plus one per piece standing on its least obstructed
-  shortest way or on the square itself (:func:`astar.paths.path_obstruction`; without
+  shortest way or on the square itself (:func:`astar.paths.obstruction`; without
   it a rook whose way runs through the knight and bishop of its home corner looked one
   move away, and the leg searched blindly).
 
@@ -72,7 +72,7 @@ from dataclasses import dataclass, field
 import chess
 
 from astar.heuristic import INF, position_key
-from astar.paths import attacks_mask, path_obstruction, piece_distances, shortest_path_layers
+from astar.paths import attacks_mask, obstruction, piece_distances
 from astar.search import child_key
 from proofkernel.moves import PAWN_X_PAWN, PAWN_X_PIECE, PIECE_X_PAWN, PIECE_X_PIECE, KernelMove
 from proofkernel.state import DARK_BISHOP, LIGHT_BISHOP
@@ -235,8 +235,7 @@ class _Leg:
             for sq in chess.scan_forward(mask):
                 if dist[sq] >= best:
                     continue
-                _region, layers = shortest_path_layers(ptype, sq, square, walls)
-                best = min(best, dist[sq] + path_obstruction(layers, board.occupied, 0))
+                best = min(best, dist[sq] + obstruction(ptype, sq, square, walls, board.occupied))
         if best < INF and board.occupied & chess.BB_SQUARES[square]:
             best += 1
         return best

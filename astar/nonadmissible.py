@@ -30,7 +30,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from astar.heuristic import _BIG, INF, Heuristic
-from astar.paths import path_obstruction, piece_distances, shortest_path_layers
+from astar.paths import obstruction, piece_distances, shortest_path_layers
 
 __all__ = ["NonAdmissibleHeuristic"]
 
@@ -57,7 +57,6 @@ class NonAdmissibleHeuristic(Heuristic):
         self._goal_masks = {(color, ptype): goal.pieces_mask(ptype, color) & free
                             for color in chess.COLORS for ptype in chess.PIECE_TYPES}
         self._obstruction_cache: dict[tuple, int] = {}
-        self._path_cache: dict[tuple, int] = {}
         self._kind_path_cache: dict[tuple, tuple[int, list]] = {}
 
     def value_of_key(self, key: tuple) -> int:
@@ -86,9 +85,9 @@ class NonAdmissibleHeuristic(Heuristic):
         Per kind, the shortest-path graphs of its pieces off their goal squares depend
         only on where those pieces stand (:meth:`_kind_paths`); the obstruction depends
         besides only on the pieces inside the union of those graphs' regions, so it is
-        cached per (kind, where its pieces stand, pieces in that union), and each graph's
-        obstruction per (graph, pieces inside its own region): a move changes only the
-        graphs whose region it enters or leaves."""
+        cached per (kind, where its pieces stand, pieces in that union); and each graph's
+        obstruction per pieces inside its own region (:func:`~astar.paths.obstruction`):
+        a move changes only the graphs whose region it enters or leaves."""
         total = 0
         for ptype in (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING):
             mine = types[ptype - 1] & own & ~self.blocked_mask
@@ -98,7 +97,9 @@ class NonAdmissibleHeuristic(Heuristic):
             cache_key = (color, ptype, mine, occupied & region, placed & region)
             value = self._obstruction_cache.get(cache_key)
             if value is None:
-                value = _assigned_obstruction([[(d, self._path_obstruction(graph, occupied, placed)) for d, graph in row]
+                forbidden = self._forbidden[color] if ptype == chess.KING else 0
+                value = _assigned_obstruction([[(d, obstruction(ptype, start, target, self.blocked_mask, occupied, placed,
+                                                                forbidden)) for d, start, target in row]
                                                for row in rows])
                 if len(self._obstruction_cache) > 1_000_000:
                     self._obstruction_cache.clear()
@@ -106,22 +107,10 @@ class NonAdmissibleHeuristic(Heuristic):
             total += value
         return total
 
-    def _path_obstruction(self, graph: tuple, occupied: int, placed: int) -> int:
-        """:func:`~astar.paths.path_obstruction` of one :func:`~astar.paths.shortest_path_layers`
-        ``graph`` = (piece type, start, target, forbidden squares, region, paths)."""
-        region = graph[4]
-        key = (*graph[:4], occupied & region, placed & region)
-        value = self._path_cache.get(key)
-        if value is None:
-            if len(self._path_cache) > 1_000_000:
-                self._path_cache.clear()
-            value = self._path_cache[key] = path_obstruction(graph[5], occupied, placed)
-        return value
-
     def _kind_paths(self, color: chess.Color, ptype: chess.PieceType, mine: int) -> tuple[int, list]:
         """For ``color``'s pieces of ``ptype`` on ``mine``: the union of the regions and,
         per piece off the goal squares, per open goal square of its kind, (relaxed
-        distance, graph for :meth:`_path_obstruction`)."""
+        distance, the piece's square, the goal square)."""
         plan_key = (color, ptype, mine)
         plan = self._kind_path_cache.get(plan_key)
         if plan is not None:
@@ -135,9 +124,8 @@ class NonAdmissibleHeuristic(Heuristic):
                 row = []
                 for target in chess.scan_forward(open_goals):
                     d = piece_distances(ptype, target, self.blocked_mask, forbidden)[sq]
-                    region, paths = shortest_path_layers(ptype, sq, target, self.blocked_mask, forbidden)
-                    union |= region
-                    row.append((d, (ptype, sq, target, forbidden, region, paths)))
+                    union |= shortest_path_layers(ptype, sq, target, self.blocked_mask, forbidden)[0]
+                    row.append((d, sq, target))
                 rows.append(row)
         if len(self._kind_path_cache) > 100_000:
             self._kind_path_cache.clear()

@@ -24,7 +24,9 @@ are cached.
 For guides that are not bounds (:mod:`astar.nonadmissible`, :mod:`astar.initial_path`),
 :func:`shortest_path_layers` gives every relaxed shortest path of a piece as a layered
 graph and :func:`path_obstruction` the fewest pieces standing on one of them (texel's
-"pieces that are blocking sliding pieces from getting to their target squares").
+"pieces that are blocking sliding pieces from getting to their target squares");
+:func:`obstruction` is the same for one piece, remembered per pieces inside the
+graph's region, the only ones it depends on.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ __all__ = [
     "promotion_distance",
     "shortest_path_layers",
     "path_obstruction",
+    "obstruction",
 ]
 
 INF = 10_000
@@ -209,3 +212,19 @@ def path_obstruction(paths: tuple, occupied: int, placed: int) -> int:
             cost = min(cost, here)
         best[sq] = cost
     return best[paths[-1][0]] if paths else 0
+
+
+def obstruction(piece_type: chess.PieceType, start: chess.Square, target: chess.Square, blocked_mask: int,
+                occupied: int, placed: int = 0, forbidden_mask: int = 0) -> int:
+    """:func:`path_obstruction` of the :func:`shortest_path_layers` graph from ``start``
+    to ``target``; 0 when there is no such graph (the target reached or unreachable)."""
+    region, _ = shortest_path_layers(piece_type, start, target, blocked_mask, forbidden_mask)
+    return _region_obstruction(piece_type, start, target, blocked_mask, forbidden_mask, occupied & region,
+                               placed & region)
+
+
+@lru_cache(maxsize=1 << 18)
+def _region_obstruction(piece_type: chess.PieceType, start: chess.Square, target: chess.Square, blocked_mask: int,
+                        forbidden_mask: int, occupied: int, placed: int) -> int:
+    _, layers = shortest_path_layers(piece_type, start, target, blocked_mask, forbidden_mask)
+    return path_obstruction(layers, occupied, placed)

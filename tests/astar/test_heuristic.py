@@ -119,3 +119,26 @@ def test_texel_heuristic_is_admissible(case: dict) -> None:
         assert h <= bound
     if case["relation"] == "==" and bound == 0:
         assert h == 0
+
+
+def test_obstruction_depends_only_on_the_pieces_inside_the_region() -> None:
+    """``obstruction`` is remembered per pieces inside the region of the shortest-path
+    graph; that is right only if the pieces outside never matter. Random pieces,
+    starts, targets and occupancies: it equals ``path_obstruction`` on the full
+    occupancy, whatever stands outside the region."""
+    import random
+
+    from astar.paths import obstruction, path_obstruction, shortest_path_layers
+
+    rng = random.Random(5)
+    for _ in range(3000):
+        ptype = rng.choice((chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING))
+        start, target = rng.sample(chess.SQUARES, 2)
+        blocked = sum(chess.BB_SQUARES[sq] for sq in rng.sample(chess.SQUARES, 4)) & ~chess.BB_SQUARES[start] \
+            & ~chess.BB_SQUARES[target]
+        occupied = rng.getrandbits(64) & rng.getrandbits(64)
+        placed = occupied & rng.getrandbits(64)
+        region, layers = shortest_path_layers(ptype, start, target, blocked)
+        full = path_obstruction(layers, occupied, placed)
+        assert path_obstruction(layers, occupied & region, placed & region) == full
+        assert obstruction(ptype, start, target, blocked, occupied, placed) == full

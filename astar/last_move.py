@@ -10,11 +10,10 @@ game plus the double step. Soundness: the final proof game is replay-checked any
 
 General case (the paper's Bxg3+ example): when every retraction that
 ``retro.revmoves.retractions`` finds is irreversible (a capture or a pawn move),
-:func:`forced_last_moves` lists them all and :func:`forced_last_move` picks one
-(``choice`` modulo their number, as texel picks arbitrarily); ``retro.proofgame``
-prefers one whose predecessor has a proof kernel. The choice can only cost
-completeness (the picked predecessor may be unreachable while another is not), never
-soundness: every move listed is checked to be legal in its predecessor and to give
+:func:`forced_last_moves` lists them all; where texel picks one arbitrarily,
+``retro.proofgame`` takes the first whose predecessor has a proof kernel. The choice
+can only cost completeness (the picked predecessor may be unreachable while another
+is not), never soundness: every move listed is checked to be legal in its predecessor and to give
 exactly the goal.
 """
 
@@ -24,20 +23,13 @@ from dataclasses import dataclass
 
 import chess
 
-__all__ = ["ForcedLastMove", "forced_last_move", "forced_last_moves"]
+__all__ = ["ForcedLastMove", "forced_last_moves"]
 
 
 @dataclass(frozen=True)
 class ForcedLastMove:
     predecessor: chess.Board
     move: chess.Move
-
-
-def forced_last_move(goal: chess.Board, choice: int = 0) -> ForcedLastMove | None:
-    """The forced double step behind the goal's ep square, or an irreversible last move
-    picked among the retractions when all of them are irreversible; else None."""
-    candidates = forced_last_moves(goal)
-    return candidates[choice % len(candidates)] if candidates else None
 
 
 def forced_last_moves(goal: chess.Board) -> list[ForcedLastMove]:

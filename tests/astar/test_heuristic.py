@@ -107,11 +107,12 @@ def _bound(case: dict) -> int:
                          ids=lambda c: c["source"].split(":")[-1])
 def test_texel_heuristic_is_admissible(case: dict) -> None:
     """Our bound never exceeds texel's proven distance (finite '==' or '<=' bounds)."""
-    from astar.last_move import forced_last_move
+    from astar.last_move import forced_last_moves
     from retro.proofgame import blocked_mask_for
     init, goal = chess.Board(case["init_fen"]), chess.Board(case["goal_fen"])
     from astar.proofgame import same_position
-    last = None if same_position(init, goal) else forced_last_move(goal)
+    candidates = [] if same_position(init, goal) else forced_last_moves(goal)
+    last = candidates[0] if candidates else None
     target = last.predecessor if last else goal  # texel measures to the goal before forced last moves
     h = Heuristic(target, blocked_mask_for(goal, init)).value(init)
     bound = _bound(case)

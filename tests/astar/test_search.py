@@ -116,10 +116,11 @@ def test_ep_field_without_a_capture_still_names_the_last_move() -> None:
                          ids=lambda c: c["source"].split(":")[-1])
 def test_texel_goal_pos_rewrite_irreversible_last_move(case: dict) -> None:
     """All retractions irreversible: the search targets a predecessor (texel testLastMove)."""
-    from astar.last_move import forced_last_move
+    from astar.last_move import forced_last_moves
     goal = chess.Board(case["goal_fen"])
-    rewrite = forced_last_move(goal)
-    assert rewrite is not None
+    candidates = forced_last_moves(goal)
+    assert candidates
+    rewrite = candidates[0]
     after = rewrite.predecessor.copy()
     after.push(rewrite.move)
     assert after.board_fen() == goal.board_fen()

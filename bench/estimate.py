@@ -129,8 +129,8 @@ def part_a(args: argparse.Namespace) -> None:
 
 def part_b(args: argparse.Namespace) -> None:
     print(f"== our sample space S (retro/sampling.py)")
-    print(f"N = |S| = {STANDARD.size} = {STANDARD.size:.4e} = 2 sides x 144 rights options x "
-          f"{STANDARD.board_size:.4e} boards")
+    print(f"N = |S| = {STANDARD.size} = {STANDARD.size:.4e} = {STANDARD.size / STANDARD.board_size:.4f} "
+          f"rights options per board (side to move, castling, en passant) x {STANDARD.board_size:.4e} boards")
     with tempfile.TemporaryDirectory() as tmp:
         status = Path(tmp) / "status.txt"
         out, seconds = _retro("estimate", "--samples", str(args.draws), "--seed", str(args.seed), "-m",

@@ -5,7 +5,8 @@ legal chess positions": a multiset S with known size N, a way to draw uniform me
 and for every position P its multiplicity m(P) in S; then ``N * mean(Y)`` with
 ``Y = 1/m`` for legal samples (0 otherwise) is unbiased.
 
-Definition of S (an element is a tuple, drawn uniformly by composing exact uniform choices):
+Definition of S (an element is a board of items 1-5 with a rights option of item 6 that it
+satisfies; drawn uniformly by composing exact uniform choices):
 
 1. A *material signature* per colour: counts (pawns p, knights n, bishops b, rooks r,
    queens q) with ``p <= 8`` and excess ``e = max(0,n-2)+max(0,b-2)+max(0,r-2)+max(0,q-1)
@@ -37,37 +38,54 @@ Definition of S (an element is a tuple, drawn uniformly by composing exact unifo
 4. Pawns of both colours on distinct free squares of ranks 2-7 (a pawn on rank 1 or 8
    is never legal: it would have promoted / cannot move backwards).
 5. The remaining units (N, B, R, Q of both colours) on distinct free squares anywhere.
-6. The side to move (2 choices).
-7. A *rights option* among ``16 * 9 = 144``: a castling subset of KQkq and an en-passant
-   file (or none). The option is *compatible* with the board when every castling right
-   has its king and rook on their initial squares, and the ep file has a pawn of the side
-   not to move on its fourth rank with the two squares behind it empty and the side to
-   move has a legal en-passant capture there. An element whose option is compatible maps
-   to the position with those rights; an incompatible option maps to the same board and
-   side with *no* rights.
+6. A *rights option* (:data:`RIGHTS`, 480 of them): the side to move, a castling subset
+   of KQkq, and an en-passant pair or none. An en-passant pair (f, g), g = f +- 1, says
+   that the side not to move has just double-stepped a pawn on file f and that a pawn of
+   the side to move stands beside it on file g. An element is a board *together with an
+   option it satisfies*: each castling right has its king and rook on their initial
+   squares, and for a pair (f, g) the pawn stands on file f of its fourth rank, the two
+   squares behind it (start and passed square) are empty, and the side to move has a
+   pawn on file g of that rank. The element maps to the position with that side to
+   move, those castling rights, and the ep square behind f when the side to move has a
+   legal en-passant capture there (none otherwise).
 
 Identity of positions (FIDE 9.2.2, and python-chess's FEN writer): placement, side to
 move, castling rights, and the ep square only when an ep capture is legal. A FEN whose ep
 square has no legal ep capture denotes the position without it.
 
-Every legal position is in S: items 1-5 are necessary conditions of legality (above), and
-a legal position's castling rights and (legally capturable) ep square always satisfy
-compatibility (castling needs the unmoved king and rook; an ep square means a pawn just
-made a double step past it).
+Every legal position is in S: items 1-5 are necessary conditions of legality (above). A
+legal position's castling rights need the unmoved king and rook; a legal ep capture
+needs the pawn that just double-stepped (both squares it left and passed empty) and a
+capturing pawn beside it, which gives a pair the board satisfies.
 
-Multiplicity: a position with any castling right or ep square comes from exactly one
-element (m = 1). A position without rights comes from the option (none, none) and from
-every incompatible option: ``m = 1 + 144 - V`` where ``V = 2**c * (1 + e)`` is the number
-of compatible options, c the number of castling rights with king and rook at home, e the
-number of ep-compatible files. Boards outside items 1-5 have m = 0.
+Multiplicity: a position P with a (legal) ep square on file f comes from the elements
+with P's board, side and castling rights and a satisfied pair (f, g): ``m`` = the number
+of pawns of the side to move beside the ep pawn (1 or 2). A position without ep square
+comes from the option without pair and from every satisfied pair (f, g) whose file has no
+legal ep capture: ``m = 1 + that number``. Boards outside items 1-5, or castling rights
+without king and rook at home, have m = 0.
 
-Size: ``N = 2 * 144 * sum K(k) * C(pawnsq-k, pw) * C(pawnsq-k-pw, pb) * C(62-pw-pb, uw+ub)
-* C(uw+ub, uw) * W(pw, uw, ew) * W(pb, ub, eb)`` over the strata (pw, uw, ew, pb, ub, eb)
-allowed by items 1-2 and k = the number of kings on ranks 2-7 (K(k) = number of
-non-adjacent ordered king pairs with k of them on pawn ranks); ``W(p, u, e)`` sums
-``u! / (n! b! r! q!)`` (the arrangements of a unit list) over the signatures of a colour
-with those totals. The counting is parametrized by board size and material
-(:class:`SpaceShape`) so tests can check it against brute-force enumeration.
+Size: ``N = sum over the 480 options of the boards satisfying the option``. A rights
+option fixes some pieces on some squares and some squares empty (a :class:`Constraint`);
+boards of items 1-5 under a constraint are counted exactly per stratum (pw, uw, ew, pb,
+ub, eb) allowed by items 1-2 and k = the number of free kings on pawn ranks:
+``K(k) * C(A-k, pw') * C(A-k-pw', pb') * C(R-pw'-pb', uw'+ub') * C(uw'+ub', uw') *
+W(pw, uw, ew) * W(pb, ub, eb)``, with K(k) the king pairs (fixed kings stay put, free
+ones on free squares, never adjacent), A the free squares on pawn ranks, R the free
+squares minus the free kings, primes the pawns and units left after the fixed ones,
+and ``W(p, u, e)`` the sum of ``u'! / (n'! b'! r'! q'!)`` (the arrangements of the unit
+list left after the fixed units) over the signatures of a colour with those totals. The
+counting is parametrized by board size and material (:class:`SpaceShape`) and takes any
+constraint, so tests check it against brute-force enumeration on small boards. Drawing
+is a composition of exact uniform choices: an option with probability proportional to
+its count, then a board under its constraint.
+
+Why options instead of a fixed set of rights per board (the first version of this
+module had 16 castling subsets x 9 ep files = 144 per board and mapped the incompatible
+ones to the position without rights): that made S 144 times larger than it needs to be,
+so only about one draw in 13,000 was legal. With options tied to the board, almost
+every board has just the option without rights on each side, and S is about 2.1 times
+the number of boards.
 
 Choices the paper leaves open: bishops count against 2 regardless of square colour (a
 tighter per-colour count would need square colours in the placement count), and nothing
@@ -90,7 +108,10 @@ import chess
 __all__ = [
     "SpaceShape",
     "SampleSpace",
-    "RIGHTS_OPTIONS",
+    "Constraint",
+    "RightsOption",
+    "RIGHTS",
+    "EP_PAIRS",
     "STANDARD",
     "multiplicity",
     "board_in_space",
@@ -98,7 +119,6 @@ __all__ = [
     "sample_fen",
 ]
 
-RIGHTS_OPTIONS = 16 * 9
 PIECE_LETTERS = "NBRQ"
 BASE_COUNTS = (2, 2, 2, 1)  # initial N, B, R, Q
 
@@ -131,6 +151,7 @@ class SpaceShape:
 
 Signature = tuple[int, int, int, int, int]  # pawns, N, B, R, Q
 Totals = tuple[int, int, int]  # pawns, units (N+B+R+Q), excess
+Units = tuple[int, int, int, int]  # N, B, R, Q
 
 
 def excess(signature: Signature, shape: SpaceShape) -> int:
@@ -168,16 +189,6 @@ def captures_allow(white: Totals, black: Totals, shape: SpaceShape) -> bool:
     return eb <= c + min(cb, shape.max_pawns - pw - ew)
 
 
-def king_pair_classes(shape: SpaceShape) -> list[list[tuple[int, int]]]:
-    """Non-adjacent ordered king pairs, grouped by how many kings stand on pawn ranks."""
-    classes: list[list[tuple[int, int]]] = [[], [], []]
-    for wk in range(shape.squares):
-        for bk in range(shape.squares):
-            if wk != bk and not shape.adjacent(wk, bk):
-                classes[shape.pawn_rank(wk) + shape.pawn_rank(bk)].append((wk, bk))
-    return classes
-
-
 def _multinomial(total: int, parts: tuple[int, ...]) -> int:
     used = sum(parts)
     if used > total:
@@ -194,8 +205,28 @@ def _pick(rng: random.Random, cumulative: list[int]) -> int:
 
 
 @dataclass(frozen=True)
+class Constraint:
+    """The boards that hold the ``fixed`` pieces ((square, letter) pairs, kings included)
+    and leave the ``empty`` squares empty. ``Constraint()`` is every board."""
+
+    fixed: tuple[tuple[int, str], ...] = ()
+    empty: frozenset[int] = frozenset()
+
+    def material(self, color: chess.Color) -> Signature:
+        """The fixed pawns, knights, bishops, rooks and queens of one colour."""
+        letters = "PNBRQ" if color else "pnbrq"
+        return tuple(sum(letter == wanted for _, letter in self.fixed) for wanted in letters)  # type: ignore[return-value]
+
+    def holds(self, board: chess.Board) -> bool:
+        return all(board.piece_at(square) == chess.Piece.from_symbol(letter) for square, letter in self.fixed) and not any(
+            board.piece_at(square) for square in self.empty
+        )
+
+
+@dataclass(frozen=True)
 class _Group:
-    """Signatures of one colour with the same totals, each weighted by its unit arrangements."""
+    """Signatures of one colour with the same totals, each weighted by the arrangements of
+    its units left after the fixed ones."""
 
     signatures: list[Signature]
     cumulative: list[int]
@@ -205,139 +236,226 @@ class _Group:
         return self.cumulative[-1]
 
 
-@dataclass(frozen=True)
-class _Stratum:
-    """Boards with given pawn and unit totals per colour and k kings on pawn ranks; the
-    excess pairs allowed by item 2 with their cumulative material weights."""
-
-    pw: int
-    uw: int
-    pb: int
-    ub: int
-    kings_on_pawn_ranks: int
-    excess_pairs: list[tuple[int, int]]
-    cumulative: list[int]
-
-
 class SampleSpace:
-    """The multiset S for a given shape: exact counting, uniform draws (see module doc)."""
+    """The multiset S for a given shape: exact counting, uniform draws (see module doc).
+    ``rights=False``: the boards of items 1-5 alone (any shape; for brute-force tests)."""
 
     def __init__(self, shape: SpaceShape = SpaceShape(), *, rights: bool = True) -> None:
+        if rights and shape != SpaceShape():
+            raise ValueError("castling and en passant exist only on the 8x8 board")
         self.shape = shape
-        self.rights = rights  # False: only boards (for brute-force tests)
+        self.rights = rights
         self.signatures = colour_signatures(shape)
-        self.king_classes = king_pair_classes(shape)
-        self.pawn_squares = sum(shape.pawn_rank(s) for s in range(shape.squares))
+        self._cache: dict[tuple, object] = {}
 
-    @cached_property
-    def groups(self) -> dict[Totals, _Group]:
-        """Signatures grouped by (pawns, units, excess), weighted by ``u! / prod(n_i!)``
-        (the ways to fill u ordered slots with that material)."""
-        groups: dict[Totals, _Group] = {}
-        for sig in self.signatures:
-            group = groups.setdefault(totals(sig, self.shape), _Group([], []))
-            previous = group.cumulative[-1] if group.cumulative else 0
-            group.signatures.append(sig)
-            group.cumulative.append(previous + _multinomial(sum(sig[1:]), sig[1:]))
-        return groups
+    def _memo(self, key: tuple, make):  # type: ignore[no-untyped-def]
+        if key not in self._cache:
+            self._cache[key] = make()
+        return self._cache[key]
 
-    def placements(self, pw: int, uw: int, pb: int, ub: int, kings_on_pawn_ranks: int) -> int:
-        """Ways to place the pawns (as a set per colour) and the unit slots (white ones
-        first) beside one king pair of the class (items 4-5)."""
-        free_pawn = self.pawn_squares - kings_on_pawn_ranks
-        pawns = math.comb(free_pawn, pw) * math.comb(free_pawn - pw, pb)
-        rest = self.shape.squares - 2 - pw - pb
-        return pawns * math.comb(rest, uw + ub) * math.comb(uw + ub, uw)
+    def groups(self, fixed_units: Units = (0, 0, 0, 0)) -> dict[Totals, _Group]:
+        """Signatures with at least the fixed units, grouped by (pawns, units, excess) and
+        weighted by ``u'! / prod(c'!)`` (the ways to fill the u' = u - fixed free unit
+        slots with the rest of that material)."""
 
-    @cached_property
-    def _table(self) -> tuple[list[_Stratum], list[int]]:
-        """The strata with their cumulative weights (boards of items 1-5)."""
-        excesses: dict[tuple[int, int], list[int]] = {}
-        for p, u, e in sorted(self.groups):
-            excesses.setdefault((p, u), []).append(e)
-        strata: list[_Stratum] = []
-        cumulative: list[int] = []
-        total = 0
-        for (pw, uw), white_excesses in excesses.items():
-            for (pb, ub), black_excesses in excesses.items():
-                pairs, weights, material = [], [], 0
-                for ew in white_excesses:
-                    for eb in black_excesses:
-                        if captures_allow((pw, uw, ew), (pb, ub, eb), self.shape):
-                            material += self.groups[(pw, uw, ew)].weight * self.groups[(pb, ub, eb)].weight
-                            pairs.append((ew, eb))
-                            weights.append(material)
-                if not material:
+        def make() -> dict[Totals, _Group]:
+            groups: dict[Totals, _Group] = {}
+            for sig in self.signatures:
+                rest = tuple(c - f for c, f in zip(sig[1:], fixed_units))
+                if min(rest) < 0:
                     continue
-                for k, kings in enumerate(self.king_classes):
-                    if pw + pb > self.pawn_squares - k or not kings:
-                        continue
-                    weight = len(kings) * self.placements(pw, uw, pb, ub, k) * material
-                    if weight:
-                        total += weight
-                        strata.append(_Stratum(pw, uw, pb, ub, k, pairs, weights))
-                        cumulative.append(total)
-        return strata, cumulative
+                group = groups.setdefault(totals(sig, self.shape), _Group([], []))
+                previous = group.cumulative[-1] if group.cumulative else 0
+                group.signatures.append(sig)
+                group.cumulative.append(previous + _multinomial(sum(rest), rest))
+            return groups
+
+        return self._memo(("groups", fixed_units), make)  # type: ignore[return-value]
+
+    def _material(self, white_units: Units, black_units: Units) -> dict[tuple[int, int, int, int], tuple]:
+        """Per (pw, uw, pb, ub): the excess pairs allowed by item 2 and their cumulative
+        material weights."""
+
+        def make() -> dict:
+            white, black = self.groups(white_units), self.groups(black_units)
+            white_excess: dict[tuple[int, int], list[int]] = {}
+            black_excess: dict[tuple[int, int], list[int]] = {}
+            for (p, u, e) in white:
+                white_excess.setdefault((p, u), []).append(e)
+            for (p, u, e) in black:
+                black_excess.setdefault((p, u), []).append(e)
+            out = {}
+            for (pw, uw), ews in white_excess.items():
+                for (pb, ub), ebs in black_excess.items():
+                    pairs, cumulative, material = [], [], 0
+                    for ew in ews:
+                        for eb in ebs:
+                            if captures_allow((pw, uw, ew), (pb, ub, eb), self.shape):
+                                material += white[(pw, uw, ew)].weight * black[(pb, ub, eb)].weight
+                                pairs.append((ew, eb))
+                                cumulative.append(material)
+                    if material:
+                        out[(pw, uw, pb, ub)] = (pairs, cumulative)
+            return out
+
+        return self._memo(("material", white_units, black_units), make)  # type: ignore[return-value]
+
+    def _strata(self, white_fixed: Signature, black_fixed: Signature, pawn_room: int, room: int) -> tuple[list, list[int]]:
+        """Boards per (pw, uw, pb, ub) beside one king pair when ``pawn_room`` free squares
+        on pawn ranks and ``room`` free squares in all take the pawns and units that are not
+        fixed (items 4-5); the strata with cumulative counts."""
+
+        def make() -> tuple[list, list[int]]:
+            strata, cumulative, total = [], [], 0
+            for (pw, uw, pb, ub), (_, material) in self._material(white_fixed[1:], black_fixed[1:]).items():
+                free_pw, free_pb = pw - white_fixed[0], pb - black_fixed[0]
+                if free_pw < 0 or free_pb < 0 or free_pw + free_pb > pawn_room:
+                    continue
+                free_uw, free_ub = uw - sum(white_fixed[1:]), ub - sum(black_fixed[1:])
+                rest = room - free_pw - free_pb
+                if free_uw + free_ub > rest:
+                    continue
+                total += (math.comb(pawn_room, free_pw) * math.comb(pawn_room - free_pw, free_pb)
+                          * math.comb(rest, free_uw + free_ub) * math.comb(free_uw + free_ub, free_uw)
+                          * material[-1])
+                strata.append((pw, uw, pb, ub))
+                cumulative.append(total)
+            return strata, cumulative
+
+        return self._memo(("strata", white_fixed, black_fixed, pawn_room, room), make)  # type: ignore[return-value]
+
+    def _layout(self, constraint: Constraint) -> tuple[list[list[tuple[int, int]]], int, int] | None:
+        """The king pairs by the number k of free kings on pawn ranks, the free squares on
+        pawn ranks and the free squares (fixed and empty ones excluded); None when no board
+        meets the constraint's fixed part (a pawn off the pawn ranks, two kings of a
+        colour, a square both fixed and empty)."""
+
+        def make():  # type: ignore[no-untyped-def]
+            shape = self.shape
+            fixed = dict(constraint.fixed)
+            if len(fixed) != len(constraint.fixed) or set(fixed) & constraint.empty:
+                return None
+            if any(letter in "Pp" and not shape.pawn_rank(square) for square, letter in fixed.items()):
+                return None
+            free = [s for s in range(shape.squares) if s not in fixed and s not in constraint.empty]
+            kings = []
+            for king in "Kk":
+                at = [s for s, letter in fixed.items() if letter == king]
+                if len(at) > 1:
+                    return None
+                kings.append(at or free)
+            classes: list[list[tuple[int, int]]] = [[], [], []]
+            for wk in kings[0]:
+                for bk in kings[1]:
+                    if wk != bk and not shape.adjacent(wk, bk):
+                        on_pawn_ranks = sum(shape.pawn_rank(k) and k not in fixed for k in (wk, bk))
+                        classes[on_pawn_ranks].append((wk, bk))
+            pawn_room = sum(shape.pawn_rank(s) for s in free)
+            free_kings = sum(1 for king in "Kk" if king not in fixed.values())
+            return classes, pawn_room, len(free) - free_kings
+
+        return self._memo(("layout", constraint), make)  # type: ignore[return-value]
+
+    def _class_counts(self, constraint: Constraint) -> list[int]:
+        """Boards of the constraint per king class k (items 1-5)."""
+
+        def make() -> list[int]:
+            layout = self._layout(constraint)
+            if layout is None:
+                return [0, 0, 0]
+            classes, pawn_room, room = layout
+            white, black = constraint.material(chess.WHITE), constraint.material(chess.BLACK)
+            counts = []
+            for k, kings in enumerate(classes):
+                cumulative = self._strata(white, black, pawn_room - k, room)[1] if kings else []
+                counts.append(len(kings) * cumulative[-1] if cumulative else 0)
+            return counts
+
+        return self._memo(("classes", constraint), make)  # type: ignore[return-value]
+
+    def count(self, constraint: Constraint = Constraint()) -> int:
+        """The boards of items 1-5 that meet the constraint."""
+        return sum(self._class_counts(constraint))
 
     @property
     def board_size(self) -> int:
         """Number of boards (items 1-5)."""
-        return self._table[1][-1]
+        return self.count()
+
+    @property
+    def _option_cumulative(self) -> list[int]:
+        def make() -> list[int]:
+            return list(itertools.accumulate(self.count(option.constraint) for option in RIGHTS))
+
+        return self._memo(("options",), make)  # type: ignore[return-value]
 
     @property
     def size(self) -> int:
-        """N: boards x side to move x rights options."""
-        return self.board_size * (2 * RIGHTS_OPTIONS if self.rights else 1)
+        """N: the boards with each rights option they satisfy (item 6), or the boards alone."""
+        return self._option_cumulative[-1] if self.rights else self.board_size
 
-    def draw_board(self, rng: random.Random) -> list[str]:
-        """A uniform board of items 1-5, as a list of square contents ('.' for empty).
+    def draw_board(self, rng: random.Random, constraint: Constraint = Constraint()) -> list[str]:
+        """A uniform board of items 1-5 meeting the constraint, as a list of square contents
+        ('.' for empty).
 
-        Composition of exact uniform choices: a stratum with probability proportional to
-        its count, an excess pair and then each colour's signature with probability
-        proportional to its arrangements, a king pair uniform in its class, a uniform
-        set of pawn squares (first ones white), then a uniform ordered tuple of free
-        squares for the unit list (every arrangement of the multiset arises from the same
-        number of tuples)."""
-        strata, cumulative = self._table
-        stratum = strata[_pick(rng, cumulative)]
-        ew, eb = stratum.excess_pairs[_pick(rng, stratum.cumulative)]
-        white_group = self.groups[(stratum.pw, stratum.uw, ew)]
-        black_group = self.groups[(stratum.pb, stratum.ub, eb)]
+        Composition of exact uniform choices: a king class and a stratum with probability
+        proportional to their counts, an excess pair and then each colour's signature with
+        probability proportional to its arrangements, a king pair uniform in its class, a
+        uniform set of free pawn squares (first ones white), then a uniform ordered tuple
+        of free squares for the unit list (every arrangement of the multiset arises from
+        the same number of tuples)."""
+        layout = self._layout(constraint)
+        counts = self._class_counts(constraint)
+        if layout is None or not sum(counts):
+            raise ValueError("no board meets the constraint")
+        classes, pawn_room, room = layout
+        k = _pick(rng, list(itertools.accumulate(counts)))
+        white_fixed, black_fixed = constraint.material(chess.WHITE), constraint.material(chess.BLACK)
+        strata, cumulative = self._strata(white_fixed, black_fixed, pawn_room - k, room)
+        pw, uw, pb, ub = strata[_pick(rng, cumulative)]
+        pairs, material = self._material(white_fixed[1:], black_fixed[1:])[(pw, uw, pb, ub)]
+        ew, eb = pairs[_pick(rng, material)]
+        white_group = self.groups(white_fixed[1:])[(pw, uw, ew)]  # type: ignore[arg-type]
+        black_group = self.groups(black_fixed[1:])[(pb, ub, eb)]  # type: ignore[arg-type]
         white = white_group.signatures[_pick(rng, white_group.cumulative)]
         black = black_group.signatures[_pick(rng, black_group.cumulative)]
-        wk, bk = rng.choice(self.king_classes[stratum.kings_on_pawn_ranks])
         cells = ["."] * self.shape.squares
+        for square, letter in constraint.fixed:
+            cells[square] = letter
+        wk, bk = rng.choice(classes[k])
         cells[wk], cells[bk] = "K", "k"
-        pawn_free = [s for s in range(self.shape.squares) if self.shape.pawn_rank(s) and cells[s] == "."]
-        chosen = rng.sample(pawn_free, stratum.pw + stratum.pb)
-        for i, square in enumerate(chosen):
-            cells[square] = "P" if i < stratum.pw else "p"
-        units = [letter for letter, count in zip(PIECE_LETTERS, white[1:]) for _ in range(count)]
-        units += [letter.lower() for letter, count in zip(PIECE_LETTERS, black[1:]) for _ in range(count)]
-        free = [s for s in range(self.shape.squares) if cells[s] == "."]
-        for square, letter in zip(rng.sample(free, len(units)), units):
+
+        def free(square: int) -> bool:
+            return cells[square] == "." and square not in constraint.empty
+
+        pawn_free = [s for s in range(self.shape.squares) if self.shape.pawn_rank(s) and free(s)]
+        free_pw, free_pb = pw - white_fixed[0], pb - black_fixed[0]
+        for i, square in enumerate(rng.sample(pawn_free, free_pw + free_pb)):
+            cells[square] = "P" if i < free_pw else "p"
+        units = [letter for letter, count, fixed in zip(PIECE_LETTERS, white[1:], white_fixed[1:])
+                 for _ in range(count - fixed)]
+        units += [letter.lower() for letter, count, fixed in zip(PIECE_LETTERS, black[1:], black_fixed[1:])
+                  for _ in range(count - fixed)]
+        for square, letter in zip(rng.sample([s for s in range(self.shape.squares) if free(s)], len(units)), units):
             cells[square] = letter
         return cells
 
     def draw(self, rng: random.Random) -> chess.Board:
-        """A uniform element of S (8x8 only), mapped to its position."""
-        if self.shape != SpaceShape():
-            raise ValueError("positions exist only for the 8x8 space")
-        cells = self.draw_board(rng)
+        """A uniform element of S (8x8 with rights only), mapped to its position."""
+        if not self.rights:
+            raise ValueError("positions are drawn only from the 8x8 space with rights")
+        option = RIGHTS[_pick(rng, self._option_cumulative)]
+        cells = self.draw_board(rng, option.constraint)
         board = chess.Board(None)
         for square, letter in enumerate(cells):
             if letter != ".":
                 board.set_piece_at(square, chess.Piece.from_symbol(letter))
-        board.turn = rng.randrange(2) == 0
-        castle_subset, ep_option = divmod(rng.randrange(RIGHTS_OPTIONS), 9)
-        castle_squares = [sq for bit, sq in enumerate(_CASTLE_ROOKS) if castle_subset >> bit & 1]
-        ep_file = ep_option - 1
-        if all(sq in _compatible_castling(board) for sq in castle_squares) and (
-            ep_file < 0 or ep_file in _compatible_ep_files(board)
-        ):
-            board.castling_rights = chess.SquareSet(castle_squares).mask
-            if ep_file >= 0:
-                board.ep_square = _ep_square(board, ep_file)
+        board.turn = option.turn
+        board.castling_rights = option.castling_mask
+        if option.ep is not None:
+            board.ep_square = _ep_square(board, option.ep[0])
+            if not board.has_legal_en_passant():
+                board.ep_square = None
         return board
 
 
@@ -345,41 +463,56 @@ class SampleSpace:
 _CASTLE_ROOKS = (chess.H1, chess.A1, chess.H8, chess.A8)
 
 
-def _compatible_castling(board: chess.Board) -> list[chess.Square]:
-    """Castling rights whose king and rook stand on their initial squares."""
-    out = []
-    for rook_square in _CASTLE_ROOKS:
-        color = chess.WHITE if rook_square < 8 else chess.BLACK
-        king_square = chess.E1 if color else chess.E8
-        if board.piece_at(king_square) == chess.Piece(chess.KING, color) and board.piece_at(
-            rook_square
-        ) == chess.Piece(chess.ROOK, color):
-            out.append(rook_square)
-    return out
-
-
 def _ep_square(board: chess.Board, file: int) -> chess.Square:
     return chess.square(file, 5 if board.turn else 2)
 
 
-def _compatible_ep_files(board: chess.Board) -> list[int]:
-    """Files where the side not to move has a pawn that may just have double-stepped
-    (start and passed squares empty) and the side to move can legally take it en passant."""
-    mover = not board.turn
-    rank = 3 if mover == chess.WHITE else 4
-    passed, start = (2, 1) if mover == chess.WHITE else (5, 6)
-    out = []
-    for file in range(8):
-        if board.piece_at(chess.square(file, rank)) != chess.Piece(chess.PAWN, mover):
-            continue
-        if board.piece_at(chess.square(file, passed)) or board.piece_at(chess.square(file, start)):
-            continue
-        trial = board.copy(stack=False)
-        trial.castling_rights = 0
-        trial.ep_square = _ep_square(board, file)
-        if trial.has_legal_en_passant():
-            out.append(file)
-    return out
+@dataclass(frozen=True)
+class RightsOption:
+    """Item 6: the side to move, a castling subset (bits 0-3: K, Q, k, q) and an
+    en-passant pair (file of the pawn that just double-stepped, file of a pawn of the side
+    to move beside it) or None."""
+
+    turn: chess.Color
+    castling: int
+    ep: tuple[int, int] | None
+
+    @property
+    def castling_mask(self) -> int:
+        return chess.SquareSet(sq for bit, sq in enumerate(_CASTLE_ROOKS) if self.castling >> bit & 1).mask
+
+    @cached_property
+    def constraint(self) -> Constraint:
+        """The boards that satisfy this option: kings and rooks of the castling rights at
+        home; for an ep pair the double-stepped pawn on its fourth rank with its start and
+        passed squares empty, and the capturer beside it."""
+        fixed: dict[int, str] = {}
+        for bit, rook in enumerate(_CASTLE_ROOKS):
+            if self.castling >> bit & 1:
+                white = bit < 2
+                fixed[rook] = "R" if white else "r"
+                fixed[chess.E1 if white else chess.E8] = "K" if white else "k"
+        empty: list[int] = []
+        if self.ep is not None:
+            pawn_file, capturer_file = self.ep
+            mover_white = not self.turn
+            rank = 3 if mover_white else 4
+            fixed[chess.square(pawn_file, rank)] = "P" if mover_white else "p"
+            fixed[chess.square(capturer_file, rank)] = "p" if mover_white else "P"
+            empty = [chess.square(pawn_file, r) for r in ((1, 2) if mover_white else (5, 6))]
+        return Constraint(tuple(sorted(fixed.items())), frozenset(empty))
+
+
+EP_PAIRS = tuple((f, g) for f in range(8) for g in (f - 1, f + 1) if 0 <= g < 8)
+RIGHTS = tuple(RightsOption(turn, castling, ep) for turn in (chess.WHITE, chess.BLACK) for castling in range(16)
+               for ep in (None, *EP_PAIRS))
+
+
+def _castling_subset(board: chess.Board) -> int | None:
+    """The castling rights of the board as a subset of KQkq (None for rights elsewhere)."""
+    rights = board.castling_rights
+    subset = sum(1 << bit for bit, sq in enumerate(_CASTLE_ROOKS) if rights & chess.BB_SQUARES[sq])
+    return subset if rights == RightsOption(board.turn, subset, None).castling_mask else None
 
 
 def board_in_space(board: chess.Board) -> bool:
@@ -406,19 +539,22 @@ def multiplicity(board: chess.Board) -> int:
 
     An ep square without a legal ep capture is ignored (identity of positions, module
     doc); a castling right whose king or rook is not at home puts the FEN outside S."""
-    if not board_in_space(board):
+    castling = _castling_subset(board)
+    if castling is None or not board_in_space(board):
         return 0
-    castling = chess.SquareSet(board.castling_rights)
-    compatible_castling = _compatible_castling(board)
-    if any(sq not in compatible_castling for sq in castling):
+    if not RightsOption(board.turn, castling, None).constraint.holds(board):
         return 0
-    ep_files = _compatible_ep_files(board)
-    ep = board.ep_square
-    has_ep = ep is not None and ep == _ep_square(board, chess.square_file(ep)) and chess.square_file(ep) in ep_files
-    if castling or has_ep:
-        return 1
-    compatible = 2 ** len(compatible_castling) * (1 + len(ep_files))
-    return 1 + RIGHTS_OPTIONS - compatible
+    pairs = [option.ep for option in RIGHTS
+             if option.turn == board.turn and option.castling == 0 and option.ep and option.constraint.holds(board)]
+    if board.ep_square is not None and board.has_legal_en_passant():
+        return sum(pawn_file == chess.square_file(board.ep_square) for pawn_file, _ in pairs)
+    trial = board.copy(stack=False)
+    legal_files = set()
+    for pawn_file in {pawn_file for pawn_file, _ in pairs}:
+        trial.ep_square = _ep_square(board, pawn_file)
+        if trial.has_legal_en_passant():
+            legal_files.add(pawn_file)
+    return 1 + sum(pawn_file not in legal_files for pawn_file, _ in pairs)
 
 
 def draws(count: int, seed: int, space: SampleSpace | None = None) -> Iterator[chess.Board]:

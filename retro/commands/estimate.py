@@ -55,7 +55,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "file (--status FILE --size N), or by running the chain sample -> static rules -> proof game "
         "search (--samples n --seed S).",
         epilog="examples: retro estimate --samples 200 --seed 1 -o est.txt; "
-        "retro estimate --status out02 --samples 1000 --size 6371...",
+        "retro estimate --status out02 --samples 1000 --size 4510...",
     )
     parser.add_argument("--status", metavar="FILE", help="decided samples, one per line ('-' for stdin)")
     parser.add_argument("--samples", type=int, metavar="n",

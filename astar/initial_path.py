@@ -51,13 +51,15 @@ by the colour of the promotion square), choosing the fewest pawn steps, then the
 whose nearest unfilled goal square is closest; a kind is not offered when the
 colour's remaining promotion squares could then no longer make the light or dark
 bishops still lacking. With ``place``, a capture-free leg then walks the new piece to
-the nearest unfilled goal square of its kind (a failure there is ignored).
+the nearest unfilled goal square of its kind, but not one a walk failed to reach
+before (:func:`_walk_target`), with a small node budget; a failure there is ignored.
 
 When a leg fails (node limit), or the plan needs something this construction does not
 do (a capture of a promoted piece, en passant, a pawn that has promoted quietly before
 a capture), the path stops there: the moves made so far are kept and the final search
 starts from their end (texel instead splits the kernel in halves; we do not). A
-promotion is tried with the three best choices before the path stops.
+promotion is tried with the three best choices (squares whose promotion leg failed
+before come last) before the path stops.
 """
 
 from __future__ import annotations
@@ -517,6 +519,19 @@ def _nearest_unfilled(board: chess.Board, goal: chess.Board, color: chess.Color,
     return best, nearest
 
 
+def _walk_target(board: chess.Board, goal: chess.Board, color: chess.Color, kind: int, square: chess.Square,
+                 blocked: int, unreached: set[chess.Square]) -> chess.Square | None:
+    """Where a piece of ``kind`` just promoted on ``square`` walks: the nearest unfilled
+    goal square of its kind (the first in square order on ties), but never one a walk
+    already failed to reach (dev #50: a black queen promoted five times, each sent to
+    a1, where a white rook sat boxed in by its pawn and knight; every walk spent the
+    whole leg budget, 16 of the path's 17 s)."""
+    distances = piece_distances(_KIND_TYPES[kind], square, blocked)  # symmetric for pieces
+    targets = [sq for sq in _unfilled_squares(board, goal, color, kind, blocked)
+               if sq not in unreached and distances[sq] < INF]
+    return min(targets, key=lambda sq: (distances[sq], sq)) if targets else None
+
+
 def initial_path(init: chess.Board, kernel: tuple[KernelMove, ...], extended_moves: tuple[str, ...],
                  pawn_plan: tuple[tuple[tuple[chess.Square, chess.Color], ...], ...], blocked: int, *,
                  goal: chess.Board | None = None, place: bool = True, tries: int = 3,
@@ -530,6 +545,8 @@ def initial_path(init: chess.Board, kernel: tuple[KernelMove, ...], extended_mov
     moves: list[chess.Move] = []
     nodes = 0
     promoted = 0
+    unreached: set[chess.Square] = set()  # goal squares a promoted piece's walk failed to reach
+    stuck: set[chess.Square] = set()  # promotion squares a promotion leg failed to reach
 
     def stop(done: int, reason: str) -> InitialPath:
         return InitialPath(tuple(moves), board, done, len(kernel), nodes, reason, promoted)
@@ -564,19 +581,26 @@ def initial_path(init: chess.Board, kernel: tuple[KernelMove, ...], extended_mov
             if not play(leg, leg_nodes):
                 return stop(index, f"no way found to {'capture' if leg is legs[-1] else 'prepare'} {move}")
     while goal is not None and _promoting_pawns(board, goal, chess.WHITE) + _promoting_pawns(board, goal, chess.BLACK):
-        candidates = _promotions(board, goal, blocked)[:tries]
+        # promotion squares whose leg failed come last (a failure there tends to repeat:
+        # a Tromp sample position retried f1 in every round, 2 s each time)
+        ranked = _promotions(board, goal, blocked)
+        candidates = sorted(ranked, key=lambda item: item[0].promotion_square in stuck)[:tries]
         # when every candidate fails, the best one gets a second try with twice the nodes
         attempts = [(leg, kind, leg_nodes) for leg, kind in candidates]
         attempts += [(leg, kind, 2 * leg_nodes) for leg, kind in candidates[:1]]
         for leg, kind, budget in attempts:
             if play(leg, budget):
                 break
+            stuck.add(leg.promotion_square)
         else:
             return stop(len(kernel), "no way found for the next quiet promotion")
         promoted += 1
         # (a walk to a square a pawn keeps ends at once: the leg's guide is INF there)
-        target = _nearest_unfilled(board, goal, leg.color, kind, leg.promotion_square, blocked)[1] if place else None
+        target = _walk_target(board, goal, leg.color, kind, leg.promotion_square, blocked, unreached) if place else None
         if target is not None:
             masks = {c: board.pawns & board.occupied_co[c] for c in chess.COLORS}
-            play(_Leg(masks, [(leg.color, (leg.ptype,), target)], capture_color=leg.color), leg_nodes)
+            # a walk takes a few nodes when it succeeds (2 to 7 on dev #50, #61, #71), and
+            # its failure is ignored: a small budget
+            if not play(_Leg(masks, [(leg.color, (leg.ptype,), target)], capture_color=leg.color), leg_nodes // 6):
+                unreached.add(target)
     return stop(len(kernel), "")

@@ -216,3 +216,19 @@ def test_pieces_of_a_key_are_the_pieces_of_the_position() -> None:
             if not moves:
                 break
             board.push(rng.choice(moves))
+
+
+def test_promoted_piece_walks_elsewhere_after_a_failed_walk() -> None:
+    """Black has just promoted a queen on c1 and the goal wants black queens on a1 and
+    g6. a1 is nearer (one move; it holds White's rook, boxed in by its a2 pawn and b1
+    knight, as on dev #50's path, which sent five promoted queens there, each walk
+    failing after the whole leg budget); once a walk to a1 has failed, the walk goes to
+    g6 (two moves); with both failed there is no walk."""
+    from astar.initial_path import _walk_target
+
+    board = chess.Board("4k3/8/8/8/8/7K/P7/RNq5 w - - 0 1")
+    goal = chess.Board("4k3/8/6q1/8/8/7K/P7/qN6 w - - 0 1")
+    queen = 0  # the kind index of queens
+    assert _walk_target(board, goal, chess.BLACK, queen, chess.C1, 0, set()) == chess.A1
+    assert _walk_target(board, goal, chess.BLACK, queen, chess.C1, 0, {chess.A1}) == chess.G6
+    assert _walk_target(board, goal, chess.BLACK, queen, chess.C1, 0, {chess.G6, chess.A1}) is None

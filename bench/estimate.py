@@ -128,7 +128,7 @@ def part_a(args: argparse.Namespace) -> None:
 
 
 def part_b(args: argparse.Namespace) -> None:
-    print(f"== our sample space S (retro/sampling.py)")
+    print("== our sample space S (retro/sampling.py)")
     print(f"N = |S| = {STANDARD.size} = {STANDARD.size:.4e} = {STANDARD.size / STANDARD.board_size:.4f} "
           f"rights options per board (side to move, castling, en passant) x {STANDARD.board_size:.4e} boards")
     with tempfile.TemporaryDirectory() as tmp:

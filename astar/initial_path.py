@@ -52,7 +52,7 @@ whose nearest unfilled goal square is closest; a kind is not offered when the
 colour's remaining promotion squares could then no longer make the light or dark
 bishops still lacking. With ``place``, a capture-free leg then walks the new piece to
 the nearest unfilled goal square of its kind, but not one a walk failed to reach
-before (:func:`_walk_target`), with a small node budget; a failure there is ignored.
+before, with a small node budget; a failure there is ignored.
 
 When a leg fails (node limit), or the plan needs something this construction does not
 do (a capture of a promoted piece, en passant, a pawn that has promoted quietly before
@@ -507,29 +507,18 @@ def _unfilled_squares(board: chess.Board, goal: chess.Board, color: chess.Color,
 
 
 def _nearest_unfilled(board: chess.Board, goal: chess.Board, color: chess.Color, kind: int,
-                      square: chess.Square, blocked: int) -> tuple[int, chess.Square | None]:
+                      square: chess.Square, blocked: int,
+                      skip: set[chess.Square] | frozenset[chess.Square] = frozenset()) -> tuple[int, chess.Square | None]:
     """The unfilled goal square of ``kind`` nearest (relaxed distance) to a piece on
-    ``square``, with that distance; the first in square order on ties; (INF, None)
-    when every goal square of that kind is filled."""
+    ``square``, with that distance; the first in square order on ties; squares in
+    ``skip`` left out; (INF, None) when no goal square of that kind is unfilled and
+    reachable."""
     best, nearest = INF, None
     for target in _unfilled_squares(board, goal, color, kind, blocked):
         distance = piece_distances(_KIND_TYPES[kind], target, blocked)[square]
-        if nearest is None or distance < best:
+        if target not in skip and distance < best:
             best, nearest = distance, target
     return best, nearest
-
-
-def _walk_target(board: chess.Board, goal: chess.Board, color: chess.Color, kind: int, square: chess.Square,
-                 blocked: int, unreached: set[chess.Square]) -> chess.Square | None:
-    """Where a piece of ``kind`` just promoted on ``square`` walks: the nearest unfilled
-    goal square of its kind (the first in square order on ties), but never one a walk
-    already failed to reach (dev #50: a black queen promoted five times, each sent to
-    a1, where a white rook sat boxed in by its pawn and knight; every walk spent the
-    whole leg budget, 16 of the path's 17 s)."""
-    distances = piece_distances(_KIND_TYPES[kind], square, blocked)  # symmetric for pieces
-    targets = [sq for sq in _unfilled_squares(board, goal, color, kind, blocked)
-               if sq not in unreached and distances[sq] < INF]
-    return min(targets, key=lambda sq: (distances[sq], sq)) if targets else None
 
 
 def initial_path(init: chess.Board, kernel: tuple[KernelMove, ...], extended_moves: tuple[str, ...],
@@ -596,7 +585,11 @@ def initial_path(init: chess.Board, kernel: tuple[KernelMove, ...], extended_mov
             return stop(len(kernel), "no way found for the next quiet promotion")
         promoted += 1
         # (a walk to a square a pawn keeps ends at once: the leg's guide is INF there)
-        target = _walk_target(board, goal, leg.color, kind, leg.promotion_square, blocked, unreached) if place else None
+        # (never to a square a walk failed to reach: dev #50 sent five promoted queens to
+        # a1, held by a white rook boxed in by its pawn and knight; each walk spent the
+        # whole leg budget, 16 of the path's 17 s)
+        target = (_nearest_unfilled(board, goal, leg.color, kind, leg.promotion_square, blocked, unreached)[1]
+                  if place else None)
         if target is not None:
             masks = {c: board.pawns & board.occupied_co[c] for c in chess.COLORS}
             # a walk takes a few nodes when it succeeds (2 to 7 on dev #50, #61, #71), and

@@ -278,15 +278,17 @@ class SampleSpace:
 
         def make() -> dict:
             white, black = self.groups(white_units), self.groups(black_units)
-            white_excess: dict[tuple[int, int], list[int]] = {}
-            black_excess: dict[tuple[int, int], list[int]] = {}
-            for (p, u, e) in white:
-                white_excess.setdefault((p, u), []).append(e)
-            for (p, u, e) in black:
-                black_excess.setdefault((p, u), []).append(e)
+
+            def excesses(groups: dict[Totals, _Group]) -> dict[tuple[int, int], list[int]]:
+                by_totals: dict[tuple[int, int], list[int]] = {}
+                for (p, u, e) in groups:
+                    by_totals.setdefault((p, u), []).append(e)
+                return by_totals
+
             out = {}
-            for (pw, uw), ews in white_excess.items():
-                for (pb, ub), ebs in black_excess.items():
+            black_excesses = excesses(black)
+            for (pw, uw), ews in excesses(white).items():
+                for (pb, ub), ebs in black_excesses.items():
                     pairs, cumulative, material = [], [], 0
                     for ew in ews:
                         for eb in ebs:
@@ -506,6 +508,8 @@ class RightsOption:
 EP_PAIRS = tuple((f, g) for f in range(8) for g in (f - 1, f + 1) if 0 <= g < 8)
 RIGHTS = tuple(RightsOption(turn, castling, ep) for turn in (chess.WHITE, chess.BLACK) for castling in range(16)
                for ep in (None, *EP_PAIRS))
+# the options of each side to move with an ep pair and no castling (multiplicity)
+_EP_OPTIONS = {turn: [RightsOption(turn, 0, pair) for pair in EP_PAIRS] for turn in (chess.WHITE, chess.BLACK)}
 
 
 def _castling_subset(board: chess.Board) -> int | None:
@@ -544,8 +548,7 @@ def multiplicity(board: chess.Board) -> int:
         return 0
     if not RightsOption(board.turn, castling, None).constraint.holds(board):
         return 0
-    pairs = [option.ep for option in RIGHTS
-             if option.turn == board.turn and option.castling == 0 and option.ep and option.constraint.holds(board)]
+    pairs = [option.ep for option in _EP_OPTIONS[board.turn] if option.constraint.holds(board)]
     if board.ep_square is not None and board.has_legal_en_passant():
         return sum(pawn_file == chess.square_file(board.ep_square) for pawn_file, _ in pairs)
     trial = board.copy(stack=False)

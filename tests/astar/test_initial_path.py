@@ -224,11 +224,11 @@ def test_promoted_piece_walks_elsewhere_after_a_failed_walk() -> None:
     knight, as on dev #50's path, which sent five promoted queens there, each walk
     failing after the whole leg budget); once a walk to a1 has failed, the walk goes to
     g6 (two moves); with both failed there is no walk."""
-    from astar.initial_path import _walk_target
+    from astar.initial_path import _nearest_unfilled
 
     board = chess.Board("4k3/8/8/8/8/7K/P7/RNq5 w - - 0 1")
     goal = chess.Board("4k3/8/6q1/8/8/7K/P7/qN6 w - - 0 1")
     queen = 0  # the kind index of queens
-    assert _walk_target(board, goal, chess.BLACK, queen, chess.C1, 0, set()) == chess.A1
-    assert _walk_target(board, goal, chess.BLACK, queen, chess.C1, 0, {chess.A1}) == chess.G6
-    assert _walk_target(board, goal, chess.BLACK, queen, chess.C1, 0, {chess.G6, chess.A1}) is None
+    assert _nearest_unfilled(board, goal, chess.BLACK, queen, chess.C1, 0, set())[1] == chess.A1
+    assert _nearest_unfilled(board, goal, chess.BLACK, queen, chess.C1, 0, {chess.A1})[1] == chess.G6
+    assert _nearest_unfilled(board, goal, chess.BLACK, queen, chess.C1, 0, {chess.G6, chess.A1})[1] is None

@@ -75,10 +75,22 @@ class Heuristic:
             self._goal_count[color] = chess.popcount(goal.occupied_co[color])
             self._goal_pawns[color] = goal.pawns & goal.occupied_co[color]
             self._forbidden[color] = king_forbidden_mask(color, goal, blocked_mask)
-        self._blocked_checks = [(chess.BB_SQUARES[sq], goal.piece_type_at(sq) - 1, goal.color_at(sq))
-                                for sq in chess.scan_forward(blocked_mask & goal.occupied)]
+        # per goal pawn: its full cone, the goal pawns inside it, and its cones truncated
+        # at 0..6 captures (module docstring, pawn cones)
+        self._cones = {color: [(pawn_cone_mask(color, gsq, 7),
+                                chess.popcount(self._goal_pawns[color] & pawn_cone_mask(color, gsq, 7)),
+                                tuple(pawn_cone_mask(color, gsq, c) for c in range(7)))
+                               for gsq in chess.scan_forward(self._goal_pawns[color])]
+                       for color in chess.COLORS}
+        # the goal's pieces on blocked squares, per type (pawns ... kings) and per colour
+        blocked_goal = blocked_mask & goal.occupied
+        self._blocked_types = [(index, mask & blocked_goal) for index, mask in
+                               enumerate((goal.pawns, goal.knights, goal.bishops, goal.rooks, goal.queens, goal.kings))
+                               if mask & blocked_goal]
+        self._blocked_white = blocked_goal & goal.occupied_co[chess.WHITE]
+        self._blocked_black = blocked_goal & goal.occupied_co[chess.BLACK]
         self._row_cache: dict[tuple[chess.Color, chess.PieceType, chess.Square, int], list[int]] = {}
-        self._side_cache: dict[tuple, int] = {}
+        self._side_cache: dict[chess.Color, dict[tuple, int]] = {chess.WHITE: {}, chess.BLACK: {}}
 
     # -- per-piece cost rows ----------------------------------------------------
     def _row(self, color: chess.Color, ptype: chess.PieceType, sq: chess.Square, captures: int) -> list[int]:
@@ -133,15 +145,15 @@ class Heuristic:
         (pawns ... kings, both colours), ``own`` this colour's occupancy."""
         captures = enemy_count - self._goal_count[not color]
         pawns, knights, bishops, rooks, queens, kings = types
-        own_types = (own & pawns, own & knights, own & bishops, own & rooks, own & queens, own & kings)
-        key = (color, own_types, captures)
-        cached = self._side_cache.get(key)
+        key = (own & pawns, own & knights, own & bishops, own & rooks, own & queens, own & kings, captures)
+        cache = self._side_cache[color]
+        cached = cache.get(key)
         if cached is not None:
             return cached
-        value = self._compute_side(color, own, own_types, captures)
-        if len(self._side_cache) > 2_000_000:
-            self._side_cache.clear()
-        self._side_cache[key] = value
+        value = self._compute_side(color, own, key[:6], captures)
+        if len(cache) > 1_000_000:
+            cache.clear()
+        cache[key] = value
         return value
 
     def _compute_side(self, color: chess.Color, own: int, own_types: tuple[int, ...], captures: int) -> int:
@@ -149,13 +161,12 @@ class Heuristic:
             return INF
         # pawn cones (truncated by the captures still available)
         own_pawns = own_types[0]
-        for gsq in chess.scan_forward(self._goal_pawns[color]):
+        for cone, goal_pawns, truncated in self._cones[color]:
             # full cone: closed under pawn moves backwards, so its pawn count never grows
-            cone = pawn_cone_mask(color, gsq, 7)
-            if chess.popcount(self._goal_pawns[color] & cone) > chess.popcount(own_pawns & cone):
+            if goal_pawns > chess.popcount(own_pawns & cone):
                 return INF
-            # truncated cone: the pawn that ends on gsq uses at most `captures` captures
-            if captures < 7 and not own_pawns & pawn_cone_mask(color, gsq, captures):
+            # truncated cone: the pawn that ends on the goal square uses at most `captures` captures
+            if captures < 7 and not own_pawns & truncated[captures]:
                 return INF
         kings = own_types[5] & ~self.blocked_mask
         goal_king = self._goal_king[color]
@@ -172,7 +183,7 @@ class Heuristic:
             return INF
         if self._goal_pieces[color] and total < INF:
             # more rows than columns: the rows left unassigned are the pieces to be captured
-            matrix = np.minimum(np.array(rows, dtype=np.int64), _BIG)
+            matrix = np.array(rows, dtype=np.int64)  # entries at most INF: no overflow
             r, c = linear_sum_assignment(matrix)
             total += int(matrix[r, c].sum())
         return INF if total >= INF else total
@@ -199,9 +210,12 @@ class Heuristic:
         if self.goal_castling & ~castling:
             return INF
         types = (pawns, knights, bishops, rooks, queens, kings)
-        for sq_mask, type_index, color in self._blocked_checks:
-            if not types[type_index] & sq_mask or bool(white & sq_mask) != color:
+        # every blocked goal square holds its goal piece (a blocked piece never moves)
+        for type_index, mask in self._blocked_types:
+            if types[type_index] & mask != mask:
                 return INF
+        if white & self._blocked_white != self._blocked_white or white & self._blocked_black:
+            return INF
         occupied = pawns | knights | bishops | rooks | queens | kings
         black = occupied & ~white
         w = self._side(chess.WHITE, white, types, chess.popcount(black))
@@ -219,7 +233,6 @@ class Heuristic:
             if lost & chess.BB_RANK_8:
                 b = max(b, 2 if self._home_pieces_in_goal(chess.BLACK, lost) else 1)
         return plies_for_moves(w, b, turn, self.goal_turn)
-
 
 def position_key(board: chess.Board) -> tuple:
     """What identifies a search node: the piece masks, White's occupancy, the side to

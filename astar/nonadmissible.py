@@ -56,6 +56,8 @@ class NonAdmissibleHeuristic(Heuristic):
         free = ~blocked_mask
         self._goal_masks = {(color, ptype): goal.pieces_mask(ptype, color) & free
                             for color in chess.COLORS for ptype in chess.PIECE_TYPES}
+        self._goal_kinds = [(color, ptype - 1, mask) for (color, ptype), mask in self._goal_masks.items() if mask]
+        self._goal_free = goal.occupied & free
         self._obstruction_cache: dict[tuple, int] = {}
         self._kind_path_cache: dict[tuple, tuple[int, list]] = {}
 
@@ -66,14 +68,12 @@ class NonAdmissibleHeuristic(Heuristic):
         types = key[:6]
         white = key[6]
         occupied = types[0] | types[1] | types[2] | types[3] | types[4] | types[5]
-        by_color = {chess.WHITE: white, chess.BLACK: occupied & ~white}
-        penalty = 0
+        by_color = (occupied & ~white, white)  # indexed by chess.BLACK, chess.WHITE
         # goal squares held by another piece (colour or type)
         right = 0
-        for (color, ptype), mask in self._goal_masks.items():
-            right |= mask & types[ptype - 1] & by_color[color]
-        goal_occupied = self.goal.occupied & ~self.blocked_mask
-        penalty += 2 * chess.popcount(goal_occupied & occupied & ~right)
+        for color, type_index, mask in self._goal_kinds:
+            right |= mask & types[type_index] & by_color[color]
+        penalty = 2 * chess.popcount(self._goal_free & occupied & ~right)
         for color in chess.COLORS:
             penalty += 2 * self._obstructions(types, occupied, right, by_color[color], color)
             penalty += 2 * self._stuck_pawns(types, occupied, by_color[color], by_color[not color], color)

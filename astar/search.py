@@ -65,35 +65,42 @@ def child_key(board: chess.Board, key: tuple, move: chess.Move) -> tuple | None:
     double steps, which the caller plays out instead. Mirrors ``chess.Board.push``:
     the moved piece's mask, the captured piece's mask, White's occupancy, the side to
     move, castling rights cleared on both squares and on the back rank of a moving
-    king, and no en-passant square."""
+    king, and no en-passant square. Reads the pieces from ``key`` alone (``board`` is
+    the position it describes)."""
+    if move.promotion is not None:
+        return None
     from_sq, to_sq = move.from_square, move.to_square
-    moved = board.piece_type_at(from_sq)
-    if move.promotion is not None or moved is None:
+    from_bb, to_bb = chess.BB_SQUARES[from_sq], chess.BB_SQUARES[to_sq]
+    pawns, knights, bishops, rooks, queens, kings, white, turn, castling, _ep = key
+    occupied = pawns | knights | bishops | rooks | queens | kings
+    if not occupied & from_bb or (white if turn else occupied & ~white) & to_bb:
+        return None  # no piece to move, or castling written as king takes rook
+    if pawns & from_bb and (abs(to_sq - from_sq) == 16 or ((to_sq - from_sq) % 8 and not occupied & to_bb)):
+        return None  # double step or en passant
+    king_move = kings & from_bb
+    if king_move and abs(to_sq - from_sq) not in (1, 7, 8, 9):
         return None
-    if moved == chess.PAWN:
-        double_step = abs(to_sq - from_sq) == 16
-        en_passant = (from_sq - to_sq) % 8 and not board.occupied & chess.BB_SQUARES[to_sq]
-        if double_step or en_passant:
-            return None
-    if moved == chess.KING and abs(to_sq - from_sq) not in (1, 7, 8, 9):
-        return None
-    captured = board.piece_type_at(to_sq)
-    if moved == chess.KING and captured == chess.ROOK and board.color_at(to_sq) == board.turn:
-        return None  # castling written as king takes rook
-    changed = chess.BB_SQUARES[from_sq] | chess.BB_SQUARES[to_sq]
-    types = list(key[:6])
-    types[moved - 1] ^= changed
-    white = key[6]
-    if captured is not None:
-        types[captured - 1] ^= chess.BB_SQUARES[to_sq]
-    if board.turn == chess.WHITE:
-        white ^= changed
-    elif captured is not None:
-        white ^= chess.BB_SQUARES[to_sq]
-    castling = key[8] & ~changed
-    if moved == chess.KING:
-        castling &= ~(chess.BB_RANK_1 if board.turn == chess.WHITE else chess.BB_RANK_8)
-    return (*types, white, not board.turn, castling, None)
+    changed = from_bb | to_bb
+    if occupied & to_bb:  # a capture: the captured piece leaves its mask
+        keep = ~to_bb
+        pawns, knights, bishops, rooks, queens = pawns & keep, knights & keep, bishops & keep, rooks & keep, queens & keep
+    if pawns & from_bb:
+        pawns ^= changed
+    elif knights & from_bb:
+        knights ^= changed
+    elif bishops & from_bb:
+        bishops ^= changed
+    elif rooks & from_bb:
+        rooks ^= changed
+    elif queens & from_bb:
+        queens ^= changed
+    else:
+        kings ^= changed
+    white = white ^ changed if turn else white & ~to_bb
+    castling &= ~changed
+    if king_move:
+        castling &= ~(chess.BB_RANK_1 if turn else chess.BB_RANK_8)
+    return (pawns, knights, bishops, rooks, queens, kings, white, not turn, castling, None)
 
 
 def _path(parents: dict, key: tuple) -> tuple[chess.Move, ...]:
@@ -155,9 +162,13 @@ def search(
         if nodes >= max_nodes or out_of_time or (patience is not None and nodes - improved_at > patience):
             return SearchResult("budget", (), nodes, time.monotonic() - start, _path(parents, best_key), best_h)
         mover = board.turn
+        kd = king_dist[mover]
+        occupied, pawns, kings = board.occupied, board.pawns, board.kings
         alive = False  # a child with a finite heuristic exists
         for move in board.generate_legal_moves():
-            if blocked & (chess.BB_SQUARES[move.from_square] | chess.BB_SQUARES[move.to_square]):
+            from_sq, to_sq = move.from_square, move.to_square
+            from_bb, to_bb = chess.BB_SQUARES[from_sq], chess.BB_SQUARES[to_sq]
+            if blocked & (from_bb | to_bb):
                 continue
             ckey = child_key(board, key, move)
             if ckey is None:
@@ -175,14 +186,13 @@ def search(
                 continue
             alive = True
             parents[ckey] = (key, move, g + 1)
-            piece_type = board.piece_type_at(move.from_square)
-            king_closer = 0
-            if piece_type == chess.KING and king_dist[mover] is not None:
-                kd = king_dist[mover]
-                king_closer = 1 if kd[move.to_square] < kd[move.from_square] else 0
+            pawn_move = pawns & from_bb
+            # a capture: the target square is occupied (castling never is), or a pawn steps diagonally (en passant)
+            capture = occupied & to_bb or (pawn_move and (to_sq - from_sq) % 8)
+            king_closer = kings & from_bb and kd is not None and kd[to_sq] < kd[from_sq]
             heapq.heappush(heap, (
-                a * (g + 1) + b * h, -int(board.is_capture(move)), -king_closer, -int(move.promotion is not None),
-                -int(piece_type == chess.PAWN), rng.random(), next(counter), g + 1, board, move, ckey, h,
+                a * (g + 1) + b * h, -bool(capture), -bool(king_closer), -(move.promotion is not None),
+                -bool(pawn_move), rng.random(), next(counter), g + 1, board, move, ckey, h,
             ))
         if alive and node_h < best_h:
             best_h, best_key, improved_at = node_h, key, nodes

@@ -54,12 +54,23 @@ bishops still lacking. With ``place``, a capture-free leg then walks the new pie
 the nearest unfilled goal square of its kind, but not one a walk failed to reach
 before, with a small node budget; a failure there is ignored.
 
+The plan may have a pawn promote quietly *before* a capture (a file with fewer pawns in
+the plan than on the board): those promotions are played first, in the same way, the
+bishop-colour check then counting only how many promotions are left (the pawns that
+promote later may still change files).
+
+When a capture's legs fail, they are tried once more with the pawns that take part in
+no capture and no promotion from there on (their file keeps its number of pawns in
+every later plan) already on their last squares of the plan: the plan keeps pawns as
+late as it can, which can shut a unit out (dev #109: the rook to be taken on f2 behind
+the f1 bishop, boxed in by the e2 and g2 pawns; with the g-pawn on g4 it gets out).
+These files keep their last squares for the rest of the path.
+
 When a leg fails (node limit), or the plan needs something this construction does not
-do (a capture of a promoted piece, en passant, a pawn that has promoted quietly before
-a capture), the path stops there: the moves made so far are kept and the final search
-starts from their end (texel instead splits the kernel in halves; we do not). A
-promotion is tried with the three best choices (squares whose promotion leg failed
-before come last) before the path stops.
+do (a capture of a promoted piece, en passant), the path stops there: the moves made
+so far are kept and the final search starts from their end (texel instead splits the
+kernel in halves; we do not). A promotion is tried with the three best choices
+(squares whose promotion leg failed before come last) before the path stops.
 """
 
 from __future__ import annotations
@@ -336,6 +347,24 @@ def _pawn_masks(plan: tuple[tuple[chess.Square, chess.Color], ...]) -> dict[ches
     return masks
 
 
+def _steady_files(plans: list[dict[chess.Color, int]]) -> dict[chess.Color, int]:
+    """Per colour, the files whose pawns take part in no capture and no promotion over
+    ``plans`` (the same number of pawns there in each): they only advance."""
+    steady = {}
+    for color in chess.COLORS:
+        steady[color] = 0
+        for file_mask in chess.BB_FILES:
+            if len({chess.popcount(plan[color] & file_mask) for plan in plans}) == 1:
+                steady[color] |= file_mask
+    return steady
+
+
+def _advance(masks: dict[chess.Color, int], final: dict[chess.Color, int],
+             files: dict[chess.Color, int]) -> dict[chess.Color, int]:
+    """``masks`` with the pawns on ``files`` on their ``final`` squares."""
+    return {c: (masks[c] & ~files[c]) | (final[c] & files[c]) for c in chess.COLORS}
+
+
 def _legs(move: KernelMove, text: str, before: dict[chess.Color, int]) -> list[_Leg] | str:
     """The approach and capture legs of one kernel capture, or why we cannot build them."""
     color, enemy = move.color, not move.color
@@ -448,29 +477,37 @@ def _kind_counts(board: chess.Board, color: chess.Color) -> list[int]:
     return counts
 
 
-def _promoting_pawns(board: chess.Board, goal: chess.Board, color: chess.Color) -> list[chess.Square]:
-    """The pawns of ``color`` that must promote: on each file the most advanced ones
-    beyond the goal's pawn count there (pawns of a file never pass each other)."""
+def _pawn_masks_of(board: chess.BaseBoard) -> dict[chess.Color, int]:
+    return {c: board.pawns & board.occupied_co[c] for c in chess.COLORS}
+
+
+def _promoting_pawns(board: chess.Board, target_pawns: int, color: chess.Color) -> list[chess.Square]:
+    """The pawns of ``color`` that must promote to leave the pawns ``target_pawns``: on
+    each file the most advanced ones beyond the target's pawn count there (pawns of a
+    file never pass each other)."""
     result = []
     for file_mask in chess.BB_FILES:
         mine = sorted(chess.scan_forward(board.pawns & board.occupied_co[color] & file_mask),
                       reverse=color == chess.WHITE)
-        extra = len(mine) - chess.popcount(goal.pawns & goal.occupied_co[color] & file_mask)
+        extra = len(mine) - chess.popcount(target_pawns & file_mask)
         result.extend(mine[:max(0, extra)])
     return result
 
 
-def _promotions(board: chess.Board, goal: chess.Board, blocked: int) -> list[tuple[_PromotionLeg, int]]:
+def _promotions(board: chess.Board, goal: chess.Board, blocked: int,
+                target_pawns: dict[chess.Color, int] | None = None) -> list[tuple[_PromotionLeg, int]]:
     """The quiet promotion legs that can be played next, best first, with the kind each
-    makes. A pawn qualifies when no pawn or blocked square stands between it and its
+    makes, toward the goal's pawns or, before a capture, toward ``target_pawns`` (the
+    plan's). A pawn qualifies when no pawn or blocked square stands between it and its
     promotion square; its kinds are those the goal still lacks (a bishop on its
     square's colour), but not one after which the colour's other promotion squares
-    could no longer make the light and dark bishops still lacking. Order: fewest pawn
-    steps, then the kind whose nearest unfilled goal square is closest."""
+    could no longer make the light and dark bishops still lacking (before a capture,
+    the later promotions may still change files: only their number counts). Order:
+    fewest pawn steps, then the kind whose nearest unfilled goal square is closest."""
     ranked = []
-    goal_pawns = {c: goal.pawns & goal.occupied_co[c] for c in chess.COLORS}
+    goal_pawns = _pawn_masks_of(goal) if target_pawns is None else target_pawns
     for color in chess.COLORS:
-        pawns = _promoting_pawns(board, goal, color)
+        pawns = _promoting_pawns(board, goal_pawns[color], color)
         last_rank = 7 if color == chess.WHITE else 0
         squares = [chess.square(chess.square_file(sq), last_rank) for sq in pawns]
         light = sum(1 for promo in squares if _is_kind_square(promo, LIGHT_BISHOP))
@@ -481,15 +518,20 @@ def _promotions(board: chess.Board, goal: chess.Board, blocked: int) -> list[tup
             if way & (board.pawns | blocked):
                 continue
             steps = abs(last_rank - chess.square_rank(sq))
-            # the promotion squares left for the others
+            # the promotion squares left for the others (before a capture, the pawns
+            # that promote later may still change files: any square colour)
+            others = len(squares) - 1
             others_light = light - _is_kind_square(promo, LIGHT_BISHOP)
-            others_dark = len(squares) - 1 - others_light
+            others_dark = others - others_light
+            if target_pawns is not None:
+                others = others_light = others_dark = after - chess.popcount(goal.pawns & goal.occupied_co[color])
             for kind, missing in enumerate(lacking):
                 if missing <= 0 or not _is_kind_square(promo, kind):
                     continue
                 left = list(lacking)
                 left[kind] -= 1
-                if left[LIGHT_BISHOP] > others_light or left[DARK_BISHOP] > others_dark:
+                if (left[LIGHT_BISHOP] > others_light or left[DARK_BISHOP] > others_dark
+                        or left[LIGHT_BISHOP] + left[DARK_BISHOP] > others):
                     continue
                 distance, _target = _nearest_unfilled(board, goal, color, kind, promo, blocked)
                 if distance < INF:
@@ -552,27 +594,13 @@ def initial_path(init: chess.Board, kernel: tuple[KernelMove, ...], extended_mov
         board = board.copy(stack=False)
         return True
 
-    if len(extended_moves) != len(kernel) or len(pawn_plan) != len(kernel) + 1:
-        return stop(0, "extended kernel does not match the kernel")
-    for index, (move, text) in enumerate(zip(kernel, extended_moves)):
-        before = _pawn_masks(pawn_plan[index])
-        for color in chess.COLORS:
-            if chess.popcount(before[color]) != chess.popcount(board.pawns & board.occupied_co[color]):
-                return stop(index, "a pawn promotes quietly before this capture")
-        legs = _legs(move, text, before)
-        if isinstance(legs, str):
-            return stop(index, legs)
-        for leg in legs:
-            if leg.capture_to >= 0 and leg.capture_from < 0:
-                leg.units = [_without_checks(board, unit) for unit in leg.units]
-            if leg.victim_kind >= 0:
-                leg.victims_left = leg._victims(board) - 1
-            if not play(leg, leg_nodes):
-                return stop(index, f"no way found to {'capture' if leg is legs[-1] else 'prepare'} {move}")
-    while goal is not None and _promoting_pawns(board, goal, chess.WHITE) + _promoting_pawns(board, goal, chess.BLACK):
+    def promote_one(target_pawns: dict[chess.Color, int] | None) -> bool:
+        """One quiet promotion toward ``target_pawns`` (None: the goal's pawns), then the
+        new piece's walk."""
+        nonlocal promoted
         # promotion squares whose leg failed come last (a failure there tends to repeat:
         # a Tromp sample position retried f1 in every round, 2 s each time)
-        ranked = _promotions(board, goal, blocked)
+        ranked = _promotions(board, goal, blocked, target_pawns)
         candidates = sorted(ranked, key=lambda item: item[0].promotion_square in stuck)[:tries]
         # when every candidate fails, the best one gets a second try with twice the nodes
         attempts = [(leg, kind, leg_nodes) for leg, kind in candidates]
@@ -582,7 +610,7 @@ def initial_path(init: chess.Board, kernel: tuple[KernelMove, ...], extended_mov
                 break
             stuck.add(leg.promotion_square)
         else:
-            return stop(len(kernel), "no way found for the next quiet promotion")
+            return False
         promoted += 1
         # (a walk to a square a pawn keeps ends at once: the leg's guide is INF there)
         # (never to a square a walk failed to reach: dev #50 sent five promoted queens to
@@ -591,9 +619,57 @@ def initial_path(init: chess.Board, kernel: tuple[KernelMove, ...], extended_mov
         target = (_nearest_unfilled(board, goal, leg.color, kind, leg.promotion_square, blocked, unreached)[1]
                   if place else None)
         if target is not None:
-            masks = {c: board.pawns & board.occupied_co[c] for c in chess.COLORS}
             # a walk takes a few nodes when it succeeds (2 to 7 on dev #50, #61, #71), and
             # its failure is ignored: a small budget
-            if not play(_Leg(masks, [(leg.color, (leg.ptype,), target)], capture_color=leg.color), leg_nodes // 6):
+            walk = _Leg(_pawn_masks_of(board), [(leg.color, (leg.ptype,), target)], capture_color=leg.color)
+            if not play(walk, leg_nodes // 6):
                 unreached.add(target)
+        return True
+
+    def must_promote(target_pawns: dict[chess.Color, int]) -> bool:
+        return any(_promoting_pawns(board, target_pawns[c], c) for c in chess.COLORS)
+
+    def realise(move: KernelMove, text: str, before: dict[chess.Color, int]) -> str | None:
+        """Play the legs of the kernel capture ``move`` (extended move ``text``) with the
+        pawns ``before`` it; None, or why not."""
+        legs = _legs(move, text, before)
+        if isinstance(legs, str):
+            return legs
+        for leg in legs:
+            if leg.capture_to >= 0 and leg.capture_from < 0:
+                leg.units = [_without_checks(board, unit) for unit in leg.units]
+            if leg.victim_kind >= 0:
+                leg.victims_left = leg._victims(board) - 1
+            if not play(leg, leg_nodes):
+                return f"no way found to {'capture' if leg is legs[-1] else 'prepare'} {move}"
+        return None
+
+    if len(extended_moves) != len(kernel) or len(pawn_plan) != len(kernel) + 1:
+        return stop(0, "extended kernel does not match the kernel")
+    plans = [_pawn_masks(plan) for plan in pawn_plan]
+    advanced = {chess.WHITE: 0, chess.BLACK: 0}  # files whose pawns went to their last squares early
+    for index, (move, text) in enumerate(zip(kernel, extended_moves)):
+        before = _advance(plans[index], plans[-1], advanced)
+        # pawns the plan no longer has before this capture promote quietly first
+        while goal is not None and must_promote(before):
+            if not promote_one(before):
+                return stop(index, "no way found for a quiet promotion before this capture")
+        for color in chess.COLORS:
+            if chess.popcount(before[color]) != chess.popcount(board.pawns & board.occupied_co[color]):
+                return stop(index, "a pawn promotes quietly before this capture")
+        while True:
+            failed = realise(move, text, before)
+            if failed is None:
+                break
+            # (dev #109: the rook to be taken on f2 could not get there past the f1
+            # bishop, shut in by the pawns on e2 and g2 - the plan moves the g-pawn on
+            # only later; once it stands on g4, the bishop gets out and the rook in)
+            steady = _steady_files(plans[index:])
+            if steady == advanced:
+                return stop(index, failed)
+            advanced = steady
+            before = _advance(plans[index], plans[-1], advanced)
+    while goal is not None and must_promote(_pawn_masks_of(goal)):
+        if not promote_one(None):
+            return stop(len(kernel), "no way found for the next quiet promotion")
     return stop(len(kernel), "")

@@ -20,8 +20,16 @@ moves still needed (the node is cut when the bound exceeds the moves left):
   most the moves left (same for black).
 * **Promotions.** The goal's surplus pieces of a colour need one pawn each, and a
   light (dark) bishop surplus needs pawns on files that promote on light (dark)
-  squares; each capture by a pawn moves one pawn to an adjacent file (changing that
-  colour), so the shortfall is at most the colour's remaining captures.
+  squares, pawns *beyond the goal's number on their file* (at the goal test a file
+  promotes exactly its pawns beyond the goal's, :meth:`Goal.promotions_fit`). The
+  shortfall, summed over the two bishop colours, falls by at most one per capture of
+  the colour: a pawn capture moves one pawn to an adjacent file (raising one colour's
+  spare pawns by at most one, lowering the other's or not) or promotes it (lowering
+  one surplus by one, and the spare pawns of its file or not); the opponent's captures
+  only remove spare pawns or add to the surplus. So it is at most the colour's
+  remaining captures. (Counting every pawn of a file, as before, let a state with
+  White's goal pawns on b2 and b3 and its one spare pawn on c2 pass for one that can
+  still make a dark-squared bishop.)
 
 The transposition table stores states from which *no* kernel reaches the goal; the
 key is the state itself (exact, no hashing shortcuts). When a caller rejects a found
@@ -109,8 +117,10 @@ def lower_bound(state: KernelState, goal: Goal) -> int:
         pawns = state.pawns(color)
         if sum(surplus) > pawns - goal.state.pawns(color):
             return INFINITE
-        light = sum(have[f] for f in LIGHT_PROMOTION_FILES[color])
-        shortfall = max(0, surplus[LIGHT_BISHOP] - light) + max(0, surplus[DARK_BISHOP] - (pawns - light))
+        # the pawns a file has beyond the goal's there are the ones that can promote from it
+        spare = [h - w if h > w else 0 for h, w in zip(have, want)]
+        light = sum(spare[f] for f in LIGHT_PROMOTION_FILES[color])
+        shortfall = max(0, surplus[LIGHT_BISHOP] - light) + max(0, surplus[DARK_BISHOP] - (sum(spare) - light))
         if shortfall > captures:
             return INFINITE
     return max(_incomplete_cover(state, goal), shifts)

@@ -232,3 +232,36 @@ def test_promoted_piece_walks_elsewhere_after_a_failed_walk() -> None:
     assert _nearest_unfilled(board, goal, chess.BLACK, queen, chess.C1, 0, set())[1] == chess.A1
     assert _nearest_unfilled(board, goal, chess.BLACK, queen, chess.C1, 0, {chess.A1})[1] == chess.G6
     assert _nearest_unfilled(board, goal, chess.BLACK, queen, chess.C1, 0, {chess.G6, chess.A1})[1] is None
+
+
+# dev #94: the extended kernel has a white pawn promote quietly (on b8) before the
+# capture wPc0xLBb2, while the goal lacks two dark bishops besides; dev #109: Black's
+# e-pawn takes a white rook on f2 while the plan keeps White's e- and g-pawns at home,
+# which shuts the rook out (f1 holds the bishop, boxed in by those pawns) until the
+# g-pawn goes on to its last square, g4, early
+@pytest.mark.parametrize("fen", [_LEGAL[94], _LEGAL[109]])
+def test_initial_path_promotes_before_a_capture_and_advances_pawns_that_shut_a_unit_out(fen: str) -> None:
+    goal = chess.Board(fen)
+    kernel, extended = _plan(goal)
+    path = initial_path(START, kernel, extended.moves, extended.pawn_plan, blocked_mask_for(goal, START),
+                        goal=goal, time_limit=60, seed=0)
+    assert path.done == path.total == len(kernel) and path.reason == "", path.reason
+    assert ProofGame(START.fen(), path.moves).final_board().board_fen() == path.board.board_fen()
+    for color in chess.COLORS:
+        assert _kinds(path.board, color) == _kinds(goal, color)
+
+
+def test_steady_files_are_those_without_captures_or_promotions() -> None:
+    """Over a plan in which a white b-pawn takes on c3 and then promotes on c8, the
+    white b- and c-files change their pawn counts; every other file keeps them, and
+    advancing those files puts their pawns on the last plan's squares."""
+    from astar.initial_path import _advance, _steady_files
+
+    def masks(*squares: chess.Square) -> dict[chess.Color, int]:
+        return {chess.WHITE: int(chess.SquareSet(squares)), chess.BLACK: 0}
+
+    plans = [masks(chess.B2, chess.C2, chess.G2), masks(chess.C3, chess.C2, chess.G3), masks(chess.C2, chess.G4)]
+    steady = _steady_files(plans)
+    assert steady[chess.WHITE] == ~(chess.BB_FILE_B | chess.BB_FILE_C) & chess.BB_ALL
+    assert steady[chess.BLACK] == chess.BB_ALL
+    assert _advance(plans[0], plans[-1], steady) == masks(chess.B2, chess.C2, chess.G4)

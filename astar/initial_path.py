@@ -88,7 +88,7 @@ from astar.heuristic import INF, position_key
 from astar.paths import attacks_mask, obstruction, piece_distances
 from astar.search import child_key
 from proofkernel.moves import PAWN_X_PAWN, PAWN_X_PIECE, PIECE_X_PAWN, PIECE_X_PIECE, KernelMove
-from proofkernel.state import DARK_BISHOP, LIGHT_BISHOP
+from proofkernel.state import DARK_BISHOP, LIGHT_BISHOP, bishop_may_leave
 
 __all__ = ["InitialPath", "initial_path"]
 
@@ -510,7 +510,10 @@ def _promotions(board: chess.Board, goal: chess.Board, blocked: int,
         pawns = _promoting_pawns(board, goal_pawns[color], color)
         last_rank = 7 if color == chess.WHITE else 0
         squares = [chess.square(chess.square_file(sq), last_rank) for sq in pawns]
-        light = sum(1 for promo in squares if _is_kind_square(promo, LIGHT_BISHOP))
+        # (a bishop promoted where it can never leave makes none of the goal's bishops)
+        bishop_squares = [promo for promo in squares if bishop_may_leave(promo, blocked)]
+        light = sum(1 for promo in bishop_squares if _is_kind_square(promo, LIGHT_BISHOP))
+        dark = len(bishop_squares) - light
         lacking = [g - h for g, h in zip(_kind_counts(goal, color), _kind_counts(board, color))]
         after = chess.popcount(board.pawns & board.occupied_co[color]) - 1
         for sq, promo in zip(pawns, squares):
@@ -521,8 +524,8 @@ def _promotions(board: chess.Board, goal: chess.Board, blocked: int,
             # the promotion squares left for the others (before a capture, the pawns
             # that promote later may still change files: any square colour)
             others = len(squares) - 1
-            others_light = light - _is_kind_square(promo, LIGHT_BISHOP)
-            others_dark = others - others_light
+            others_light = light - (promo in bishop_squares and _is_kind_square(promo, LIGHT_BISHOP))
+            others_dark = dark - (promo in bishop_squares and _is_kind_square(promo, DARK_BISHOP))
             if target_pawns is not None:
                 others = others_light = others_dark = after - chess.popcount(goal.pawns & goal.occupied_co[color])
             for kind, missing in enumerate(lacking):

@@ -21,7 +21,8 @@ moves still needed (the node is cut when the bound exceeds the moves left):
 * **Promotions.** The goal's surplus pieces of a colour need one pawn each, and a
   light (dark) bishop surplus needs pawns on files that promote on light (dark)
   squares, pawns *beyond the goal's number on their file* (at the goal test a file
-  promotes exactly its pawns beyond the goal's, :meth:`Goal.promotions_fit`). The
+  promotes exactly its pawns beyond the goal's, :meth:`Goal.promotions_fit`), on
+  files where a promoted bishop can leave the promotion square (the same test). The
   shortfall, summed over the two bishop colours, falls by at most one per capture of
   the colour: a pawn capture moves one pawn to an adjacent file (raising one colour's
   spare pawns by at most one, lowering the other's or not) or promotes it (lowering
@@ -117,8 +118,9 @@ def lower_bound(state: KernelState, goal: Goal) -> int:
         pawns = state.pawns(color)
         if sum(surplus) > pawns - goal.state.pawns(color):
             return INFINITE
-        # the pawns a file has beyond the goal's there are the ones that can promote from it
-        spare = [h - w if h > w else 0 for h, w in zip(have, want)]
+        # the pawns a file has beyond the goal's there are the ones that can promote from
+        # it, to a bishop where one can leave the promotion square
+        spare = [h - w if h > w and bishop else 0 for h, w, bishop in zip(have, want, goal.bishop_promotion[color])]
         light = sum(spare[f] for f in LIGHT_PROMOTION_FILES[color])
         shortfall = max(0, surplus[LIGHT_BISHOP] - light) + max(0, surplus[DARK_BISHOP] - (sum(spare) - light))
         if shortfall > captures:

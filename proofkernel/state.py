@@ -26,12 +26,20 @@ import chess
 
 __all__ = [
     "PIECE_NAMES", "QUEEN", "ROOK", "DARK_BISHOP", "LIGHT_BISHOP", "KNIGHT",
-    "KernelState", "Goal", "piece_index", "promotion_bishop", "is_light",
+    "KernelState", "Goal", "piece_index", "promotion_bishop", "is_light", "bishop_may_leave",
 ]
 
 PIECE_NAMES = ("Q", "R", "DB", "LB", "N")
 QUEEN, ROOK, DARK_BISHOP, LIGHT_BISHOP, KNIGHT = range(5)
 FILES = "abcdefgh"
+
+
+def bishop_may_leave(square: chess.Square, blocked_mask: int) -> bool:
+    """Whether a bishop on ``square`` can ever move: not when every diagonal neighbour
+    is a blocked square (never vacated, its unit never captured)."""
+    diagonal = (chess.BB_KING_ATTACKS[square] & ~chess.BB_RANKS[chess.square_rank(square)]
+                & ~chess.BB_FILES[chess.square_file(square)])
+    return bool(diagonal & ~blocked_mask)
 
 
 def is_light(square: chess.Square) -> bool:
@@ -148,7 +156,13 @@ class Goal:
     ``quiet_promotion[color][file]``: a pawn of ``color`` may promote on ``file``
     without capturing (neither its 7th-rank nor its promotion square is blocked);
     ``capture_promotion[color][file][target]`` likewise for a capture from ``file``
-    onto ``target``. ``locked_bottom[file]``/``locked_top[file]``: the column's lowest
+    onto ``target``. ``bishop_promotion[color][file]``: a bishop born by a quiet
+    promotion on ``file`` can be one of the goal's bishops - not when every diagonal
+    neighbour of the promotion square is blocked (such a bishop never leaves the
+    square: a blocked square is never vacated and its unit never captured; so it could
+    only be a goal bishop standing on that very square, and the goal has none there;
+    dev #162 and #144: Black's h1 beside White's blocked g2 pawn, #121: a1 beside b2).
+    ``locked_bottom[file]``/``locked_top[file]``: the column's lowest
     (a white pawn on rank 2) / highest (a black pawn on rank 7) pawn is blocked, so it
     never moves nor is captured. ``capturable_min[i]``: blocked pieces of each kind,
     which can never be captured."""
@@ -156,6 +170,7 @@ class Goal:
     state: KernelState
     quiet_promotion: tuple[tuple[bool, ...], tuple[bool, ...]]
     capture_promotion: tuple[tuple[tuple[bool, ...], ...], tuple[tuple[tuple[bool, ...], ...], ...]]
+    bishop_promotion: tuple[tuple[bool, ...], tuple[bool, ...]]
     locked_bottom: tuple[bool, ...]
     locked_top: tuple[bool, ...]
     blocked_pieces: tuple[int, ...]
@@ -166,13 +181,18 @@ class Goal:
         def free(file: int, rank: int) -> bool:
             return not blocked_mask & chess.BB_SQUARES[chess.square(file, rank)]
 
+        def bishop_may_be_promoted(color: chess.Color, square: chess.Square) -> bool:
+            return bishop_may_leave(square, blocked_mask) or goal.piece_at(square) == chess.Piece(chess.BISHOP, color)
+
         quiet: list[tuple[bool, ...]] = []
         capture: list[tuple[tuple[bool, ...], ...]] = []
+        bishop: list[tuple[bool, ...]] = []
         for color in (chess.BLACK, chess.WHITE):  # index by bool: [False]=black, [True]=white
             seventh, last = (6, 7) if color == chess.WHITE else (1, 0)
             quiet.append(tuple(free(f, seventh) and free(f, last) for f in range(8)))
             capture.append(tuple(tuple(abs(f - g) == 1 and free(f, seventh) and free(g, last) for g in range(8))
                                  for f in range(8)))
+            bishop.append(tuple(bishop_may_be_promoted(color, chess.square(f, last)) for f in range(8)))
         locked_bottom = tuple(bool(blocked_mask & goal.pawns & goal.occupied_co[chess.WHITE]
                                    & chess.BB_SQUARES[chess.square(f, 1)]) for f in range(8))
         locked_top = tuple(bool(blocked_mask & goal.pawns & goal.occupied_co[chess.BLACK]
@@ -180,7 +200,7 @@ class Goal:
         blocked_board = goal.copy(stack=False)
         blocked_board.set_piece_map({sq: p for sq, p in goal.piece_map().items() if blocked_mask & chess.BB_SQUARES[sq]})
         return cls(KernelState.from_board(goal), (quiet[0], quiet[1]), (capture[0], capture[1]),
-                   locked_bottom, locked_top, _piece_counts(blocked_board), blocked_mask)
+                   (bishop[0], bishop[1]), locked_bottom, locked_top, _piece_counts(blocked_board), blocked_mask)
 
     def promotions_fit(self, state: KernelState) -> bool:
         """Goal test: columns equal up to quiet promotions that supply exactly the goal's
@@ -200,7 +220,8 @@ class Goal:
             surplus = [self.state.pieces[piece_index(color, k)] - state.pieces[piece_index(color, k)] for k in range(5)]
             if min(surplus) < 0 or sum(surplus) != len(files[color]):
                 return False
-            light = sum(promotion_bishop(color, f) == LIGHT_BISHOP for f in files[color])
-            if surplus[LIGHT_BISHOP] > light or surplus[DARK_BISHOP] > len(files[color]) - light:
+            bishop_files = [f for f in files[color] if self.bishop_promotion[color][f]]
+            light = sum(promotion_bishop(color, f) == LIGHT_BISHOP for f in bishop_files)
+            if surplus[LIGHT_BISHOP] > light or surplus[DARK_BISHOP] > len(bishop_files) - light:
                 return False
         return True

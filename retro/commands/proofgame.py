@@ -18,8 +18,6 @@ import json
 import os
 import sys
 
-import chess
-
 from retro.batch import emit, read_inputs, run_batch, show_progress
 from retro.position import parse_fen
 from retro.proofgame import ProofGameVerdict, prove
@@ -203,13 +201,11 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("give a FEN, or -f FILE for batch mode")
     position = parse_fen(args.fen)
     init = parse_fen(args.init).board if args.init else None
-    on_improve = None
-    if args.verbose:
-        def on_improve(h: int, san: list[str]) -> None:
-            print(f"best h={h}: {' '.join(san)}", file=sys.stderr, flush=True)
+    def print_improvement(h: int, san: list[str]) -> None:
+        print(f"best h={h}: {' '.join(san)}", file=sys.stderr, flush=True)
     verdict = prove(position.board, max_nodes=args.max_nodes, time_limit=args.time_limit, seed=args.rnd,
                     weight=parse_weight(args.weight), use_kernel=not args.nokernel, init=init,
-                    non_admissible=args.na, on_improve=on_improve)
+                    non_admissible=args.na, on_improve=print_improvement if args.verbose else None)
     record = _record(verdict)
     record["fen"] = args.fen.strip()
     emit(record, status_text(record), as_json=args.json)

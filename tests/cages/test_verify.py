@@ -5,7 +5,6 @@ import json
 import random
 
 import chess
-import pytest
 
 from cages.library import CageSpec, Library, parse_spec
 from cages.verify import Options, verify

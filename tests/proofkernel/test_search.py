@@ -197,3 +197,18 @@ def test_bishop_shortfall_counts_only_the_pawns_beyond_the_goal_on_their_file() 
     goal = Goal.from_boards(chess.Board("4k3/8/8/8/8/1P6/1P6/2B1KBB1 w - - 0 1"), 0)
     assert lower_bound(state, goal) == INFINITE
     assert not goal.promotions_fit(state)
+
+
+def test_a_bishop_promoted_where_it_can_never_leave_is_none_of_the_goals_bishops() -> None:
+    """Black's spare h-pawn would promote on h1, whose one diagonal neighbour g2 holds
+    White's blocked pawn: a bishop born there never moves, so it can only be a goal
+    bishop on h1 itself. The goal's light bishop on c2 cannot come from it (dev #162
+    and #144 had this kernel; their proof games promote elsewhere)."""
+    state = KernelState.from_board(chess.Board("4k3/8/8/8/8/8/6Pp/4K3 w - - 0 1"))
+    elsewhere = Goal.from_boards(chess.Board("4k3/8/8/8/8/8/2b3P1/4K3 w - - 0 1"), chess.BB_G2)
+    assert not elsewhere.promotions_fit(state)
+    assert lower_bound(state, elsewhere) == INFINITE
+    on_h1 = Goal.from_boards(chess.Board("4k3/8/8/8/8/8/6P1/4K2b w - - 0 1"), chess.BB_G2)
+    assert on_h1.promotions_fit(state)
+    # without the blocked pawn the bishop gets out
+    assert Goal.from_boards(chess.Board("4k3/8/8/8/8/8/2b3P1/4K3 w - - 0 1"), 0).promotions_fit(state)

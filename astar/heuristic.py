@@ -28,8 +28,17 @@ the real move count is at least the minimum-cost assignment. Pawn cones: a pawn'
 cone of origin only shrinks forward in time, so the count of own pawns inside the cone
 of a goal pawn square can only decrease.
 
-Deadlock detection (texel's fourth case) is not implemented: leaving it out only makes
-the heuristic weaker, never unsound.
+Deadlocks (texel's fourth case, :func:`deadlocked_mask`): when both colours already
+have their goal piece counts, no capture can happen on the way to the goal. A piece can
+then move only onto an empty square, and every move of it first enters one of its
+*first-step* squares (a pawn: the square in front; a knight: its knight squares; a
+slider or king, castling included: the adjacent squares in its directions). Call
+*movable* the least set M such that a piece is in M when one of its first-step squares
+is empty or holds a piece of M; the pieces outside M never move: before the first move
+of any of them, all of them still stand where they stand now, and every first-step
+square of that piece holds one of them. So each piece outside M must already be its
+goal piece on its goal square (else infinity), and those squares are blocked for the
+rest of the way: the bound is then computed with them added to the blocked squares.
 """
 
 from __future__ import annotations
@@ -43,6 +52,49 @@ from astar.paths import INF, king_forbidden_mask, pawn_cone_mask, pawn_distance,
 __all__ = ["Heuristic", "INF", "plies_for_moves", "position_key"]
 
 _BIG = 1_000_000
+
+_NOT_A = ~chess.BB_FILE_A & chess.BB_ALL
+_NOT_H = ~chess.BB_FILE_H & chess.BB_ALL
+_NOT_AB = ~(chess.BB_FILE_A | chess.BB_FILE_B) & chess.BB_ALL
+_NOT_GH = ~(chess.BB_FILE_G | chess.BB_FILE_H) & chess.BB_ALL
+_MAX_DEADLOCK_BOUNDS = 256  # distinct deadlocked sets whose bound is kept per heuristic
+
+
+def _orthogonal_neighbours(mask: int) -> int:
+    """Squares with an orthogonally adjacent square in ``mask``."""
+    return (((mask << 8) | (mask >> 8) | ((mask & _NOT_H) << 1) | ((mask & _NOT_A) >> 1))) & chess.BB_ALL
+
+
+def _diagonal_neighbours(mask: int) -> int:
+    """Squares with a diagonally adjacent square in ``mask``."""
+    return (((mask & _NOT_H) << 9) | ((mask & _NOT_A) << 7) | ((mask & _NOT_H) >> 7)
+            | ((mask & _NOT_A) >> 9)) & chess.BB_ALL
+
+
+def _knight_neighbours(mask: int) -> int:
+    """Squares a knight's move away from a square in ``mask``."""
+    return (((mask & _NOT_H) << 17) | ((mask & _NOT_A) << 15) | ((mask & _NOT_GH) << 10) | ((mask & _NOT_AB) << 6)
+            | ((mask & _NOT_A) >> 17) | ((mask & _NOT_H) >> 15) | ((mask & _NOT_AB) >> 10)
+            | ((mask & _NOT_GH) >> 6)) & chess.BB_ALL
+
+
+def deadlocked_mask(types: tuple[int, ...], white: int) -> int:
+    """The pieces that can never move while no capture happens (module docstring,
+    deadlocks): the complement of the least movable set. ``types`` are the six
+    piece-type masks (pawns ... kings), ``white`` White's occupancy."""
+    pawns, knights, bishops, rooks, queens, kings = types
+    occupied = pawns | knights | bishops | rooks | queens | kings
+    white_pawns, black_pawns = pawns & white, pawns & ~white
+    orthogonal, diagonal = rooks | queens | kings, bishops | queens | kings
+    movable = 0
+    while True:
+        free = ~occupied & chess.BB_ALL | movable
+        grown = ((white_pawns & (free >> 8)) | (black_pawns & (free << 8))
+                 | (orthogonal & _orthogonal_neighbours(free)) | (diagonal & _diagonal_neighbours(free))
+                 | (knights & _knight_neighbours(free)))
+        if grown == movable:
+            return occupied & ~movable
+        movable = grown
 
 
 def plies_for_moves(white_moves: int, black_moves: int, turn: chess.Color, goal_turn: chess.Color) -> int:
@@ -89,6 +141,9 @@ class Heuristic:
                                if mask & blocked_goal]
         self._blocked_white = blocked_goal & goal.occupied_co[chess.WHITE]
         self._blocked_black = blocked_goal & goal.occupied_co[chess.BLACK]
+        self._goal_types = (goal.pawns, goal.knights, goal.bishops, goal.rooks, goal.queens, goal.kings)
+        self._goal_white = goal.occupied_co[chess.WHITE]
+        self._deadlock_bounds: dict[int, Heuristic] = {}
         self._row_cache: dict[tuple[chess.Color, chess.PieceType, chess.Square, int], list[int]] = {}
         self._side_cache: dict[chess.Color, dict[tuple, int]] = {chess.WHITE: {}, chess.BLACK: {}}
 
@@ -206,6 +261,26 @@ class Heuristic:
 
     def value_of_key(self, key: tuple) -> int:
         """:meth:`value` of the position whose :func:`position_key` is ``key``."""
+        types, white = key[:6], key[6]
+        occupied = types[0] | types[1] | types[2] | types[3] | types[4] | types[5]
+        if (chess.popcount(white) == self._goal_count[chess.WHITE]
+                and chess.popcount(occupied & ~white) == self._goal_count[chess.BLACK]):
+            # no capture is left: deadlocked pieces (module docstring)
+            stuck = deadlocked_mask(types, white) & ~self.blocked_mask
+            if stuck:
+                if white & stuck != self._goal_white & stuck or any(
+                        mask & stuck != goal_mask & stuck for mask, goal_mask in zip(types, self._goal_types)):
+                    return INF
+                bound = self._deadlock_bounds.get(stuck)
+                if bound is None:
+                    if len(self._deadlock_bounds) >= _MAX_DEADLOCK_BOUNDS:
+                        return self._value(key)
+                    bound = self._deadlock_bounds[stuck] = Heuristic(self.goal, self.blocked_mask | stuck)
+                return bound._value(key)
+        return self._value(key)
+
+    def _value(self, key: tuple) -> int:
+        """:meth:`value_of_key` without the deadlock rule."""
         pawns, knights, bishops, rooks, queens, kings, white, turn, castling, _ep = key
         if self.goal_castling & ~castling:
             return INF

@@ -143,3 +143,82 @@ def test_obstruction_depends_only_on_the_pieces_inside_the_region() -> None:
         full = path_obstruction(layers, occupied, placed)
         assert path_obstruction(layers, occupied & region, placed & region) == full
         assert obstruction(ptype, start, target, blocked, occupied, placed) == full
+
+
+def test_deadlocked_piece_off_its_goal_square_makes_the_goal_unreachable() -> None:
+    # Constructed: both sides already have their goal material, so nothing is captured
+    # again. White Pa2/Pc2 face Black Pa3/Pc3 (neither can push), Bb1's diagonal
+    # neighbours are a2 and c2, Ra1's neighbours a2 and b1: none of the four white units
+    # can ever move, so the goal's rook on h1 (a1 empty) cannot be reached.
+    start = chess.Board("4k3/8/8/8/8/p1p5/P1P5/RB2K3 w - - 0 1")
+    goal = chess.Board("4k3/8/8/8/8/p1p5/P1P5/1B2K2R w - - 0 1")
+    from astar.heuristic import deadlocked_mask, position_key
+    key = position_key(start)
+    assert chess.SquareSet(deadlocked_mask(key[:6], key[6])) == chess.SquareSet(
+        [chess.A1, chess.B1, chess.A2, chess.C2, chess.A3, chess.C3])
+    heuristic = Heuristic(goal)
+    assert heuristic._value(key) < INF  # the relaxed distances alone see a 1-move rook path
+    assert heuristic.value(start) == INF
+    # with one black piece still to be captured the deadlock could be broken: no verdict
+    with_capture = chess.Board("4k3/8/8/8/8/p1p5/P1P5/RB2K2n w - - 0 1")
+    assert deadlocked_mask(position_key(with_capture)[:6], position_key(with_capture)[6])
+    assert Heuristic(chess.Board("4k3/8/8/8/8/p1p5/P1P5/1B2K2R w - - 0 1")).value(with_capture) < INF
+
+
+def test_deadlocked_pieces_on_their_goal_squares_block_a_promotion() -> None:
+    # The paper's deadlock example, constructed: White Ph7, Rh8, Bg8, Pf6 and Black Pf7
+    # stand on their goal squares and none can move (h7 faces h8, h8's neighbours are
+    # h7 and g8, g8's are h7 and f7, f6 and f7 face each other). The goal's extra
+    # white knight (c1) must come from the h3 pawn, which may not capture (the material
+    # is the goal's) and so must promote on h8: blocked, the goal is unreachable.
+    goal = chess.Board("6BR/5p1P/5P2/8/8/8/8/k1N4K w - - 0 1")
+    start = chess.Board("6BR/5p1P/5P2/8/8/7P/8/k6K w - - 0 1")
+    heuristic = Heuristic(goal)
+    assert heuristic._value(position_key_of(start)) < INF
+    assert heuristic.value(start) == INF
+    # The paper: with the pawn on h6 instead, it is reachable (the rook steps aside, the
+    # h6 pawn promotes, the rook comes back, the h3 pawn walks to h7); nothing deadlocks
+    # but the f-pawns, which stand on their goal squares.
+    reachable = chess.Board("6BR/5p2/5P1P/8/8/7P/8/k6K w - - 0 1")
+    assert heuristic.value(reachable) < INF
+
+
+def position_key_of(board: chess.Board) -> tuple:
+    from astar.heuristic import position_key
+    return position_key(board)
+
+
+def test_deadlocked_pieces_never_move_until_a_capture() -> None:
+    """Property, along random games that mostly avoid captures: the pieces that
+    ``deadlocked_mask`` reports never leave their squares before the next capture."""
+    import random
+
+    from astar.heuristic import deadlocked_mask, position_key
+
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(25):
+        board = chess.Board()
+        history = []
+        for _ply in range(140):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            quiet = [m for m in moves if not board.is_capture(m)]
+            move = rng.choice(quiet if quiet and rng.random() < 0.97 else moves)
+            history.append((board.copy(stack=False), board.is_capture(move)))
+            board.push(move)
+        history.append((board, True))
+        for i, (position, _capture) in enumerate(history):
+            key = position_key(position)
+            stuck = deadlocked_mask(key[:6], key[6])
+            if not stuck:
+                continue
+            checked += 1
+            for j in range(i, len(history) - 1):
+                if history[j][1]:
+                    break  # the move from position j captures: the rule no longer applies
+                later = history[j + 1][0]
+                for sq in chess.scan_forward(stuck):
+                    assert later.piece_at(sq) == position.piece_at(sq), (position.fen(), later.fen())
+    assert checked > 100  # deadlocks do occur along these games

@@ -80,21 +80,25 @@ def _knight_neighbours(mask: int) -> int:
 
 def deadlocked_mask(types: tuple[int, ...], white: int) -> int:
     """The pieces that can never move while no capture happens (module docstring,
-    deadlocks): the complement of the least movable set. ``types`` are the six
-    piece-type masks (pawns ... kings), ``white`` White's occupancy."""
+    deadlocks): the complement S of the least movable set, which is the greatest set of
+    pieces whose first-step squares all hold pieces of S. Computed from the pieces with
+    no empty first-step square, dropping those with a first-step square outside the set
+    until none is left to drop. ``types`` are the six piece-type masks (pawns ...
+    kings), ``white`` White's occupancy."""
     pawns, knights, bishops, rooks, queens, kings = types
     occupied = pawns | knights | bishops | rooks | queens | kings
     white_pawns, black_pawns = pawns & white, pawns & ~white
     orthogonal, diagonal = rooks | queens | kings, bishops | queens | kings
-    movable = 0
-    while True:
-        free = ~occupied & chess.BB_ALL | movable
-        grown = ((white_pawns & (free >> 8)) | (black_pawns & (free << 8))
-                 | (orthogonal & _orthogonal_neighbours(free)) | (diagonal & _diagonal_neighbours(free))
-                 | (knights & _knight_neighbours(free)))
-        if grown == movable:
-            return occupied & ~movable
-        movable = grown
+    stuck = occupied
+    while stuck:
+        outside = ~stuck & chess.BB_ALL  # empty squares and pieces that may move
+        freed = stuck & ((white_pawns & (outside >> 8)) | (black_pawns & (outside << 8))
+                         | (orthogonal & _orthogonal_neighbours(outside)) | (diagonal & _diagonal_neighbours(outside))
+                         | (knights & _knight_neighbours(outside)))
+        if not freed:
+            return stuck
+        stuck &= ~freed
+    return 0
 
 
 def plies_for_moves(white_moves: int, black_moves: int, turn: chess.Color, goal_turn: chess.Color) -> int:
@@ -259,14 +263,28 @@ class Heuristic:
         """Lower bound on plies from ``board`` to the goal, INF when provably unreachable."""
         return self.value_of_key(position_key(board))
 
-    def value_of_key(self, key: tuple) -> int:
-        """:meth:`value` of the position whose :func:`position_key` is ``key``."""
-        types, white = key[:6], key[6]
-        occupied = types[0] | types[1] | types[2] | types[3] | types[4] | types[5]
-        if (chess.popcount(white) == self._goal_count[chess.WHITE]
-                and chess.popcount(occupied & ~white) == self._goal_count[chess.BLACK]):
+    def without_captures(self, key: tuple) -> bool:
+        """True when both colours of the position ``key`` have their goal piece counts,
+        so no capture can happen on the way to the goal (the deadlock rule applies)."""
+        white = key[6]
+        return (chess.popcount(white) == self._goal_count[chess.WHITE]
+                and chess.popcount((key[0] | key[1] | key[2] | key[3] | key[4] | key[5]) & ~white)
+                == self._goal_count[chess.BLACK])
+
+    def value_of_key(self, key: tuple, stuck: int | None = None) -> int:
+        """:meth:`value` of the position whose :func:`position_key` is ``key``.
+
+        ``stuck``, when given, is a set of pieces known never to move before a capture
+        (the search passes the parent's :func:`deadlocked_mask` for a quiet move: the
+        moved piece was not in it and landed on an empty square, so every piece of the
+        set still has its first-step squares filled by the set); by default it is
+        computed here."""
+        if self.without_captures(key):
             # no capture is left: deadlocked pieces (module docstring)
-            stuck = deadlocked_mask(types, white) & ~self.blocked_mask
+            types, white = key[:6], key[6]
+            if stuck is None:
+                stuck = deadlocked_mask(types, white)
+            stuck &= ~self.blocked_mask
             if stuck:
                 if white & stuck != self._goal_white & stuck or any(
                         mask & stuck != goal_mask & stuck for mask, goal_mask in zip(types, self._goal_types)):

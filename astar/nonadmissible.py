@@ -61,8 +61,8 @@ class NonAdmissibleHeuristic(Heuristic):
         self._obstruction_cache: dict[tuple, int] = {}
         self._kind_path_cache: dict[tuple, tuple[int, list]] = {}
 
-    def value_of_key(self, key: tuple) -> int:
-        base = Heuristic.value_of_key(self, key)
+    def value_of_key(self, key: tuple, stuck: int | None = None) -> int:
+        base = Heuristic.value_of_key(self, key, stuck)
         if base >= INF:
             return INF
         types = key[:6]

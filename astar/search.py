@@ -43,7 +43,7 @@ from dataclasses import dataclass
 
 import chess
 
-from astar.heuristic import INF, Heuristic, position_key
+from astar.heuristic import INF, Heuristic, deadlocked_mask, position_key
 from astar.paths import piece_distances
 
 __all__ = ["SearchResult", "search", "search_with_restarts", "search_descending", "position_key", "child_key"]
@@ -165,6 +165,8 @@ def search(
         kd = king_dist[mover]
         occupied, pawns, kings = board.occupied, board.pawns, board.kings
         alive = False  # a child with a finite heuristic exists
+        # the deadlocked pieces here stay deadlocked after any quiet move (Heuristic.value_of_key)
+        stuck = deadlocked_mask(key[:6], key[6]) if heuristic.without_captures(key) else None
         for move in board.generate_legal_moves():
             from_sq, to_sq = move.from_square, move.to_square
             from_bb, to_bb = chess.BB_SQUARES[from_sq], chess.BB_SQUARES[to_sq]
@@ -181,14 +183,14 @@ def search(
             if old is not None and old[2] <= g + 1:
                 alive = True
                 continue
-            h = heuristic.value_of_key(ckey)
+            pawn_move = pawns & from_bb
+            # a capture: the target square is occupied (castling never is), or a pawn steps diagonally (en passant)
+            capture = occupied & to_bb or (pawn_move and (to_sq - from_sq) % 8)
+            h = heuristic.value_of_key(ckey, None if capture else stuck)
             if h >= INF:
                 continue
             alive = True
             parents[ckey] = (key, move, g + 1)
-            pawn_move = pawns & from_bb
-            # a capture: the target square is occupied (castling never is), or a pawn steps diagonally (en passant)
-            capture = occupied & to_bb or (pawn_move and (to_sq - from_sq) % 8)
             king_closer = kings & from_bb and kd is not None and kd[to_sq] < kd[from_sq]
             heapq.heappush(heap, (
                 a * (g + 1) + b * h, -bool(capture), -bool(king_closer), -(move.promotion is not None),

@@ -53,29 +53,26 @@ __all__ = ["Heuristic", "INF", "plies_for_moves", "position_key"]
 
 _BIG = 1_000_000
 
-_NOT_A = ~chess.BB_FILE_A & chess.BB_ALL
-_NOT_H = ~chess.BB_FILE_H & chess.BB_ALL
-_NOT_AB = ~(chess.BB_FILE_A | chess.BB_FILE_B) & chess.BB_ALL
-_NOT_GH = ~(chess.BB_FILE_G | chess.BB_FILE_H) & chess.BB_ALL
 _MAX_DEADLOCK_BOUNDS = 256  # distinct deadlocked sets whose bound is kept per heuristic
 
 
 def _orthogonal_neighbours(mask: int) -> int:
     """Squares with an orthogonally adjacent square in ``mask``."""
-    return (((mask << 8) | (mask >> 8) | ((mask & _NOT_H) << 1) | ((mask & _NOT_A) >> 1))) & chess.BB_ALL
+    return chess.shift_up(mask) | chess.shift_down(mask) | chess.shift_left(mask) | chess.shift_right(mask)
 
 
 def _diagonal_neighbours(mask: int) -> int:
     """Squares with a diagonally adjacent square in ``mask``."""
-    return (((mask & _NOT_H) << 9) | ((mask & _NOT_A) << 7) | ((mask & _NOT_H) >> 7)
-            | ((mask & _NOT_A) >> 9)) & chess.BB_ALL
+    return (chess.shift_up_left(mask) | chess.shift_up_right(mask)
+            | chess.shift_down_left(mask) | chess.shift_down_right(mask))
 
 
 def _knight_neighbours(mask: int) -> int:
     """Squares a knight's move away from a square in ``mask``."""
-    return (((mask & _NOT_H) << 17) | ((mask & _NOT_A) << 15) | ((mask & _NOT_GH) << 10) | ((mask & _NOT_AB) << 6)
-            | ((mask & _NOT_A) >> 17) | ((mask & _NOT_H) >> 15) | ((mask & _NOT_AB) >> 10)
-            | ((mask & _NOT_GH) >> 6)) & chess.BB_ALL
+    vertical = chess.shift_2_up(mask) | chess.shift_2_down(mask)
+    horizontal = chess.shift_2_left(mask) | chess.shift_2_right(mask)
+    return (chess.shift_left(vertical) | chess.shift_right(vertical)
+            | chess.shift_up(horizontal) | chess.shift_down(horizontal))
 
 
 def deadlocked_mask(types: tuple[int, ...], white: int) -> int:
@@ -92,7 +89,7 @@ def deadlocked_mask(types: tuple[int, ...], white: int) -> int:
     stuck = occupied
     while stuck:
         outside = ~stuck & chess.BB_ALL  # empty squares and pieces that may move
-        freed = stuck & ((white_pawns & (outside >> 8)) | (black_pawns & (outside << 8))
+        freed = stuck & ((white_pawns & chess.shift_down(outside)) | (black_pawns & chess.shift_up(outside))
                          | (orthogonal & _orthogonal_neighbours(outside)) | (diagonal & _diagonal_neighbours(outside))
                          | (knights & _knight_neighbours(outside)))
         if not freed:
@@ -140,12 +137,11 @@ class Heuristic:
                        for color in chess.COLORS}
         # the goal's pieces on blocked squares, per type (pawns ... kings) and per colour
         blocked_goal = blocked_mask & goal.occupied
-        self._blocked_types = [(index, mask & blocked_goal) for index, mask in
-                               enumerate((goal.pawns, goal.knights, goal.bishops, goal.rooks, goal.queens, goal.kings))
+        self._goal_types = (goal.pawns, goal.knights, goal.bishops, goal.rooks, goal.queens, goal.kings)
+        self._blocked_types = [(index, mask & blocked_goal) for index, mask in enumerate(self._goal_types)
                                if mask & blocked_goal]
         self._blocked_white = blocked_goal & goal.occupied_co[chess.WHITE]
         self._blocked_black = blocked_goal & goal.occupied_co[chess.BLACK]
-        self._goal_types = (goal.pawns, goal.knights, goal.bishops, goal.rooks, goal.queens, goal.kings)
         self._goal_white = goal.occupied_co[chess.WHITE]
         self._deadlock_bounds: dict[int, Heuristic] = {}
         self._row_cache: dict[tuple[chess.Color, chess.PieceType, chess.Square, int], list[int]] = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import chess
 import pytest
 
-from astar.heuristic import INF, Heuristic
+from astar.heuristic import INF, Heuristic, deadlocked_mask, position_key
 from astar.paths import king_forbidden_mask, pawn_distance, piece_distances
 from tests.conftest import texel_cases
 
@@ -152,7 +152,6 @@ def test_deadlocked_piece_off_its_goal_square_makes_the_goal_unreachable() -> No
     # can ever move, so the goal's rook on h1 (a1 empty) cannot be reached.
     start = chess.Board("4k3/8/8/8/8/p1p5/P1P5/RB2K3 w - - 0 1")
     goal = chess.Board("4k3/8/8/8/8/p1p5/P1P5/1B2K2R w - - 0 1")
-    from astar.heuristic import deadlocked_mask, position_key
     key = position_key(start)
     assert chess.SquareSet(deadlocked_mask(key[:6], key[6])) == chess.SquareSet(
         [chess.A1, chess.B1, chess.A2, chess.C2, chess.A3, chess.C3])
@@ -161,8 +160,9 @@ def test_deadlocked_piece_off_its_goal_square_makes_the_goal_unreachable() -> No
     assert heuristic.value(start) == INF
     # with one black piece still to be captured the deadlock could be broken: no verdict
     with_capture = chess.Board("4k3/8/8/8/8/p1p5/P1P5/RB2K2n w - - 0 1")
-    assert deadlocked_mask(position_key(with_capture)[:6], position_key(with_capture)[6])
-    assert Heuristic(chess.Board("4k3/8/8/8/8/p1p5/P1P5/1B2K2R w - - 0 1")).value(with_capture) < INF
+    capture_key = position_key(with_capture)
+    assert deadlocked_mask(capture_key[:6], capture_key[6])
+    assert heuristic.value(with_capture) < INF
 
 
 def test_deadlocked_pieces_on_their_goal_squares_block_a_promotion() -> None:
@@ -174,7 +174,7 @@ def test_deadlocked_pieces_on_their_goal_squares_block_a_promotion() -> None:
     goal = chess.Board("6BR/5p1P/5P2/8/8/8/8/k1N4K w - - 0 1")
     start = chess.Board("6BR/5p1P/5P2/8/8/7P/8/k6K w - - 0 1")
     heuristic = Heuristic(goal)
-    assert heuristic._value(position_key_of(start)) < INF
+    assert heuristic._value(position_key(start)) < INF
     assert heuristic.value(start) == INF
     # The paper: with the pawn on h6 instead, it is reachable (the rook steps aside, the
     # h6 pawn promotes, the rook comes back, the h3 pawn walks to h7); nothing deadlocks
@@ -183,17 +183,10 @@ def test_deadlocked_pieces_on_their_goal_squares_block_a_promotion() -> None:
     assert heuristic.value(reachable) < INF
 
 
-def position_key_of(board: chess.Board) -> tuple:
-    from astar.heuristic import position_key
-    return position_key(board)
-
-
 def test_deadlocked_pieces_never_move_until_a_capture() -> None:
     """Property, along random games that mostly avoid captures: the pieces that
     ``deadlocked_mask`` reports never leave their squares before the next capture."""
     import random
-
-    from astar.heuristic import deadlocked_mask, position_key
 
     rng = random.Random(11)
     checked = 0

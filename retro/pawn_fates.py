@@ -23,6 +23,25 @@ INFEASIBLE the position is illegal (UNKNOWN, for a time limit, is no objection):
    each other: if both are on the board, White's is below Black's; and one of them can
    only have promoted if the other was captured.
 
+5. *Capture files*: a pawn's captures form a walk over the files from g to its file
+   ``e`` now (on the board), where it promoted, or where it was taken, one step per
+   capture. The walk is written as crossings of the seven boundaries between
+   neighbouring files (rightward ``R`` and leftward ``L``, R − L = +1 on each boundary
+   between g and e when e lies to the right, −1 when to the left, 0 elsewhere; R + L
+   summed = c); the captures *landing* on file x are the crossings into x. Every capture
+   removes an opponent unit standing on the file where the capturer lands (en passant
+   too: the taken pawn stands on that file), and the captures by pieces land on some
+   file, so on each file x: opponent pawns taken (as pawns) on x ≤ this side's pawn
+   landings on x + its piece captures on x, and all landings plus piece captures equal
+   the opponent's missing units. An opponent pawn taken as a pawn stood on the file
+   where its own walk ends.
+6. *Home-square blockers*: a pawn still on its home square x2 (x7) has stood there all
+   game. An opponent pawn that promoted on file x could not step from x2 to x1, so its
+   promotion move was a capture (c ≥ 1). If that was its only capture (c = 1), it
+   walked its own file g down to the second rank before it; then this side's g-pawn
+   cannot have stayed on file g without being taken (c = 0 and not taken): two pawns
+   on one file cannot pass each other.
+
 Source: the capture accounting of texel's static rules and proof kernels (paper 002,
 "Proving illegality", "Relaxation"), restated as a small constraint problem; rule 4
 is the "pawns cannot pass each other on a file" ordering of the extended kernel.
@@ -68,11 +87,14 @@ def pawn_fates_feasible(board: chess.Board, *, time_limit: float = 2.0) -> bool 
         chess.popcount(board.occupied_co[chess.WHITE]),
         chess.popcount(board.occupied_co[chess.BLACK]),
     )
-    return _feasible(key, time_limit)
+    basic = _feasible(key, time_limit, files=False)
+    return basic if basic is False else _feasible(key, time_limit, files=True)
 
 
 @functools.lru_cache(maxsize=65536)
-def _feasible(key: tuple, time_limit: float) -> bool | None:
+def _feasible(key: tuple, time_limit: float, *, files: bool) -> bool | None:
+    """Solve the model of rules 1-4, with rules 5-6 when ``files`` (the larger model is
+    only built when the small one is feasible)."""
     white_pawns, black_pawns, white_excess, black_excess, white_units, black_units = key
     pawn_masks = {chess.WHITE: white_pawns, chess.BLACK: black_pawns}
     excess = {chess.WHITE: white_excess, chess.BLACK: black_excess}
@@ -136,6 +158,12 @@ def _feasible(key: tuple, time_limit: float) -> bool | None:
         model.Add(sum(captures[(color, g)] for g in range(8)) <= captures_made[color])
     for color in chess.COLORS:
         model.Add(sum(taken[(not color, g)] for g in range(8)) <= captures_made[color])
+    if files:
+        end_file = {key: _capture_walk(model, key, captures[key], on_board[key]) for key in captures}
+        for color in chess.COLORS:
+            _capture_files(model, color, end_file, taken, captures_made[color])
+            _home_square_blockers(model, color, pawn_masks[not color], end_file, captures, promoted,
+                                  never_captured, taken)
     for g in range(8):
         both_stayed = [never_captured[(chess.WHITE, g)], never_captured[(chess.BLACK, g)]]
         for color in chess.COLORS:
@@ -150,9 +178,72 @@ def _feasible(key: tuple, time_limit: float) -> bool | None:
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = time_limit
     solver.parameters.num_workers = 1
+    # these small models solve 2-3x faster without presolve and LP relaxation
+    solver.parameters.cp_model_presolve = False
+    solver.parameters.linearization_level = 0
     status = solver.Solve(model)
     if status == cp_model.INFEASIBLE:
         return False
     if status in (cp_model.FEASIBLE, cp_model.OPTIMAL):
         return True
     return None
+
+
+def _capture_walk(model: cp_model.CpModel, key: tuple[chess.Color, int], c: cp_model.IntVar,
+                  here: list[tuple[cp_model.IntVar, chess.Square]]) -> tuple[list, list]:
+    """Rule 5 for one pawn: its end file (one BoolVar per file) and the captures landing
+    on each file (linear expressions)."""
+    color, g = key
+    name = f"{int(color)}{g}"
+    end = [model.NewBoolVar(f"e{name}{x}") for x in range(8)]
+    model.AddExactlyOne(end)
+    right = [model.NewIntVar(0, 6, f"r{name}{x}") for x in range(7)]
+    left = [model.NewIntVar(0, 6, f"l{name}{x}") for x in range(7)]
+    for x in range(7):
+        beyond = sum(end[x + 1:])  # 1 when the walk ends right of boundary x|x+1
+        model.Add(right[x] - left[x] == (beyond if x >= g else beyond - 1))
+    model.Add(sum(right) + sum(left) == c)
+    for is_here, square in here:
+        model.Add(end[chess.square_file(square)] == 1).OnlyEnforceIf(is_here)
+    landings = [(right[x - 1] if x > 0 else 0) + (left[x] if x < 7 else 0) for x in range(8)]
+    return end, landings
+
+
+def _capture_files(model: cp_model.CpModel, color: chess.Color, end_file: dict, taken: dict,
+                   missing: int) -> None:
+    """Rule 5 for the captures ``color`` made: per file, the opponent pawns taken there
+    are at most the captures landing there."""
+    piece_captures = [model.NewIntVar(0, 15, f"pc{int(color)}{x}") for x in range(8)]
+    total = []
+    for x in range(8):
+        landings = sum(end_file[(color, g)][1][x] for g in range(8))
+        total.append(landings)
+        taken_here = []
+        for g in range(8):
+            victim = (not color, g)
+            here = model.NewBoolVar(f"t{int(color)}{g}{x}")
+            model.AddBoolOr([taken[victim].Not(), end_file[victim][0][x].Not(), here])
+            taken_here.append(here)
+        model.Add(sum(taken_here) <= landings + piece_captures[x])
+    model.Add(sum(total) + sum(piece_captures) == missing)
+
+
+def _home_square_blockers(model: cp_model.CpModel, color: chess.Color, blockers: chess.Bitboard,
+                          end_file: dict, captures: dict, promoted: dict, never_captured: dict,
+                          taken: dict) -> None:
+    """Rule 6: ``color``'s pawns promoting on a file where the opponent's pawn (in
+    ``blockers``) is still on its home square."""
+    home_rank = 1 if color == chess.BLACK else 6  # the opponent's home rank
+    for x in range(8):
+        if not blockers & chess.BB_SQUARES[chess.square(x, home_rank)]:
+            continue
+        for g in range(8):
+            key = (color, g)
+            here = model.NewBoolVar(f"hp{int(color)}{g}{x}")
+            for promotion in promoted[key]:
+                model.AddBoolOr([promotion.Not(), end_file[key][0][x].Not(), here])
+            model.Add(captures[key] >= 1).OnlyEnforceIf(here)
+            only_one = model.NewBoolVar(f"o{int(color)}{g}{x}")
+            model.Add(captures[key] != 1).OnlyEnforceIf(only_one.Not())
+            model.AddBoolOr([here.Not(), only_one.Not(), never_captured[(not color, g)].Not(),
+                             taken[(not color, g)]])

@@ -111,15 +111,17 @@ def test_position_20_dead_reckoning_proves_en_passant():
     assert verdict.status == "unique" and verdict.solutions[0].moves == ("c5xb6ep",)
 
 
-def test_position_21_dead_reckoning_leaves_the_papers_three_candidates():
+def test_position_21_dead_reckoning_proves_en_passant():
     """Frolkin & Buchanan (paper 000, Position 21 = its Position 25, solution B.5): Black
-    has no last move, and dead reckoning leaves exactly the paper's "except possibly"
-    set: c5xb6 capturing a rook, a knight or en passant. (The paper's last step, a
-    capture count on the b-file, is beyond the kernel search's budget here.)"""
+    has no last move; of White's, dead reckoning leaves the paper's "except possibly"
+    set c5xb6 capturing a rook, a knight or en passant, and the capture-file count of
+    the pawn-fates rule (the b-file's one landing) refutes the rook and the knight."""
     board = chess.Board(POSITION_21)
     assert solve(board, chess.BLACK, dead_reckoning=True, use_legality=False).status == "none"
     verdict = solve(board, chess.WHITE, dead_reckoning=True, use_legality=False)
-    assert {s.moves[0] for s in verdict.solutions} == {"c5xNb6", "c5xRb6", "c5xb6ep"}
+    assert verdict.status == "unique" and verdict.solutions[0].moves == ("c5xb6ep",)
+    reasons = {r.moves[0]: r.reason for r in verdict.rejections}
+    assert "dead reckoning" in reasons["c5xPb6"] and "fates" in reasons["c5xRb6"]
 
 
 def test_brandis_cage_makes_ka2_a1_unique():

@@ -85,6 +85,42 @@ def test_pawn_fates_blocked_file():
     assert check_static(parse_fen(facing)).status == "unknown"
 
 
+def test_pawn_fates_capture_files():
+    # Rule 5. White's only capture was b2xa3, and Black's only loss is its h-pawn. It never
+    # captured (White lost nothing), so it stayed on the h-file and was taken there, where
+    # no capture landed.
+    far = "rnbqkbnr/ppppppp1/8/8/8/P7/P1PPPPPP/RNBQKBNR w KQkq - 0 1"
+    assert pawn_fates_feasible(parse_fen(far).board) is False
+    # Twin: Black's b8 knight went to a3 and was taken there.
+    near = "r1bqkbnr/pppppppp/8/8/8/P7/P1PPPPPP/RNBQKBNR w KQkq - 0 1"
+    assert pawn_fates_feasible(parse_fen(near).board) is True
+
+
+def test_pawn_fates_home_square_blocker():
+    # Rule 6. Black's third knight is its promoted a-pawn, which captured at most once
+    # (White lost one unit). White's a2 and b2 pawns never moved: promoting on a1 passes
+    # a2; on b1 needs a capture from a2 or c2, after walking the a-file past a2.
+    blocked = "rnbqkbnr/1ppppppp/n7/8/8/8/PPPPPPPP/R1BQKBNR b KQkq - 0 1"
+    assert pawn_fates_feasible(parse_fen(blocked).board) is False
+    # Twin: White's b-pawn is gone too. b4-b5, ...a6xb5, the pawn walks down the open
+    # b-file to b1=N (White's knight had left b1) and the knight goes to a6.
+    open_file = "rnbqkbnr/1ppppppp/n7/8/8/8/P1PPPPPP/R1BQKBNR b KQkq - 0 1"
+    assert pawn_fates_feasible(parse_fen(open_file).board) is True
+
+
+def test_pawn_fates_position_25_of_paper_000():
+    # Frolkin & Buchanan (paper 000, solution B.5): before the last move c5xb6 the capture
+    # count is tight, so White's only b-file landing took one of Black's a- and b-pawns;
+    # the other (its a-pawn, which took White's queen) can have neither promoted on the
+    # b-file past b2 nor been taken elsewhere. A rook or knight on b6 is impossible; a
+    # black pawn on b5 that just double-stepped (taken en passant) is not.
+    for victim in "rn":
+        before = f"8/2PN4/P{victim}kPB3/K1P1B3/NPP5/2RP4/1P2R3/8 w - - 0 1"
+        assert pawn_fates_feasible(parse_fen(before).board) is False
+    en_passant = "8/2PN4/P1kPB3/KpP1B3/NPP5/2RP4/1P2R3/8 w - b6 0 1"
+    assert pawn_fates_feasible(parse_fen(en_passant).board) is True
+
+
 def test_min_pawn_captures_counts_file_changes():
     # White pawns on a3 and a4 (doubled) with the b-pawn gone: one must come from b (1 capture).
     board = chess.Board("4k3/8/8/8/P7/P7/2PPPPPP/4K3 w - - 0 1")

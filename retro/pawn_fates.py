@@ -159,9 +159,11 @@ def _feasible(key: tuple, time_limit: float, *, files: bool) -> bool | None:
     for color in chess.COLORS:
         model.Add(sum(taken[(not color, g)] for g in range(8)) <= captures_made[color])
     if files:
-        end_file = {key: _capture_walk(model, key, captures[key], on_board[key]) for key in captures}
+        end_file, landings = {}, {}
+        for key in captures:
+            end_file[key], landings[key] = _capture_walk(model, key, captures[key], on_board[key])
         for color in chess.COLORS:
-            _capture_files(model, color, end_file, taken, captures_made[color])
+            _capture_files(model, color, end_file, landings, taken, captures_made[color])
             _home_square_blockers(model, color, pawn_masks[not color], end_file, captures, promoted,
                                   never_captured, taken)
     for g in range(8):
@@ -209,22 +211,22 @@ def _capture_walk(model: cp_model.CpModel, key: tuple[chess.Color, int], c: cp_m
     return end, landings
 
 
-def _capture_files(model: cp_model.CpModel, color: chess.Color, end_file: dict, taken: dict,
-                   missing: int) -> None:
+def _capture_files(model: cp_model.CpModel, color: chess.Color, end_file: dict, landings: dict,
+                   taken: dict, missing: int) -> None:
     """Rule 5 for the captures ``color`` made: per file, the opponent pawns taken there
     are at most the captures landing there."""
     piece_captures = [model.NewIntVar(0, 15, f"pc{int(color)}{x}") for x in range(8)]
     total = []
     for x in range(8):
-        landings = sum(end_file[(color, g)][1][x] for g in range(8))
-        total.append(landings)
+        landed = sum(landings[(color, g)][x] for g in range(8))
+        total.append(landed)
         taken_here = []
         for g in range(8):
             victim = (not color, g)
             here = model.NewBoolVar(f"t{int(color)}{g}{x}")
-            model.AddBoolOr([taken[victim].Not(), end_file[victim][0][x].Not(), here])
+            model.AddBoolOr([taken[victim].Not(), end_file[victim][x].Not(), here])
             taken_here.append(here)
-        model.Add(sum(taken_here) <= landings + piece_captures[x])
+        model.Add(sum(taken_here) <= landed + piece_captures[x])
     model.Add(sum(total) + sum(piece_captures) == missing)
 
 
@@ -241,7 +243,7 @@ def _home_square_blockers(model: cp_model.CpModel, color: chess.Color, blockers:
             key = (color, g)
             here = model.NewBoolVar(f"hp{int(color)}{g}{x}")
             for promotion in promoted[key]:
-                model.AddBoolOr([promotion.Not(), end_file[key][0][x].Not(), here])
+                model.AddBoolOr([promotion.Not(), end_file[key][x].Not(), here])
             model.Add(captures[key] >= 1).OnlyEnforceIf(here)
             only_one = model.NewBoolVar(f"o{int(color)}{g}{x}")
             model.Add(captures[key] != 1).OnlyEnforceIf(only_one.Not())

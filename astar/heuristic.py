@@ -49,7 +49,7 @@ from scipy.optimize import linear_sum_assignment
 
 from astar.paths import INF, king_forbidden_mask, pawn_cone_mask, pawn_distance, piece_distances, promotion_distance
 
-__all__ = ["Heuristic", "INF", "plies_for_moves", "position_key"]
+__all__ = ["Heuristic", "INF", "plies_for_moves", "position_key", "pieces_of_key"]
 
 _BIG = 1_000_000
 
@@ -329,3 +329,14 @@ def position_key(board: chess.Board) -> tuple:
     ep = board.ep_square if board.ep_square is not None and board.has_legal_en_passant() else None
     return (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
             board.occupied_co[chess.WHITE], board.turn, board.castling_rights, ep)
+
+
+def pieces_of_key(key: tuple) -> chess.BaseBoard:
+    """The pieces of a :func:`position_key` as a ``chess.BaseBoard``, without playing
+    the move that leads there."""
+    pieces = chess.BaseBoard.__new__(chess.BaseBoard)  # (its __init__ would clear the board first)
+    pieces.promoted = 0
+    pieces.pawns, pieces.knights, pieces.bishops, pieces.rooks, pieces.queens, pieces.kings, white = key[:7]
+    pieces.occupied = pieces.pawns | pieces.knights | pieces.bishops | pieces.rooks | pieces.queens | pieces.kings
+    pieces.occupied_co = [pieces.occupied & ~white, white]
+    return pieces

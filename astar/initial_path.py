@@ -84,7 +84,7 @@ from dataclasses import dataclass, field
 
 import chess
 
-from astar.heuristic import INF, position_key
+from astar.heuristic import INF, pieces_of_key, position_key
 from astar.paths import attacks_mask, obstruction, piece_distances
 from astar.search import child_key
 from proofkernel.moves import PAWN_X_PAWN, PAWN_X_PIECE, PIECE_X_PAWN, PIECE_X_PIECE, KernelMove
@@ -443,7 +443,7 @@ def _search_leg(board: chess.Board, leg: _Leg | _PromotionLeg, blocked: int, *, 
             seen.add(key)
             # the guide reads the pieces only: the child is played out only when the
             # leg may end there (whether a side is in check needs the full board)
-            pieces = _pieces_of(key)
+            pieces = pieces_of_key(key)
             if leg.reached(pieces):
                 current.push(move)
                 done = leg.ends(current)
@@ -455,17 +455,6 @@ def _search_leg(board: chess.Board, leg: _Leg | _PromotionLeg, blocked: int, *, 
                 heapq.heappush(heap, (g + 1 + 10 * h, rng.random(), next(counter), g + 1, current, move,
                                       path + (move,)))
     return None, nodes
-
-
-def _pieces_of(key: tuple) -> chess.BaseBoard:
-    """The pieces of a :func:`position_key` as a ``chess.BaseBoard``, without playing
-    the move that leads there."""
-    pieces = chess.BaseBoard.__new__(chess.BaseBoard)  # (its __init__ would clear the board first)
-    pieces.promoted = 0
-    pieces.pawns, pieces.knights, pieces.bishops, pieces.rooks, pieces.queens, pieces.kings, white = key[:7]
-    pieces.occupied = pieces.pawns | pieces.knights | pieces.bishops | pieces.rooks | pieces.queens | pieces.kings
-    pieces.occupied_co = [pieces.occupied & ~white, white]
-    return pieces
 
 
 def _kind_counts(board: chess.Board, color: chess.Color) -> list[int]:

@@ -17,7 +17,12 @@ the way. Our choice (the paper leaves the formula open): the admissible bound pl
   obstruction (``linear_sum_assignment``; each piece on its own nearest square would
   send two rooks to the same easy square and miss the obstructed one);
 * 2 plies for every pawn that must still advance straight with a piece in front of it
-  and nothing to capture.
+  and nothing to capture;
+* for a king off its goal square, its *danger*: over its relaxed shortest paths, the
+  fewest squares (its goal square included) attacked by an opponent piece that stands
+  on its own goal square, 4 plies each (that piece must step aside and come back, or
+  the king cannot pass: dev Tromp positions whose searches stalled with a king walled
+  off by the opponent's placed queens, e.g. Kb4 to f8 beside a queen already on g8).
 
 It may overestimate; that is acceptable because the proof game it finds is still
 replay-checked, and shortness is not required.
@@ -29,8 +34,8 @@ import chess
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from astar.heuristic import _BIG, INF, Heuristic
-from astar.paths import obstruction, piece_distances, shortest_path_layers
+from astar.heuristic import _BIG, INF, Heuristic, pieces_of_key
+from astar.paths import obstruction, path_obstruction, piece_distances, shortest_path_layers
 
 __all__ = ["NonAdmissibleHeuristic"]
 
@@ -77,7 +82,28 @@ class NonAdmissibleHeuristic(Heuristic):
         for color in chess.COLORS:
             penalty += 2 * self._obstructions(types, occupied, right, by_color[color], color)
             penalty += 2 * self._stuck_pawns(types, occupied, by_color[color], by_color[not color], color)
+            penalty += 2 * self._king_danger(key, right & by_color[not color], by_color[color], color)
         return base + penalty
+
+    def _king_danger(self, key: tuple, placed_enemy: int, own: int, color: chess.Color) -> int:
+        """The danger (module docstring) of ``color``'s king, in moves."""
+        goal = self._goal_masks[(color, chess.KING)]
+        king = key[chess.KING - 1] & own
+        if not goal or not king or king & goal or not placed_enemy:
+            return 0
+        start, target = chess.lsb(king), chess.lsb(goal)
+        region, layers = shortest_path_layers(chess.KING, start, target, self.blocked_mask, self._forbidden[color])
+        if not layers:
+            return 0
+        pieces = pieces_of_key(key)
+        pieces.remove_piece_at(start)  # the king does not shield the squares behind it
+        attacked = 0
+        for square in chess.scan_forward(placed_enemy):
+            attacked |= pieces.attacks_mask(square)
+        attacked &= region | goal
+        if not attacked:
+            return 0
+        return path_obstruction(layers, attacked, attacked) + (2 if attacked & goal else 0)
 
     def _obstructions(self, types: tuple[int, ...], occupied: int, placed: int, own: int, color: chess.Color) -> int:
         """Sum of the obstructions (module docstring) of ``color``'s pieces, in moves.

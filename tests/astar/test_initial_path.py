@@ -202,14 +202,15 @@ def test_pieces_of_a_key_are_the_pieces_of_the_position() -> None:
     import random
 
     from astar.heuristic import position_key
-    from astar.initial_path import _Leg, _pieces_of
+    from astar.heuristic import pieces_of_key
+    from astar.initial_path import _Leg
 
     leg = _Leg({chess.WHITE: chess.BB_RANK_2, chess.BLACK: chess.BB_RANK_7}, [(chess.WHITE, (chess.KNIGHT,), chess.D4)])
     for seed in range(5):
         rng = random.Random(seed)
         board = chess.Board()
         for _ply in range(150):
-            pieces = _pieces_of(position_key(board))
+            pieces = pieces_of_key(position_key(board))
             assert pieces.piece_map() == board.piece_map(), board.fen()
             assert leg.guide(pieces, 0) == leg.guide(board, 0)
             moves = list(board.legal_moves)

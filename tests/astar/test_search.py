@@ -213,6 +213,25 @@ def test_non_admissible_heuristic_charges_the_rook_left_the_obstructed_square() 
     assert NonAdmissibleHeuristic(goal, mask).value(stalled) >= admissible + 2 * 4
 
 
+def test_non_admissible_heuristic_charges_the_king_danger() -> None:
+    """White's king must walk b4-c5-d6-e7-f8 (its only shortest way). A black queen
+    on its goal square that attacks a square of that way, or the king's goal square,
+    must step aside and come back: 2 moves, 4 plies each. Qg8 attacks f8 (4 plies);
+    Qa7 attacks c5 and e7 (8 plies); a queen not on its goal square (g8 with its goal
+    on h8) is charged nothing, as it has to move anyway."""
+    from astar.nonadmissible import NonAdmissibleHeuristic
+    from retro.proofgame import blocked_mask_for
+
+    cases = [("5Kq1/8/8/8/8/8/8/k7 w - - 0 1", "6q1/8/8/8/1K6/8/8/k7 w - - 0 1", 4),
+             ("5K2/q7/8/8/8/8/8/k7 w - - 0 1", "8/q7/8/8/1K6/8/8/k7 w - - 0 1", 8),
+             ("5K1q/8/8/8/8/8/8/k7 w - - 0 1", "6q1/8/8/8/1K6/8/8/k7 w - - 0 1", 0)]
+    for goal_fen, fen, danger in cases:
+        goal, board = chess.Board(goal_fen), chess.Board(fen)
+        mask = blocked_mask_for(goal, board)
+        assert Heuristic(goal, mask).value(board) == 8  # four king moves, four black tempo moves
+        assert NonAdmissibleHeuristic(goal, mask).value(board) == 8 + danger, goal_fen
+
+
 def test_best_node_of_a_leg_has_a_move_left() -> None:
     """From a late node of dev legal position #9 (White's king c1 in check from the e1
     rook), the lowest-heuristic positions a search generates include near-mates whose

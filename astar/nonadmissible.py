@@ -21,7 +21,7 @@ the way. Our choice (the paper leaves the formula open): the admissible bound pl
 * for a king off its goal square, its *danger*: over its relaxed shortest paths, the
   fewest squares (its goal square included) attacked by an opponent piece that stands
   on its own goal square, 4 plies each (that piece must step aside and come back, or
-  the king cannot pass: dev Tromp positions whose searches stalled with a king walled
+  the king cannot pass: Tromp sample positions whose searches stalled with a king walled
   off by the opponent's placed queens, e.g. Kb4 to f8 beside a queen already on g8).
 
 It may overestimate; that is acceptable because the proof game it finds is still

@@ -201,8 +201,7 @@ def test_pieces_of_a_key_are_the_pieces_of_the_position() -> None:
     and so a leg's guide, are the ones python-chess has."""
     import random
 
-    from astar.heuristic import position_key
-    from astar.heuristic import pieces_of_key
+    from astar.heuristic import pieces_of_key, position_key
     from astar.initial_path import _Leg
 
     leg = _Leg({chess.WHITE: chess.BB_RANK_2, chess.BLACK: chess.BB_RANK_7}, [(chess.WHITE, (chess.KNIGHT,), chess.D4)])

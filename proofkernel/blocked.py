@@ -38,13 +38,22 @@ starting from all candidates and removing those the rules cannot keep):
 
 Rules 2 and 3 feed each other (a blocked piece blocks a square that boxes in another),
 so they are iterated until nothing changes.
+
+**Confined units taken by a piece** (:func:`taken_by_piece`, our rule). A piece X
+(not a king) of ``init`` on a square s whose every one-step destination is a blocked
+square never moves, as in rule 3. When the goal does not have X's piece on s, X was
+captured on s. When moreover every square from which an enemy pawn could capture
+onto s (the two diagonal squares behind s from the enemy's side) is blocked or off
+the board, no enemy pawn ever stands there, so the capturer was an enemy piece (or
+king). Example: White's c1 bishop with blocked pawns on b2 and d2 and c1 empty in the
+goal was taken on c1 by a black piece, never by a pawn.
 """
 
 from __future__ import annotations
 
 import chess
 
-__all__ = ["blocked_squares", "capture_budget", "pawn_can_reach"]
+__all__ = ["blocked_squares", "capture_budget", "pawn_can_reach", "taken_by_piece"]
 
 _KING_STEPS = chess.BB_KING_ATTACKS
 _ROOK_STEPS = [chess.BB_RANK_ATTACKS[sq][0] | chess.BB_FILE_ATTACKS[sq][0] for sq in chess.SQUARES]
@@ -141,3 +150,21 @@ def blocked_squares(goal: chess.Board, init: chess.Board | None = None) -> int:
         if grown == blocked:
             return blocked
         blocked = grown
+
+
+def taken_by_piece(init: chess.Board, goal: chess.Board, blocked: int) -> int:
+    """Squares of ``init`` whose piece never moves, is missing from the goal and can have
+    been captured only by an enemy piece; ``blocked`` is :func:`blocked_squares` of the
+    two positions (the rule and its proof: module docstring)."""
+    squares = 0
+    for square in chess.scan_forward(init.occupied & ~init.pawns & ~init.kings & ~blocked):
+        piece = init.piece_at(square)
+        assert piece is not None
+        if goal.piece_at(square) == piece or _one_step_destinations(piece.piece_type, square) & ~blocked:
+            continue
+        # an enemy pawn captures onto the square from where a pawn of the piece's colour
+        # standing on it would attack
+        if chess.BB_PAWN_ATTACKS[piece.color][square] & ~blocked:
+            continue
+        squares |= chess.BB_SQUARES[square]
+    return squares

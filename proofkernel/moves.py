@@ -18,8 +18,9 @@ Generation is a relaxation: it must produce every capture a real game can make, 
 it only forbids what is proven impossible: moving or capturing a blocked pawn or
 piece (:mod:`proofkernel.blocked`), promotions through blocked 7th/8th-rank squares,
 a quiet promotion by a pawn that has a pawn of the other colour ahead of it in its
-column (pawns on a file cannot pass each other), and a capture promotion by a pawn
-that has any such pawn ahead.
+column (pawns on a file cannot pass each other), a capture promotion by a pawn
+that has any such pawn ahead, and a pawn taking a unit that only a piece may capture
+(``KernelState.piece_captures``).
 """
 
 from __future__ import annotations
@@ -171,8 +172,11 @@ def generate_moves(state: KernelState, goal: Goal, color: chess.Color) -> list[K
     moves: list[KernelMove] = []
     victim = not color
     columns = state.columns
-    capturable_kinds = [k for k in range(5)
-                        if state.pieces[piece_index(victim, k)] > goal.blocked_pieces[piece_index(victim, k)]]
+    slots = [piece_index(victim, k) for k in range(5)]
+    capturable_kinds = [k for k, slot in enumerate(slots) if state.pieces[slot] > goal.blocked_pieces[slot]]
+    # a pawn may not take the units only a piece may capture
+    pawn_capturable_kinds = [k for k, slot in enumerate(slots)
+                             if state.pieces[slot] > goal.blocked_pieces[slot] + state.piece_captures[slot]]
     victim_pawns = list(_capturable_pawns(columns, goal, victim))
     # pieces take
     for k in capturable_kinds:
@@ -184,7 +188,7 @@ def generate_moves(state: KernelState, goal: Goal, color: chess.Color) -> list[K
         for target_file, target_index in victim_pawns:
             if abs(target_file - file) == 1:
                 moves.append(KernelMove(color, PAWN_X_PAWN, file, index, target=target_file, target_index=target_index))
-        for k in capturable_kinds:
+        for k in pawn_capturable_kinds:
             moves += _pawn_captures_from(state, goal, color, list(columns), PAWN_X_PIECE, k, file, index)
     # pawns take a piece that a victim pawn got by promoting quietly on file `source`
     for source in range(8):
@@ -206,6 +210,7 @@ def apply_move(state: KernelState, move: KernelMove) -> KernelState:
     or to be valid; raises :class:`InvalidKernelMoveError` if it does not fit)."""
     columns = list(state.columns)
     pieces = list(state.pieces)
+    owed = state.piece_captures
     color, victim = move.color, not move.color
     mover, victim_letter = _letter(color), _letter(victim)
 
@@ -219,14 +224,16 @@ def apply_move(state: KernelState, move: KernelMove) -> KernelState:
         if pieces[slot] == 0:
             raise InvalidKernelMoveError(f"{move}: nothing to capture")
         pieces[slot] -= 1
-        return KernelState(tuple(columns), tuple(pieces))
+        if owed[slot]:
+            owed = owed[:slot] + (owed[slot] - 1,) + owed[slot + 1:]
+        return KernelState(tuple(columns), tuple(pieces), owed)
     if move.kind == PIECE_X_PAWN:
         take_pawn(move.target, move.target_index)
-        return KernelState(tuple(columns), tuple(pieces))
+        return KernelState(tuple(columns), tuple(pieces), owed)
     if move.kind == PAWN_X_PIECE:
         slot = piece_index(victim, move.captured)
-        if pieces[slot] == 0:
-            raise InvalidKernelMoveError(f"{move}: nothing to capture")
+        if pieces[slot] <= owed[slot]:
+            raise InvalidKernelMoveError(f"{move}: nothing a pawn may capture")
         pieces[slot] -= 1
     elif move.kind == PAWN_X_PROMOTED:
         promoter = _quiet_promoter_index(columns[move.captured], victim)
@@ -242,7 +249,7 @@ def apply_move(state: KernelState, move: KernelMove) -> KernelState:
         columns[move.file] = _remove(columns[move.file], move.index)
         target = columns[move.target]
         columns[move.target] = target[:move.target_index] + mover + target[move.target_index + 1:]
-        return KernelState(tuple(columns), tuple(pieces))
+        return KernelState(tuple(columns), tuple(pieces), owed)
     columns[move.file] = _remove(columns[move.file], move.index)
     if move.promotion >= 0:
         pieces[piece_index(color, move.promotion)] += 1
@@ -251,4 +258,4 @@ def apply_move(state: KernelState, move: KernelMove) -> KernelState:
         if not 0 <= move.target_index <= len(target):
             raise InvalidKernelMoveError(f"{move}: landing index out of range")
         columns[move.target] = target[:move.target_index] + mover + target[move.target_index:]
-    return KernelState(tuple(columns), tuple(pieces))
+    return KernelState(tuple(columns), tuple(pieces), owed)

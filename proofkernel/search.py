@@ -18,6 +18,9 @@ moves still needed (the node is cut when the bound exceeds the moves left):
   to the state's, at cost |file difference| each (:func:`min_file_shifts`). That is
   at most the captures white has left, and the white and black minima add up to at
   most the moves left (same for black).
+* **Units only a piece may capture** (``KernelState.piece_captures``): each needs a
+  capture of its own by the other colour, so they are at most that colour's captures
+  left. At the goal test none may be left.
 * **Promotions.** The goal's surplus pieces of a colour need one pawn each, and a
   light (dark) bishop surplus needs pawns on files that promote on light (dark)
   squares, pawns *beyond the goal's number on their file* (at the goal test a file
@@ -107,6 +110,10 @@ def lower_bound(state: KernelState, goal: Goal) -> int:
         return INFINITE
     shifts = 0
     for color, captures in ((chess.WHITE, white_captures), (chess.BLACK, black_captures)):
+        # the units only a piece of this colour may capture need captures of their own
+        offset = piece_index(not color, 0)
+        if sum(state.piece_captures[offset:offset + 5]) > captures:
+            return INFINITE
         have, want = state.column_pawns[color], goal.state.column_pawns[color]
         needed = min_file_shifts(have, want)
         if needed > captures:
@@ -178,7 +185,7 @@ class KernelSearch:
             raise SearchBudgetExceeded
         remaining = self._remaining(state)
         if remaining == 0:
-            if self.goal.promotions_fit(state):
+            if not any(state.piece_captures) and self.goal.promotions_fit(state):
                 if accept(path):
                     yield path
                 return True

@@ -15,6 +15,12 @@ of their column, black pawns below every white one), and those promotions make u
 exactly the goal's surplus pieces, bishops by the colour of their promotion square.
 A quietly promoted piece that is captured later is, in kernel terms, a capture of its
 pawn (``bxPc0``), or for a pawn capture, a capture "by file of origin" (``wPc0xfb0``).
+``piece_captures`` (our addition) counts, per colour and kind, the units that only an
+enemy *piece* may still capture: initial pieces that never leave their square and are
+missing from the goal (:func:`proofkernel.blocked.taken_by_piece`). A piece taking a
+piece of such a kind pays one off (which unit it took does not matter: paying first
+leaves every continuation open), a pawn may only take the others, and the goal needs
+them all paid.
 """
 
 from __future__ import annotations
@@ -99,6 +105,8 @@ class KernelState:
 
     columns: tuple[str, ...]
     pieces: tuple[int, ...]
+    #: per piece index: units only an enemy piece may capture, not yet captured
+    piece_captures: tuple[int, ...] = (0,) * 10
     #: Pawns per column, indexed ``[color][file]``, and units per colour: derived from
     #: the fields when the state is made (the search evaluates its bound on every child).
     column_pawns: tuple[tuple[int, ...], tuple[int, ...]] = field(init=False, repr=False, compare=False)
@@ -112,8 +120,12 @@ class KernelState:
         object.__setattr__(self, "_units", (black_pawns + sum(self.pieces[5:]), white_pawns + sum(self.pieces[:5])))
 
     @classmethod
-    def from_board(cls, board: chess.Board) -> KernelState:
-        return cls(_columns(board), _piece_counts(board))
+    def from_board(cls, board: chess.Board, taken_by_piece: int = 0) -> KernelState:
+        """The state of ``board``; ``taken_by_piece``: squares of its pieces that only an
+        enemy piece may capture (:func:`proofkernel.blocked.taken_by_piece`)."""
+        owed = board.copy(stack=False)
+        owed.set_piece_map({sq: p for sq, p in board.piece_map().items() if taken_by_piece & chess.BB_SQUARES[sq]})
+        return cls(_columns(board), _piece_counts(board), _piece_counts(owed))
 
     def pawns(self, color: chess.Color) -> int:
         return self._pawns[color]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import chess
 import pytest
 
-from proofkernel.blocked import blocked_squares, pawn_can_reach
+from proofkernel.blocked import blocked_squares, pawn_can_reach, taken_by_piece
 from tests.proofkernel.conftest import texel_cases
 
 CASES = [c for c in texel_cases("blocked_squares") if c["compute_blocked_returns_true"]]
@@ -46,3 +46,25 @@ def test_blocked_pieces_never_move_in_random_games() -> None:
         for earlier in history:
             for square in chess.SquareSet(mask):
                 assert earlier.piece_at(square) == board.piece_at(square), (board.fen(), chess.square_name(square))
+
+
+def _taken(goal_fen: str) -> list[str]:
+    goal = chess.Board(goal_fen)
+    return [chess.square_name(sq) for sq in chess.SquareSet(taken_by_piece(chess.Board(), goal, blocked_squares(goal)))]
+
+
+def test_a_confined_piece_missing_from_its_square_was_taken_by_a_piece() -> None:
+    """White's c1 bishop between its blocked b2 and d2 pawns never moves; with c1 not
+    holding it, a black unit took it there, and a black pawn could only come from b2
+    or d2. The f1 bishop could step to e2 (the e-pawn moved): not confined."""
+    assert _taken("r1bqkbnr/pppppppp/8/8/8/4P3/PPPPQPPP/RNn1KBNR w KQkq - 0 5") == ["c1"]
+    assert _taken("rnbqkbnr/1ppppppp/1p6/8/8/8/PPPPPPPP/RN1QKBNR w KQkq - 0 1") == ["c1"]
+    assert _taken("rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQK1NR w KQkq - 0 1") == []
+
+
+def test_a_piece_an_enemy_pawn_could_take_is_not_flagged() -> None:
+    """With White's b-pawn gone from b2 (and Black a capture to spare), a black pawn
+    could take the c1 bishop from b2; the bishop could also have left by b2."""
+    assert _taken("rnbqkbnr/1ppppppp/1p6/8/8/8/P1PPPPPP/RN1QKBNR w KQkq - 0 1") == []
+    # a piece still on its square, or an equal one there, is not missing
+    assert _taken(chess.STARTING_FEN) == []

@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 
 import chess
 
+from proofkernel.blocked import taken_by_piece
 from proofkernel.moves import KernelMove, apply_move, generate_moves
 from proofkernel.state import (DARK_BISHOP, LIGHT_BISHOP, Goal, KernelState, piece_index, promotion_bishop,
                                split_promotions)
@@ -149,6 +150,15 @@ class KernelSearch:
     _dead: set[KernelState] = field(default_factory=set)
     _bounds: dict[KernelState, int] = field(default_factory=dict)
     _deadline: float = 0.0
+
+    @classmethod
+    def between(cls, init: chess.Board, goal: chess.Board, blocked: int, **budget) -> KernelSearch:
+        """The search from ``init`` to ``goal``, ``blocked`` being their
+        :func:`~proofkernel.blocked.blocked_squares`: it fixes the goal's blocked pieces
+        and the units only a piece can have taken
+        (:func:`~proofkernel.blocked.taken_by_piece`)."""
+        return cls(KernelState.from_board(init, taken_by_piece(init, goal, blocked)), Goal.from_boards(goal, blocked),
+                   **budget)
 
     def kernels(self, accept: Callable[[tuple[KernelMove, ...]], bool] = lambda k: True
                 ) -> Iterator[tuple[KernelMove, ...]]:

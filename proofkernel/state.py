@@ -64,10 +64,11 @@ def piece_index(color: chess.Color, kind: int) -> int:
     return kind if color == chess.WHITE else 5 + kind
 
 
-def _piece_counts(board: chess.Board) -> tuple[int, ...]:
+def _piece_counts(board: chess.Board, squares: int = chess.BB_ALL) -> tuple[int, ...]:
+    """Pieces per :func:`piece_index` on ``squares`` (default: the whole board)."""
     counts = [0] * 10
     for color in chess.COLORS:
-        mask = board.occupied_co[color]
+        mask = board.occupied_co[color] & squares
         counts[piece_index(color, QUEEN)] = chess.popcount(board.queens & mask)
         counts[piece_index(color, ROOK)] = chess.popcount(board.rooks & mask)
         counts[piece_index(color, KNIGHT)] = chess.popcount(board.knights & mask)
@@ -123,9 +124,7 @@ class KernelState:
     def from_board(cls, board: chess.Board, taken_by_piece: int = 0) -> KernelState:
         """The state of ``board``; ``taken_by_piece``: squares of its pieces that only an
         enemy piece may capture (:func:`proofkernel.blocked.taken_by_piece`)."""
-        owed = board.copy(stack=False)
-        owed.set_piece_map({sq: p for sq, p in board.piece_map().items() if taken_by_piece & chess.BB_SQUARES[sq]})
-        return cls(_columns(board), _piece_counts(board), _piece_counts(owed))
+        return cls(_columns(board), _piece_counts(board), _piece_counts(board, taken_by_piece))
 
     def pawns(self, color: chess.Color) -> int:
         return self._pawns[color]
@@ -209,10 +208,8 @@ class Goal:
                                    & chess.BB_SQUARES[chess.square(f, 1)]) for f in range(8))
         locked_top = tuple(bool(blocked_mask & goal.pawns & goal.occupied_co[chess.BLACK]
                                 & chess.BB_SQUARES[chess.square(f, 6)]) for f in range(8))
-        blocked_board = goal.copy(stack=False)
-        blocked_board.set_piece_map({sq: p for sq, p in goal.piece_map().items() if blocked_mask & chess.BB_SQUARES[sq]})
         return cls(KernelState.from_board(goal), (quiet[0], quiet[1]), (capture[0], capture[1]),
-                   (bishop[0], bishop[1]), locked_bottom, locked_top, _piece_counts(blocked_board), blocked_mask)
+                   (bishop[0], bishop[1]), locked_bottom, locked_top, _piece_counts(goal, blocked_mask), blocked_mask)
 
     def promotions_fit(self, state: KernelState) -> bool:
         """Goal test: columns equal up to quiet promotions that supply exactly the goal's

@@ -35,10 +35,9 @@ from dataclasses import dataclass, field
 
 import chess
 
-from proofkernel.blocked import blocked_squares, taken_by_piece
+from proofkernel.blocked import blocked_squares
 from proofkernel.extended import ExtendedKernel, extend_kernel
 from proofkernel.search import KernelSearch
-from proofkernel.state import Goal, KernelState
 from retro.revmoves import predecessor, retractions
 from retro.rules import check_static
 
@@ -80,8 +79,7 @@ def find_kernel(goal: chess.Board, *, init: chess.Board | None = None, max_nodes
     extended-kernel model is not infeasible."""
     init = _START if init is None else init
     blocked = blocked_squares(goal, init)
-    search = KernelSearch(KernelState.from_board(init, taken_by_piece(init, goal, blocked)),
-                          Goal.from_boards(goal, blocked), max_nodes=max_nodes, time_limit=time_limit)
+    search = KernelSearch.between(init, goal, blocked, max_nodes=max_nodes, time_limit=time_limit)
     models: list[ExtendedKernel] = []
 
     def accept(kernel) -> bool:

@@ -5,10 +5,9 @@ from __future__ import annotations
 import argparse
 import functools
 
-from proofkernel.blocked import blocked_squares, taken_by_piece
+from proofkernel.blocked import blocked_squares
 from proofkernel.extended import extend_kernel
 from proofkernel.search import KernelSearch
-from proofkernel.state import Goal, KernelState
 from retro.batch import add_batch_arguments, emit, read_inputs, run_batch, show_progress
 from retro.position import parse_fen
 
@@ -39,8 +38,7 @@ def kernel_record(line: str, *, init_fen: str | None, extended: bool, max_nodes:
     init = parse_fen(init_fen).board if init_fen else None
     init_board = init if init is not None else type(goal)()
     blocked = blocked_squares(goal, init_board)
-    search = KernelSearch(KernelState.from_board(init_board, taken_by_piece(init_board, goal, blocked)),
-                          Goal.from_boards(goal, blocked), max_nodes=max_nodes)
+    search = KernelSearch.between(init_board, goal, blocked, max_nodes=max_nodes)
     kernels, extensions = [], []
 
     def accept(kernel) -> bool:

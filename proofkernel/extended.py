@@ -38,6 +38,7 @@ extended-kernel moves (``wPb2-b4 bPa7-a5 wPb4xa5``).
 
 from __future__ import annotations
 
+import random
 import time
 from dataclasses import dataclass, field
 
@@ -258,7 +259,8 @@ def build_model(kernel: tuple[KernelMove, ...], init: chess.Board, goal: chess.B
 
 
 def extend_kernel(kernel: tuple[KernelMove, ...], init: chess.Board, goal: chess.Board, blocked_mask: int,
-                  *, time_limit: float = 10.0, late_pawns: bool = False) -> ExtendedKernel:
+                  *, time_limit: float = 10.0, late_pawns: bool = False,
+                  shuffle: int | None = None) -> ExtendedKernel:
     """Solve the model of ``kernel``. ``infeasible`` is a proof that no game follows the
     kernel; ``unknown`` means the solver ran out of time (never treated as a proof).
 
@@ -268,15 +270,24 @@ def extend_kernel(kernel: tuple[KernelMove, ...], init: chess.Board, goal: chess
     a capture needs it and promotes only when the kernel makes it. Before the capture
     of a bishop, queen or rook that is still on its home square, the pawns in front of
     it should have opened a way out (:func:`_stuck_victims`; a victim left shut in costs
-    as much as 100 pawn steps)."""
+    as much as 100 pawn steps).
+
+    ``shuffle`` (with ``late_pawns``), a seed: each pawn's advancement gets a random
+    weight instead, 1, 2 or 3, or -1 (the pawn goes *early*), each with chance 1/4.
+    Another plan for the initial path when the late one cannot be played, because it
+    keeps home a pawn that has to make way (in Tromp's ``1rrb1k2/...`` the late plan's
+    first capture, bxg2 with every pawn at home, can only be a knight's, giving check
+    to a king that cannot move). Only the objective changes, never the feasibility."""
     start = time.monotonic()
     built = build_model(kernel, init, goal, blocked_mask)
     if late_pawns:
+        rng = random.Random(shuffle)
+        weights = [1 if shuffle is None else rng.choice((-1, 1, 2, 3)) for _ in built.pawns]
         advance = []
         for moment in built.moments:
             for ident, _file, rank in moment:
                 if not isinstance(rank, int):
-                    advance.append(rank if built.pawns[ident].color == chess.WHITE else -rank)
+                    advance.append(weights[ident] * (rank if built.pawns[ident].color == chess.WHITE else -rank))
         stuck = _stuck_victims(built, init)
         built.model.Minimize(sum(advance) + _RELEASE_WEIGHT * sum(stuck))
     if not built.feasible_by_construction:

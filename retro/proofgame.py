@@ -13,9 +13,10 @@ Pipeline (texel documentation, "If a position cannot be proven illegal ..."):
    captures, then the quiet promotions the goal (or the forced last move's
    predecessor) needs, are played as real moves from the initial position (the start
    position unless ``init`` is given), using at most half of the attempt's time. When
-   that path leaves a kernel capture undone, the extended kernel with the pawns as
-   early as the solver likes is tried too, and the path with more captures (then
-   promotions) is kept.
+   that path stops early, the extended kernel with the pawns as early as the solver
+   likes is tried too, then one whose objective weights the pawns at random (seeded:
+   some pawns go early, so each attempt and each batch pass plays another plan), and
+   the path with more captures (then promotions) is kept.
 4. Weighted A* in committed legs (:func:`astar.search.search_descending`) from the end
    of the initial path to the goal (or to the forced last move's predecessor); when the
    goal is unreachable from there, from the initial position with the attempt's time
@@ -228,9 +229,10 @@ def _initial_path(kernel_result, init: chess.Board, goal: chess.Board, target: c
     best = None
     # pawns as late as possible first; when that plan leaves a capture undone (a piece
     # that had to pass before a pawn moved, e.g. a rook into a square the late pawns
-    # close), the plan with pawns as early as the solver likes
-    for late in (True, False):
-        extended = extend_kernel(kernel, init, goal, kernel_blocked, late_pawns=late)
+    # close), the plan with pawns as early as the solver likes, then one with random
+    # weights (some pawns early, seeded: each attempt and pass tries another)
+    for late, shuffle in ((True, None), (False, None), (True, seed)):
+        extended = extend_kernel(kernel, init, goal, kernel_blocked, late_pawns=late, shuffle=shuffle)
         if extended.status != "found":
             continue
         left = None if time_limit is None else max(0.0, (time_limit - (time.monotonic() - start)) / 2)
@@ -238,6 +240,6 @@ def _initial_path(kernel_result, init: chess.Board, goal: chess.Board, target: c
                             time_limit=left, seed=seed)
         if best is None or (path.done, path.promoted) > (best.done, best.promoted):
             best = path
-        if best.done == best.total:
+        if not best.reason:  # every capture and promotion played
             break
     return best

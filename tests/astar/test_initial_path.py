@@ -265,3 +265,24 @@ def test_steady_files_are_those_without_captures_or_promotions() -> None:
     assert steady[chess.WHITE] == ~(chess.BB_FILE_B | chess.BB_FILE_C) & chess.BB_ALL
     assert steady[chess.BLACK] == chess.BB_ALL
     assert _advance(plans[0], plans[-1], steady) == masks(chess.B2, chess.C2, chess.G4)
+
+
+# Tromp's sample (data/cpr-sample-10k-undecided.fen): the late plan keeps White's c- and
+# d-pawns and Black's pawns at home for as long as the kernel lets it, and its path
+# stops before the second of four captures; the early plan too
+TROMP_SHUT_IN = "5b2/5B2/pPbB3b/P1nb1p2/q4NQR/1qP2rp1/1kr2N2/R2NKRrr b - - 0 1"
+
+
+def test_a_shuffled_plan_plays_every_capture_where_the_late_one_stops() -> None:
+    goal = chess.Board(TROMP_SHUT_IN)
+    kernel, late = _plan(goal)
+    blocked = blocked_mask_for(goal, START)
+    complete = []
+    for seed in range(4):  # (the first seed plays all four today)
+        extended = extend_kernel(kernel, START, goal, blocked_squares(goal, START), late_pawns=True, shuffle=seed)
+        path = initial_path(START, kernel, extended.moves, extended.pawn_plan, blocked, goal=goal, time_limit=60)
+        assert ProofGame(START.fen(), path.moves).final_board().board_fen() == path.board.board_fen()
+        complete.append(path.done == path.total == len(kernel))
+        if complete[-1]:
+            break
+    assert any(complete)

@@ -44,10 +44,9 @@ def test_legal_twin_really_is_legal() -> None:
     assert board.board_fen() == LEGAL.board_fen()
 
 
-def test_texel_extended_kernel_existence() -> None:
-    """Where texel finds an extended kernel for a kernel, so do we (soundness); where it
-    finds none, count how many we also refute."""
-    refuted = checked = 0
+def _complete_texel_kernels():
+    """texel's extended-kernel cases whose kernel is complete: (case, init, goal,
+    kernel, blocked squares)."""
     for case in texel_cases("ext_kernel"):
         init, goal = chess.Board(case["init_fen"]), chess.Board(case["goal_fen"])
         try:
@@ -57,16 +56,24 @@ def test_texel_extended_kernel_existence() -> None:
         state = KernelState.from_board(init)
         for move in kernel:
             state = apply_move(state, move)
-        if not Goal.from_boards(goal, blocked_squares(goal, init)).promotions_fit(state):
-            continue  # texel tests its row solver on partial kernels too; ours needs a complete one
+        blocked = blocked_squares(goal, init)
+        if Goal.from_boards(goal, blocked).promotions_fit(state):
+            # (texel tests its row solver on partial kernels too; ours needs a complete one)
+            yield case, init, goal, kernel, blocked
+
+
+def test_texel_extended_kernel_existence() -> None:
+    """Where texel finds an extended kernel for a kernel, so do we (soundness); where it
+    finds none, count how many we also refute."""
+    refuted = checked = 0
+    for case, init, goal, kernel, blocked in _complete_texel_kernels():
         checked += 1
-        status = extend_kernel(kernel, init, goal, blocked_squares(goal, init)).status
+        status = extend_kernel(kernel, init, goal, blocked).status
         if case["expect_ext_kernel"]:
             assert status == "found", case["source"]
         else:
             refuted += status == "infeasible"
     assert checked >= 30 and refuted >= 1
-
 
 
 def test_shuffled_plans_change_only_the_objective() -> None:
@@ -75,18 +82,7 @@ def test_shuffled_plans_change_only_the_objective() -> None:
     pawns, and the seeds give plans other than the late one (the initial path's
     fallback would be no fallback otherwise)."""
     checked = differ = 0
-    for case in texel_cases("ext_kernel"):
-        init, goal = chess.Board(case["init_fen"]), chess.Board(case["goal_fen"])
-        try:
-            kernel = tuple(parse_move(m) for m in case["kernel"].split())
-        except ValueError:
-            continue
-        state = KernelState.from_board(init)
-        for move in kernel:
-            state = apply_move(state, move)
-        blocked = blocked_squares(goal, init)
-        if not Goal.from_boards(goal, blocked).promotions_fit(state):
-            continue
+    for case, init, goal, kernel, blocked in _complete_texel_kernels():
         late = extend_kernel(kernel, init, goal, blocked, late_pawns=True)
         goal_pawns = {(sq, goal.color_at(sq)) for sq in chess.SquareSet(goal.pawns)}
         for seed in range(3):

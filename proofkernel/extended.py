@@ -281,8 +281,11 @@ def extend_kernel(kernel: tuple[KernelMove, ...], init: chess.Board, goal: chess
     start = time.monotonic()
     built = build_model(kernel, init, goal, blocked_mask)
     if late_pawns:
-        rng = random.Random(shuffle)
-        weights = [1 if shuffle is None else rng.choice((-1, 1, 2, 3)) for _ in built.pawns]
+        if shuffle is None:
+            weights = [1] * len(built.pawns)
+        else:
+            rng = random.Random(shuffle)
+            weights = [rng.choice((-1, 1, 2, 3)) for _ in built.pawns]
         advance = []
         for moment in built.moments:
             for ident, _file, rank in moment:

@@ -227,14 +227,16 @@ def _initial_path(kernel_result, init: chess.Board, goal: chess.Board, target: c
     kernel = tuple(parse_move(text) for text in kernel_result.kernel)
     kernel_blocked = blocked_squares(goal, init)
     best = None
-    # pawns as late as possible first; when that plan leaves a capture undone (a piece
-    # that had to pass before a pawn moved, e.g. a rook into a square the late pawns
-    # close), the plan with pawns as early as the solver likes, then one with random
-    # weights (some pawns early, seeded: each attempt and pass tries another)
+    played = set()  # plans already played: the same plan gives the same path
+    # pawns as late as possible first; when that path stops short (a piece that had to
+    # pass before a pawn moved, e.g. a rook into a square the late pawns close), the
+    # plan with pawns as early as the solver likes, then one with random weights (some
+    # pawns early, seeded: each attempt and pass tries another)
     for late, shuffle in ((True, None), (False, None), (True, seed)):
         extended = extend_kernel(kernel, init, goal, kernel_blocked, late_pawns=late, shuffle=shuffle)
-        if extended.status != "found":
+        if extended.status != "found" or (extended.moves, extended.pawn_plan) in played:
             continue
+        played.add((extended.moves, extended.pawn_plan))
         left = None if time_limit is None else max(0.0, (time_limit - (time.monotonic() - start)) / 2)
         path = initial_path(init, kernel, extended.moves, extended.pawn_plan, blocked, goal=target,
                             time_limit=left, seed=seed)

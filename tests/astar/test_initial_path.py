@@ -267,15 +267,15 @@ def test_steady_files_are_those_without_captures_or_promotions() -> None:
     assert _advance(plans[0], plans[-1], steady) == masks(chess.B2, chess.C2, chess.G4)
 
 
-# Tromp's sample (data/cpr-sample-10k-undecided.fen): the late plan keeps White's c- and
-# d-pawns and Black's pawns at home for as long as the kernel lets it, and its path
-# stops before the second of four captures; the early plan too
+# Tromp's sample (data/cpr-sample-10k-undecided.fen): the paths of the late and the early
+# plans stop after the first of four captures (bPb1xPc0), before wPd0xNc2 (the white
+# d-pawn takes a knight on c3)
 TROMP_SHUT_IN = "5b2/5B2/pPbB3b/P1nb1p2/q4NQR/1qP2rp1/1kr2N2/R2NKRrr b - - 0 1"
 
 
 def test_a_shuffled_plan_plays_every_capture_where_the_late_one_stops() -> None:
     goal = chess.Board(TROMP_SHUT_IN)
-    kernel, late = _plan(goal)
+    kernel, _ = _plan(goal)
     blocked = blocked_mask_for(goal, START)
     complete = []
     for seed in range(4):  # (the first seed plays all four today)

@@ -165,7 +165,11 @@ class Goal:
     """The goal's kernel state and what the blocked squares forbid.
 
     ``quiet_promotion[color][file]``: a pawn of ``color`` may promote on ``file``
-    without capturing (neither its 7th-rank nor its promotion square is blocked);
+    without capturing (neither its 7th-rank nor its promotion square is blocked, and
+    the 7th-rank square does not attack a blocked enemy king: our rule, for a goal
+    that keeps Black's castling rights, White's pawns never promote on d8 or f8. A
+    pawn arriving there gives check, the king never moves, and a pawn's check cannot
+    be blocked, so the very next move takes the pawn);
     ``capture_promotion[color][file][target]`` likewise for a capture from ``file``
     onto ``target``. ``bishop_promotion[color][file]``: a bishop born by a quiet
     promotion on ``file`` can be one of the goal's bishops - not when every diagonal
@@ -176,7 +180,13 @@ class Goal:
     ``locked_bottom[file]``/``locked_top[file]``: the column's lowest
     (a white pawn on rank 2) / highest (a black pawn on rank 7) pawn is blocked, so it
     never moves nor is captured. ``capturable_min[i]``: blocked pieces of each kind,
-    which can never be captured."""
+    which can never be captured. ``sealed_bishops[i]`` (our rule): the goal's bishops,
+    per :func:`piece_index`, on their colour's promotion rank on a square they can never
+    leave (every diagonal neighbour blocked; Tromp's B1Q5/1p1b..., White's a8 beside
+    Black's b7). No bishop ever moves onto such a square either (moves are symmetric),
+    and no pawn captures onto it (it would stand on a blocked square first), so each
+    was born there by a quiet promotion: the goal test needs at least that many quiet
+    promotions to that bishop, which the state's own bishops cannot stand in for."""
 
     state: KernelState
     quiet_promotion: tuple[tuple[bool, ...], tuple[bool, ...]]
@@ -186,6 +196,7 @@ class Goal:
     locked_top: tuple[bool, ...]
     blocked_pieces: tuple[int, ...]
     blocked_mask: int
+    sealed_bishops: tuple[int, ...] = (0,) * 10
 
     @classmethod
     def from_boards(cls, goal: chess.Board, blocked_mask: int) -> Goal:
@@ -200,16 +211,30 @@ class Goal:
         bishop: list[tuple[bool, ...]] = []
         for color in (chess.BLACK, chess.WHITE):  # index by bool: [False]=black, [True]=white
             seventh, last = (6, 7) if color == chess.WHITE else (1, 0)
-            quiet.append(tuple(free(f, seventh) and free(f, last) for f in range(8)))
-            capture.append(tuple(tuple(abs(f - g) == 1 and free(f, seventh) and free(g, last) for g in range(8))
+            # a pawn giving check to a king that never moves is taken at once
+            king = goal.king(not color)
+            checking = (chess.BB_PAWN_ATTACKS[not color][king]
+                        if king is not None and blocked_mask & chess.BB_SQUARES[king] else 0)
+
+            def leaves(file: int) -> bool:  # a pawn may move on from the 7th-rank square
+                return free(file, seventh) and not checking & chess.BB_SQUARES[chess.square(file, seventh)]
+
+            quiet.append(tuple(leaves(f) and free(f, last) for f in range(8)))
+            capture.append(tuple(tuple(abs(f - g) == 1 and leaves(f) and free(g, last) for g in range(8))
                                  for f in range(8)))
             bishop.append(tuple(bishop_may_be_promoted(color, chess.square(f, last)) for f in range(8)))
         locked_bottom = tuple(bool(blocked_mask & goal.pawns & goal.occupied_co[chess.WHITE]
                                    & chess.BB_SQUARES[chess.square(f, 1)]) for f in range(8))
         locked_top = tuple(bool(blocked_mask & goal.pawns & goal.occupied_co[chess.BLACK]
                                 & chess.BB_SQUARES[chess.square(f, 6)]) for f in range(8))
+        sealed = 0
+        for color, last_rank in ((chess.WHITE, chess.BB_RANK_8), (chess.BLACK, chess.BB_RANK_1)):
+            for square in chess.scan_forward(goal.bishops & goal.occupied_co[color] & last_rank & ~blocked_mask):
+                if not bishop_may_leave(square, blocked_mask):
+                    sealed |= chess.BB_SQUARES[square]
         return cls(KernelState.from_board(goal), (quiet[0], quiet[1]), (capture[0], capture[1]),
-                   (bishop[0], bishop[1]), locked_bottom, locked_top, _piece_counts(goal, blocked_mask), blocked_mask)
+                   (bishop[0], bishop[1]), locked_bottom, locked_top, _piece_counts(goal, blocked_mask), blocked_mask,
+                   _piece_counts(goal, sealed))
 
     def promotions_fit(self, state: KernelState) -> bool:
         """Goal test: columns equal up to quiet promotions that supply exactly the goal's
@@ -228,6 +253,8 @@ class Goal:
                 return False
             surplus = [self.state.pieces[piece_index(color, k)] - state.pieces[piece_index(color, k)] for k in range(5)]
             if min(surplus) < 0 or sum(surplus) != len(files[color]):
+                return False
+            if any(surplus[k] < self.sealed_bishops[piece_index(color, k)] for k in (DARK_BISHOP, LIGHT_BISHOP)):
                 return False
             bishop_files = [f for f in files[color] if self.bishop_promotion[color][f]]
             light = sum(promotion_bishop(color, f) == LIGHT_BISHOP for f in bishop_files)

@@ -3,16 +3,18 @@ random games."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import chess
 import pytest
 
 from proofkernel.blocked import blocked_squares, taken_by_piece
-from proofkernel.moves import apply_move, parse_move
-from proofkernel.search import INFINITE, KernelSearch, lower_bound, min_file_shifts
-from proofkernel.state import Goal, KernelState
+from proofkernel.moves import apply_move, generate_moves, parse_move
+from proofkernel.search import INFINITE, KernelSearch, lower_bound, min_file_shifts, _domino_cover, _incomplete_cover
+from proofkernel.state import Goal, KernelState, split_promotions
 from retro.legality import find_kernel
+from tests.conftest import read_jsonl
 from tests.proofkernel.conftest import texel_cases
 
 SEARCH = texel_cases("proofkernel")
@@ -183,9 +185,7 @@ def test_kernel_search_keeps_its_time_limit() -> None:
     now stops within a node or two of its deadline, undecided."""
     import time
 
-    from retro.legality import find_kernel
     from retro.revmoves import predecessor, retractions
-    from tests.conftest import read_jsonl
 
     goal = chess.Board([row["fen"] for row in read_jsonl("cpr-923-dev.jsonl") if row["legal"]][152])
     board = predecessor(goal, retractions(goal)[0])
@@ -252,3 +252,150 @@ def test_a_bishop_promoted_where_it_can_never_leave_is_none_of_the_goals_bishops
     assert on_h1.promotions_fit(state)
     # without the blocked pawn the bishop gets out
     assert Goal.from_boards(chess.Board("4k3/8/8/8/8/8/2b3P1/4K3 w - - 0 1"), 0).promotions_fit(state)
+
+
+def test_crossed_columns_need_a_move_each() -> None:
+    """Tromp's sample position 8/1rb2PP1/... has a black pawn below a white one on the
+    e, f and g files. Each of those columns needs a pawn to come in by capture, one
+    move each, and each such move changes one neighbour too: 3 landings (on e, f, g,
+    from d, e or g, h) and 2 dominoes for a, b, c give 5 of the 6 moves left, where
+    dominoes over the 8 changed files alone give 4 (the search took 13 minutes with
+    that bound, 92 s with this one). Along the kernel it finds, the bound never
+    exceeds the moves left, and the kernel ends in the goal."""
+    goal_board = chess.Board("8/1rb2PP1/2n1P1p1/1P2pBq1/P1Bq1prQ/Nn1KQRr1/k2n2Q1/8 w - - 0 1")
+    search = KernelSearch.between(chess.Board(), goal_board, blocked_squares(goal_board))
+    state, goal = search.initial, search.goal
+    assert _domino_cover(0b11111111) == 4
+    assert _incomplete_cover(state, goal) == lower_bound(state, goal) == 5
+    kernel = [parse_move(m) for m in "wPb0xPa1 wPc0xLBb1 bPd1xRe0 wPh0xPg1 bPf1xNg0 bPe2xDBf0".split()]
+    for done, move in enumerate(kernel):
+        assert lower_bound(state, goal) <= len(kernel) - done
+        state = apply_move(state, move)
+    assert goal.promotions_fit(state)  # up to quiet promotions (the a-file has one pawn more)
+
+
+def test_lower_bound_holds_along_random_kernel_walks() -> None:
+    """Soundness of every term on the kernel's own moves: walks of 2 to 14 random kernel
+    moves from the start (pawns land at any index, so columns often end crossed, or
+    with more pawns than they had), the end state taken as the goal; from each state
+    of the walk, the bound is at most the moves the walk still makes. The term of
+    columns that need a pawn to come in is tighter than the dominoes alone in many of
+    these states (126 of 2,745 with this seed), so the check reaches it."""
+    rng = random.Random(1)
+    free = Goal.from_boards(chess.Board(), 0)  # no blocked squares: every kernel move allowed
+    checked = tighter = 0
+    for _ in range(300):
+        states = [KernelState.from_board(chess.Board())]
+        for _ in range(rng.randint(2, 14)):
+            moves = generate_moves(states[-1], free, rng.choice(chess.COLORS))
+            if not moves:
+                break
+            states.append(apply_move(states[-1], rng.choice(moves)))
+        goal = dataclasses.replace(free, state=states[-1])
+        for i, state in enumerate(states):
+            assert lower_bound(state, goal) <= len(states) - 1 - i, (str(state), str(goal.state))
+            incomplete = sum(1 << f for f, (c, g) in enumerate(zip(state.columns, goal.state.columns))
+                             if c != g and split_promotions(c, g) is None)
+            tighter += _incomplete_cover(state, goal) > _domino_cover(incomplete)
+            checked += 1
+    assert checked > 2000 and tighter > 60
+
+
+def test_no_pawn_promotes_past_a_check_to_a_king_that_never_moves() -> None:
+    """Tromp's sample position 1q2k1br/... keeps Black's king-side castling right, so
+    Black's king never left e8: a White pawn on d7 or f7 would give a check that only
+    taking it answers, so none promotes on the d- or f-file. Without that, the search
+    finds kernels that promote two White pawns on f8 (the initial path stalled there);
+    with it, there is no kernel: the position is illegal."""
+    board = chess.Board("1q2k1br/P4R2/NB1p1r1R/1KR1QB1p/5p1P/1N4p1/BRP2Pr1/n4Q1r b k - 0 1")
+    search = KernelSearch.between(chess.Board(), board, blocked_squares(board), max_nodes=1_000_000)
+    white = search.goal.quiet_promotion[chess.WHITE]
+    assert [name for name, free in zip("abcdefgh", white) if not free] == ["d", "e", "f", "h"]  # e8, h8 blocked
+    assert next(search.kernels(), None) is None and search.exhausted
+    assert find_kernel(board).status == "no_kernel"
+    old_rule = tuple(not search.goal.blocked_mask & (chess.BB_SQUARES[chess.square(f, 6)] | chess.BB_SQUARES[chess.square(f, 7)])
+                     for f in range(8))
+    without = dataclasses.replace(search.goal, quiet_promotion=(search.goal.quiet_promotion[chess.BLACK], old_rule))
+    kernel = next(KernelSearch(search.initial, without, max_nodes=1_000_000).kernels(), None)
+    assert kernel is not None
+
+
+def test_promotions_of_random_games_keep_their_flags_beside_a_king_that_never_moves() -> None:
+    """The rule checked on real games: random games in which one side never moves its
+    king or king's rook (it keeps its castling right) while the other pushes its pawns;
+    every promotion the game makes, quiet or by capture, is allowed by the final
+    position's goal flags. (Forbidding every promotion beside such a king fails here.)"""
+    rng = random.Random(4)
+    checked = 0
+    for _ in range(200):
+        keeper = rng.choice(chess.COLORS)  # the side whose king never moves
+        home = (chess.BB_E8 | chess.BB_H8) if keeper == chess.BLACK else (chess.BB_E1 | chess.BB_H1)
+        board = chess.Board()
+        promotions = []
+        for _ in range(rng.randint(40, 120)):
+            moves = [m for m in board.legal_moves if not (board.turn == keeper and chess.BB_SQUARES[m.from_square] & home)]
+            if not moves:
+                break
+            pawn_moves = [m for m in moves if board.piece_type_at(m.from_square) == chess.PAWN]
+            move = rng.choice(pawn_moves if board.turn != keeper and pawn_moves and rng.random() < 0.9 else moves)
+            if move.promotion:
+                promotions.append((board.turn, chess.square_file(move.from_square), chess.square_file(move.to_square)))
+            board.push(move)
+        if not board.has_kingside_castling_rights(keeper):
+            continue  # the rook was taken: the king may have been free to move
+        goal = Goal.from_boards(board, blocked_squares(board))
+        for color, file, target in promotions:
+            allowed = goal.quiet_promotion[color][file] if file == target else goal.capture_promotion[color][file][target]
+            assert allowed, (board.fen(), color, file, target)
+            checked += 1
+    assert checked > 80
+
+
+def test_a_bishop_sealed_on_its_promotion_square_was_born_there() -> None:
+    """Tromp's sample position B1Q5/1p1b... has a White bishop on a8 beside Black's
+    b7 pawn, which never moves: no bishop ever moved onto a8, so this one was promoted
+    there, and White's f1 bishop, the only other light one, must have been taken. The
+    kernels that keep it (Black's two captures taking pawns) are out, and no other
+    kernel exists: the position is illegal. Two positions of the same sample that texel
+    proves legal, with a White bishop on a8 beside b7 too, keep their kernels."""
+    board = chess.Board("B1Q5/1p1bR3/1RPQqb1b/3n4/1RK1N1Nn/b4pQ1/2Qr3B/1r2qbBk w - - 0 1")
+    search = KernelSearch.between(chess.Board(), board, blocked_squares(board), max_nodes=1_000_000)
+    assert search.goal.sealed_bishops == (0, 0, 0, 1, 0, 0, 0, 0, 0, 0)  # one White light bishop
+    assert next(search.kernels(), None) is None and search.exhausted
+    assert find_kernel(board).status == "no_kernel"
+    without = dataclasses.replace(search.goal, sealed_bishops=(0,) * 10)
+    assert next(KernelSearch(search.initial, without, max_nodes=1_000_000).kernels(), None) is not None
+    legal = [row["fen"] for row in read_jsonl("cpr-923-dev.jsonl")
+             if row["legal"] and row["fen"].startswith(("B1QNQ1qn/1p3Pp1/", "Bn1RBB1B/1pb1b2n/"))]
+    assert len(legal) == 2
+    for fen in legal:
+        goal = chess.Board(fen)
+        assert any(Goal.from_boards(goal, blocked_squares(goal)).sealed_bishops)
+        assert find_kernel(goal).status == "found", fen
+
+
+def test_random_games_with_a_bishop_sealed_on_a8_have_a_kernel() -> None:
+    """The rule on real games: after 1.b4 a5 2.bxa5 Nc6 3.a6 Rb8 4.a7 Nf6 5.a8=B (a
+    light bishop born on a8 beside the b7 pawn), random continuations that leave b7
+    and a8 alone; every final position has the sealed bishop, in 20 of the 30 White's
+    f1 bishop has been taken (so the kernel must take it), and every one has a kernel.
+    (Asking for two promotions per sealed bishop leaves 23 of them undecided.)"""
+    start = chess.Board()
+    for san in "b4 a5 bxa5 Nc6 a6 Rb8 a7 Nf6 a8=B".split():
+        start.push_san(san)
+    rng = random.Random(6)
+    sealed = lost = 0
+    for _ in range(30):
+        board = start.copy()
+        for _ in range(rng.randint(20, 100)):
+            moves = [m for m in board.legal_moves if m.from_square != chess.B7 and m.to_square not in (chess.B7, chess.A8)]
+            if not moves:
+                break
+            taking = [m for m in moves if board.is_capture(m)]
+            board.push(rng.choice(taking if taking and rng.random() < 0.6 else moves))
+        if not any(Goal.from_boards(board, blocked_squares(board)).sealed_bishops):
+            continue
+        sealed += 1
+        lost += chess.popcount(board.bishops & board.occupied_co[chess.WHITE] & chess.BB_LIGHT_SQUARES) == 1
+        assert find_kernel(board, max_nodes=20_000).status == "found", board.fen()
+    assert sealed == 30 and lost >= 15

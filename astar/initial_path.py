@@ -50,7 +50,8 @@ may advance but not past their goal squares), to a kind the goal still lacks (bi
 by the colour of the promotion square), choosing the fewest pawn steps, then the kind
 whose nearest unfilled goal square is closest; a kind is not offered when the
 colour's remaining promotion squares could then no longer make the light or dark
-bishops still lacking. With ``place``, a capture-free leg then walks the new piece to
+bishops still lacking, nor a bishop for a goal bishop that only a promotion on its own
+square can make (:func:`_promotions`). With ``place``, a capture-free leg then walks the new piece to
 the nearest unfilled goal square of its kind, but not one a walk failed to reach
 before, with a small node budget; a failure there is ignored.
 
@@ -492,13 +493,23 @@ def _promotions(board: chess.Board, goal: chess.Board, blocked: int,
     square's colour), but not one after which the colour's other promotion squares
     could no longer make the light and dark bishops still lacking (before a capture,
     the later promotions may still change files: only their number counts). Order:
-    fewest pawn steps, then the kind whose nearest unfilled goal square is closest."""
+    fewest pawn steps, then the kind whose nearest unfilled goal square is closest.
+
+    A goal bishop on a square it can never leave (every diagonal neighbour blocked:
+    Tromp's B1Q5/1p1b... wants one on a8 beside the b7 pawn) is born there: only a
+    promotion on that square makes it, and a bishop promoted there stays. So a bishop
+    promoted elsewhere is not offered for it (the path once promoted light bishops on
+    f1 and queens on a8 and had no pawn left for it), and no bishop is promoted there
+    while another pawn still has to promote on the same square (it would bar the way:
+    Bn1RBB1B/...'s two a-pawns)."""
     ranked = []
     goal_pawns = _pawn_masks_of(goal) if target_pawns is None else target_pawns
     for color in chess.COLORS:
         pawns = _promoting_pawns(board, goal_pawns[color], color)
         last_rank = 7 if color == chess.WHITE else 0
         squares = [chess.square(chess.square_file(sq), last_rank) for sq in pawns]
+        sealed = [sq for kind in (DARK_BISHOP, LIGHT_BISHOP)
+                  for sq in _unfilled_squares(board, goal, color, kind, blocked) if not bishop_may_leave(sq, blocked)]
         # (a bishop promoted where it can never leave makes none of the goal's bishops)
         bishop_squares = [promo for promo in squares if bishop_may_leave(promo, blocked)]
         light = sum(1 for promo in bishop_squares if _is_kind_square(promo, LIGHT_BISHOP))
@@ -518,7 +529,15 @@ def _promotions(board: chess.Board, goal: chess.Board, blocked: int,
             if target_pawns is not None:
                 others = others_light = others_dark = after - chess.popcount(goal.pawns & goal.occupied_co[color])
             for kind, missing in enumerate(lacking):
-                if missing <= 0 or not _is_kind_square(promo, kind):
+                if not _is_kind_square(promo, kind):
+                    continue
+                if kind in (DARK_BISHOP, LIGHT_BISHOP):
+                    if promo in sealed:
+                        if squares.count(promo) > 1:
+                            continue
+                    else:
+                        missing -= sum(_is_kind_square(sq, kind) for sq in sealed)
+                if missing <= 0:
                     continue
                 left = list(lacking)
                 left[kind] -= 1

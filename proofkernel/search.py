@@ -230,8 +230,8 @@ class KernelSearch:
         :func:`~proofkernel.blocked.blocked_squares`: it fixes the goal's blocked pieces
         and the units only a piece can have taken
         (:func:`~proofkernel.blocked.taken_by_piece`)."""
-        return cls(KernelState.from_board(init, taken_by_piece(init, goal, blocked)), Goal.from_boards(goal, blocked),
-                   **budget)
+        return cls(KernelState.from_board(init, taken_by_piece(init, goal, blocked)),
+                   Goal.from_boards(goal, blocked, init), **budget)
 
     def kernels(self, accept: Callable[[tuple[KernelMove, ...]], bool] = lambda k: True
                 ) -> Iterator[tuple[KernelMove, ...]]:

@@ -183,7 +183,8 @@ class Goal:
     which can never be captured. ``sealed_bishops[i]`` (our rule): the goal's bishops,
     per :func:`piece_index`, on their colour's promotion rank on a square they can never
     leave (every diagonal neighbour blocked; Tromp's B1Q5/1p1b..., White's a8 beside
-    Black's b7). No bishop ever moves onto such a square either (moves are symmetric),
+    Black's b7), unless the initial position has it there already. No bishop ever
+    moves onto such a square either (moves are symmetric),
     and no pawn captures onto it (it would stand on a blocked square first), so each
     was born there by a quiet promotion: the goal test needs at least that many quiet
     promotions to that bishop, which the state's own bishops cannot stand in for."""
@@ -199,7 +200,10 @@ class Goal:
     sealed_bishops: tuple[int, ...] = (0,) * 10
 
     @classmethod
-    def from_boards(cls, goal: chess.Board, blocked_mask: int) -> Goal:
+    def from_boards(cls, goal: chess.Board, blocked_mask: int, init: chess.Board | None = None) -> Goal:
+        """The goal ``goal`` of games from ``init`` (default: the start position), whose
+        :func:`~proofkernel.blocked.blocked_squares` are ``blocked_mask``."""
+        init = chess.Board() if init is None else init
         def free(file: int, rank: int) -> bool:
             return not blocked_mask & chess.BB_SQUARES[chess.square(file, rank)]
 
@@ -229,7 +233,9 @@ class Goal:
                                 & chess.BB_SQUARES[chess.square(f, 6)]) for f in range(8))
         sealed = 0
         for color, last_rank in ((chess.WHITE, chess.BB_RANK_8), (chess.BLACK, chess.BB_RANK_1)):
-            for square in chess.scan_forward(goal.bishops & goal.occupied_co[color] & last_rank & ~blocked_mask):
+            # (a bishop of ``init`` may stand there all along)
+            mine = goal.bishops & goal.occupied_co[color] & ~(init.bishops & init.occupied_co[color])
+            for square in chess.scan_forward(mine & last_rank & ~blocked_mask):
                 if not bishop_may_leave(square, blocked_mask):
                     sealed |= chess.BB_SQUARES[square]
         return cls(KernelState.from_board(goal), (quiet[0], quiet[1]), (capture[0], capture[1]),

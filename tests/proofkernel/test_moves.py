@@ -30,7 +30,7 @@ def test_bad_notation_is_rejected(text: str) -> None:
 @pytest.mark.parametrize("case", MAKE, ids=[c["source"] for c in MAKE])
 def test_make_move_reaches_texel_goal(case: dict) -> None:
     init, goal = chess.Board(case["init_fen"]), chess.Board(case["goal_fen"])
-    target = Goal.from_boards(goal, blocked_squares(goal, init))
+    target = Goal.from_boards(goal, blocked_squares(goal, init), init)
     after = apply_move(KernelState.from_board(init), parse_move(case["move"]))
     assert target.promotions_fit(after)
 
@@ -45,7 +45,7 @@ def _texel_moves_we_must_generate(case: dict) -> set[str]:
                          ids=[c["source"] for c in MOVEGEN if not c["only_piece_x_piece"]])
 def test_generation_contains_texel_moves(case: dict) -> None:
     init, goal = chess.Board(case["init_fen"]), chess.Board(case["goal_fen"])
-    target = Goal.from_boards(goal, blocked_squares(goal, init))
+    target = Goal.from_boards(goal, blocked_squares(goal, init), init)
     state = KernelState.from_board(init)
     ours = {str(m) for color in chess.COLORS for m in generate_moves(state, target, color)}
     missing = _texel_moves_we_must_generate(case) - ours
@@ -56,7 +56,7 @@ def test_generation_respects_blocked_pawns() -> None:
     # texel: "Blocked pawns" - the a2/b2 pawns are blocked, only the c-pawn moves
     init = chess.Board("4k3/1p6/8/8/8/8/PPP5/4K3 w - - 0 1")
     goal = chess.Board("4k3/1n6/8/8/8/8/PP6/4K3 w - - 0 1")
-    target = Goal.from_boards(goal, blocked_squares(goal, init))
+    target = Goal.from_boards(goal, blocked_squares(goal, init), init)
     ours = {str(m) for m in generate_moves(KernelState.from_board(init), target, chess.WHITE)}
     assert ours == {"wPc0xPb1", "wxPb1"}
 

@@ -663,8 +663,15 @@ def initial_path(init: chess.Board, kernel: tuple[KernelMove, ...], extended_mov
         before = _advance(plans[index], plans[-1], advanced)
         # pawns the plan no longer has before this capture promote quietly first
         while goal is not None and must_promote(before):
-            if not promote_one(before):
+            if promote_one(before):
+                continue
+            # (Tromp's 5b2/5B2/...: Black's c-pawn promotes on c1 before wPd0xNc2, but
+            # the plan keeps White's b- and d-pawns at home, shutting in the c1 bishop)
+            steady = _steady_files(plans[index:])
+            if steady == advanced:
                 return stop(index, "no way found for a quiet promotion before this capture")
+            advanced = steady
+            before = _advance(plans[index], plans[-1], advanced)
         for color in chess.COLORS:
             if chess.popcount(before[color]) != chess.popcount(board.pawns & board.occupied_co[color]):
                 return stop(index, "a pawn promotes quietly before this capture")

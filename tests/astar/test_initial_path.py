@@ -268,9 +268,25 @@ def test_steady_files_are_those_without_captures_or_promotions() -> None:
 
 
 # Tromp's sample (data/cpr-sample-10k-undecided.fen): the paths of the late and the early
-# plans stop after the first of four captures (bPb1xPc0), before wPd0xNc2 (the white
-# d-pawn takes a knight on c3)
+# plans stopped after the first of four captures (bPb1xPc0), before wPd0xNc2 (the white
+# d-pawn takes a knight on c3): Black's c-pawn promotes on c1 first, and the plan kept
+# White's b- and d-pawns at home, shutting in the c1 bishop
 TROMP_SHUT_IN = "5b2/5B2/pPbB3b/P1nb1p2/q4NQR/1qP2rp1/1kr2N2/R2NKRrr b - - 0 1"
+
+
+def test_a_promotion_before_a_capture_advances_the_pawns_that_shut_its_square() -> None:
+    """When the quiet promotion a capture needs first fails, the pawns that take part in
+    nothing more go to their last squares (as for a capture's legs) and it is tried
+    again: the late plan's path now promotes on c1 and plays three of the four
+    captures (it stopped after one)."""
+    goal = chess.Board(TROMP_SHUT_IN)
+    kernel, extended = _plan(goal)
+    path = initial_path(START, kernel, extended.moves, extended.pawn_plan, blocked_mask_for(goal, START),
+                        goal=goal, time_limit=60)
+    replay = ProofGame(START.fen(), path.moves)
+    assert replay.final_board().board_fen() == path.board.board_fen()
+    assert path.done >= 3 and path.promoted >= 1
+    assert "c1=" in " ".join(replay.san())
 
 
 def test_a_shuffled_plan_plays_every_capture_where_the_late_one_stops() -> None:

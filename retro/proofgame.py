@@ -14,9 +14,12 @@ Pipeline (texel documentation, "If a position cannot be proven illegal ..."):
    predecessor) needs, are played as real moves from the initial position (the start
    position unless ``init`` is given), using at most half of the attempt's time. When
    that path stops early, the extended kernel with the pawns as early as the solver
-   likes is tried too, then one whose objective weights the pawns at random (seeded:
-   some pawns go early, so each attempt and each batch pass plays another plan), and
-   the path with more captures (then promotions) is kept.
+   likes is tried too, then up to :data:`SHUFFLED_PLANS` whose objective weights the
+   pawns at random (seeded: some pawns go early, so each attempt and each batch pass
+   plays other plans; Tromp's 1rrb1k2/... needs a pawn out of the way that the late
+   and early plans keep home, and one random plan in four finds it), until a path
+   plays every capture and promotion; the path with more captures (then promotions)
+   is kept.
 4. Weighted A* in committed legs (:func:`astar.search.search_descending`) from the end
    of the initial path to the goal (or to the forced last move's predecessor); when the
    goal is unreachable from there, from the initial position with the attempt's time
@@ -219,6 +222,11 @@ def _predecessor_with_kernel(candidates: list[ForcedLastMove], goal: chess.Board
     return candidates[0], goal_kernel, goal
 
 
+#: Plans with random weights the initial path tries, after the late and the early one,
+#: until one plays every capture and promotion.
+SHUFFLED_PLANS = 4
+
+
 def _initial_path(kernel_result, init: chess.Board, goal: chess.Board, target: chess.Board, blocked: int,
                   start: float, time_limit: float | None, seed: int) -> InitialPath | None:
     """The initial path of the kernel the pipeline found (None without one)."""
@@ -230,9 +238,10 @@ def _initial_path(kernel_result, init: chess.Board, goal: chess.Board, target: c
     played = set()  # plans already played: the same plan gives the same path
     # pawns as late as possible first; when that path stops short (a piece that had to
     # pass before a pawn moved, e.g. a rook into a square the late pawns close), the
-    # plan with pawns as early as the solver likes, then one with random weights (some
-    # pawns early, seeded: each attempt and pass tries another)
-    for late, shuffle in ((True, None), (False, None), (True, seed)):
+    # plan with pawns as early as the solver likes, then some with random weights (some
+    # pawns early, seeded: each attempt and pass tries others)
+    plans = [(True, None), (False, None)] + [(True, seed + 7919 * k) for k in range(SHUFFLED_PLANS)]
+    for late, shuffle in plans:
         extended = extend_kernel(kernel, init, goal, kernel_blocked, late_pawns=late, shuffle=shuffle)
         if extended.status != "found" or (extended.moves, extended.pawn_plan) in played:
             continue

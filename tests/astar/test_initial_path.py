@@ -302,3 +302,25 @@ def test_a_shuffled_plan_plays_every_capture_where_the_late_one_stops() -> None:
         if complete[-1]:
             break
     assert any(complete)
+
+
+def test_more_random_plans_find_the_pawn_that_must_make_way(monkeypatch) -> None:
+    """Tromp's 1rrb1k2/... (data/cpr-sample-10k-undecided.fen): the late and the early
+    plans both stop before the first capture, bxPg0 (with the pawns they keep home, only
+    a knight reaches g2, and its check has no answer the kernel allows), and so does
+    the first random plan of seed 2; one of the next three plays every capture and
+    promotion."""
+    import time
+
+    from retro import proofgame
+
+    goal = chess.Board("1rrb1k2/2BPbrqp/3R2Q1/7P/2q2pBN/6n1/RqbQ1Bp1/2N1K1nn w - - 0 1")
+    found = find_kernel(goal, time_limit=20)
+    blocked = blocked_mask_for(goal, START)
+    monkeypatch.setattr(proofgame, "SHUFFLED_PLANS", 1)
+    one = proofgame._initial_path(found, START, goal, goal, blocked, time.monotonic(), 60, 2)
+    assert one.done == 0
+    monkeypatch.setattr(proofgame, "SHUFFLED_PLANS", 4)
+    four = proofgame._initial_path(found, START, goal, goal, blocked, time.monotonic(), 60, 2)
+    assert four.done == four.total == 4 and four.reason == ""
+    assert ProofGame(START.fen(), four.moves).final_board().board_fen() == four.board.board_fen()

@@ -655,6 +655,17 @@ def initial_path(init: chess.Board, kernel: tuple[KernelMove, ...], extended_mov
                 return f"no way found to {'capture' if leg is legs[-1] else 'prepare'} {move}"
         return None
 
+    def advance_steady(index: int) -> bool:
+        """Send the pawns that take part in nothing from capture ``index`` on to their
+        last squares (``advanced``, and ``before`` with them); False when they are
+        there already."""
+        nonlocal advanced, before
+        steady = _steady_files(plans[index:])
+        if steady == advanced:
+            return False
+        advanced, before = steady, _advance(plans[index], plans[-1], steady)
+        return True
+
     if len(extended_moves) != len(kernel) or len(pawn_plan) != len(kernel) + 1:
         return stop(0, "extended kernel does not match the kernel")
     plans = [_pawn_masks(plan) for plan in pawn_plan]
@@ -667,11 +678,8 @@ def initial_path(init: chess.Board, kernel: tuple[KernelMove, ...], extended_mov
                 continue
             # (Tromp's 5b2/5B2/...: Black's c-pawn promotes on c1 before wPd0xNc2, but
             # the plan keeps White's b- and d-pawns at home, shutting in the c1 bishop)
-            steady = _steady_files(plans[index:])
-            if steady == advanced:
+            if not advance_steady(index):
                 return stop(index, "no way found for a quiet promotion before this capture")
-            advanced = steady
-            before = _advance(plans[index], plans[-1], advanced)
         for color in chess.COLORS:
             if chess.popcount(before[color]) != chess.popcount(board.pawns & board.occupied_co[color]):
                 return stop(index, "a pawn promotes quietly before this capture")
@@ -682,11 +690,8 @@ def initial_path(init: chess.Board, kernel: tuple[KernelMove, ...], extended_mov
             # (dev #109: the rook to be taken on f2 could not get there past the f1
             # bishop, shut in by the pawns on e2 and g2 - the plan moves the g-pawn on
             # only later; once it stands on g4, the bishop gets out and the rook in)
-            steady = _steady_files(plans[index:])
-            if steady == advanced:
+            if not advance_steady(index):
                 return stop(index, failed)
-            advanced = steady
-            before = _advance(plans[index], plans[-1], advanced)
     while goal is not None and must_promote(_pawn_masks_of(goal)):
         if not promote_one(None):
             return stop(len(kernel), "no way found for the next quiet promotion")

@@ -57,8 +57,8 @@ before, with a small node budget; a failure there is ignored.
 
 The plan may have a pawn promote quietly *before* a capture (a file with fewer pawns in
 the plan than on the board): those promotions are played first, in the same way, the
-bishop-colour check then counting only how many promotions are left (the pawns that
-promote later may still change files).
+bishop-colour check then counting the squares of the plan's later promotions (its
+pawns change files only by its captures; :func:`_later_promotion_squares`).
 
 When a capture's legs fail, they are tried once more with the pawns that take part in
 no capture and no promotion from there on (their file keeps its number of pawns in
@@ -485,15 +485,19 @@ def _promoting_pawns(board: chess.Board, target_pawns: int, color: chess.Color) 
 
 
 def _promotions(board: chess.Board, goal: chess.Board, blocked: int,
-                target_pawns: dict[chess.Color, int] | None = None) -> list[tuple[_PromotionLeg, int]]:
+                target_pawns: dict[chess.Color, int] | None = None,
+                later: dict[chess.Color, list[chess.Square]] | None = None) -> list[tuple[_PromotionLeg, int]]:
     """The quiet promotion legs that can be played next, best first, with the kind each
     makes, toward the goal's pawns or, before a capture, toward ``target_pawns`` (the
     plan's). A pawn qualifies when no pawn or blocked square stands between it and its
     promotion square; its kinds are those the goal still lacks (a bishop on its
     square's colour), but not one after which the colour's other promotion squares
-    could no longer make the light and dark bishops still lacking (before a capture,
-    the later promotions may still change files: only their number counts). Order:
-    fewest pawn steps, then the kind whose nearest unfilled goal square is closest.
+    could no longer make the light and dark bishops still lacking. Before a capture,
+    the other promotion squares are those of the pawns promoting now and ``later``
+    (the squares of the plan's promotions after the capture,
+    :func:`_later_promotion_squares`); without ``later`` only their number counts.
+    Order: fewest pawn steps, then the kind whose nearest unfilled goal square is
+    closest.
 
     A goal bishop on a square it can never leave (every diagonal neighbour blocked:
     Tromp's B1Q5/1p1b... wants one on a8 beside the b7 pawn) is born there: only a
@@ -508,10 +512,11 @@ def _promotions(board: chess.Board, goal: chess.Board, blocked: int,
         pawns = _promoting_pawns(board, goal_pawns[color], color)
         last_rank = 7 if color == chess.WHITE else 0
         squares = [chess.square(chess.square_file(sq), last_rank) for sq in pawns]
+        later_squares = later[color] if later is not None else []
         sealed = [sq for kind in (DARK_BISHOP, LIGHT_BISHOP)
                   for sq in _unfilled_squares(board, goal, color, kind, blocked) if not bishop_may_leave(sq, blocked)]
         # (a bishop promoted where it can never leave makes none of the goal's bishops)
-        bishop_squares = [promo for promo in squares if bishop_may_leave(promo, blocked)]
+        bishop_squares = [promo for promo in squares + later_squares if bishop_may_leave(promo, blocked)]
         light = sum(1 for promo in bishop_squares if _is_kind_square(promo, LIGHT_BISHOP))
         dark = len(bishop_squares) - light
         lacking = [g - h for g, h in zip(_kind_counts(goal, color), _kind_counts(board, color))]
@@ -521,12 +526,12 @@ def _promotions(board: chess.Board, goal: chess.Board, blocked: int,
             if way & (board.pawns | blocked):
                 continue
             steps = abs(last_rank - chess.square_rank(sq))
-            # the promotion squares left for the others (before a capture, the pawns
-            # that promote later may still change files: any square colour)
-            others = len(squares) - 1
+            # the promotion squares left for the others (before a capture without the
+            # plan's later squares, only their number: any square colour)
+            others = len(squares) + len(later_squares) - 1
             others_light = light - (promo in bishop_squares and _is_kind_square(promo, LIGHT_BISHOP))
             others_dark = dark - (promo in bishop_squares and _is_kind_square(promo, DARK_BISHOP))
-            if target_pawns is not None:
+            if target_pawns is not None and later is None:
                 others = others_light = others_dark = after - chess.popcount(goal.pawns & goal.occupied_co[color])
             for kind, missing in enumerate(lacking):
                 if not _is_kind_square(promo, kind):
@@ -550,6 +555,34 @@ def _promotions(board: chess.Board, goal: chess.Board, blocked: int,
                     ranked.append(((steps, distance, len(ranked)), leg, kind))
     ranked.sort(key=lambda item: item[0])
     return [(leg, kind) for _key, leg, kind in ranked]
+
+
+def _later_promotion_squares(kernel: tuple[KernelMove, ...], extended_moves: tuple[str, ...],
+                             plans: list[dict[chess.Color, int]], index: int) -> dict[chess.Color, list[chess.Square]] | None:
+    """Per colour, the promotion squares of the promotions the plan makes from kernel
+    capture ``index`` on: pawns only change files by capturing, so the pawns a file
+    has after capture ``j`` beyond those it has before capture ``j + 1`` (or in the
+    end) promote quietly on that file; a capture that promotes lands on its square.
+    None when a capture's legs cannot be built.
+    (Tromp's 1bQ2b2/...: before the captures that send Black's a- and b-pawns to b1
+    and a1, only the number of later promotions counted, and the path promoted the
+    d-pawn to a queen on d1; with g2 shutting in h1, b1 was left as the one light
+    square for the two light bishops still lacking.)"""
+    squares: dict[chess.Color, list[chess.Square]] = {chess.WHITE: [], chess.BLACK: []}
+    for j in range(index, len(kernel)):
+        legs = _legs(kernel[j], extended_moves[j], plans[j])
+        if isinstance(legs, str):
+            return None
+        capture = legs[-1]
+        if capture.promotion is not None:
+            squares[kernel[j].color].append(capture.capture_to)
+        after = capture.pawns
+        for color in chess.COLORS:
+            last_rank = 7 if color == chess.WHITE else 0
+            for file, file_mask in enumerate(chess.BB_FILES):
+                gone = chess.popcount(after[color] & file_mask) - chess.popcount(plans[j + 1][color] & file_mask)
+                squares[color] += [chess.square(file, last_rank)] * max(0, gone)
+    return squares
 
 
 def _unfilled_squares(board: chess.Board, goal: chess.Board, color: chess.Color, kind: int,
@@ -605,13 +638,14 @@ def initial_path(init: chess.Board, kernel: tuple[KernelMove, ...], extended_mov
         board = board.copy(stack=False)
         return True
 
-    def promote_one(target_pawns: dict[chess.Color, int] | None) -> bool:
-        """One quiet promotion toward ``target_pawns`` (None: the goal's pawns), then the
-        new piece's walk."""
+    def promote_one(target_pawns: dict[chess.Color, int] | None, index: int = 0) -> bool:
+        """One quiet promotion toward ``target_pawns`` (None: the goal's pawns; else the
+        plan's before capture ``index``), then the new piece's walk."""
         nonlocal promoted
+        later = None if target_pawns is None else _later_promotion_squares(kernel, extended_moves, plans, index)
         # promotion squares whose leg failed come last (a failure there tends to repeat:
         # a Tromp sample position retried f1 in every round, 2 s each time)
-        ranked = _promotions(board, goal, blocked, target_pawns)
+        ranked = _promotions(board, goal, blocked, target_pawns, later)
         candidates = sorted(ranked, key=lambda item: item[0].promotion_square in stuck)[:tries]
         # when every candidate fails, the best one gets a second try with twice the nodes
         attempts = [(leg, kind, leg_nodes) for leg, kind in candidates]
@@ -674,7 +708,7 @@ def initial_path(init: chess.Board, kernel: tuple[KernelMove, ...], extended_mov
         before = _advance(plans[index], plans[-1], advanced)
         # pawns the plan no longer has before this capture promote quietly first
         while goal is not None and must_promote(before):
-            if promote_one(before):
+            if promote_one(before, index):
                 continue
             # (Tromp's 5b2/5B2/...: Black's c-pawn promotes on c1 before wPd0xNc2, but
             # the plan keeps White's b- and d-pawns at home, shutting in the c1 bishop)

@@ -168,6 +168,49 @@ def test_promotion_kinds_keep_the_lacking_bishops_makeable() -> None:
     assert offered == {(chess.B8, chess.BISHOP), (chess.C8, chess.QUEEN)}
 
 
+def test_promotion_kinds_before_a_capture_count_the_plans_later_squares() -> None:
+    """Before a capture, Black's d2 pawn promotes now and the a5 and h5 pawns later; the
+    goal lacks a queen and two light bishops. By count alone (two later promotions) d1
+    may make the queen. But the plan's later squares are b1 and h1, and a bishop born
+    on h1 never leaves it past the g2 pawn that stays: one light square is left for
+    two light bishops, so d1 must make a light bishop (Tromp's 1bQ2b2/..., whose path
+    made a queen on d1)."""
+    from astar.initial_path import _promotions
+
+    board = chess.Board("4k3/8/8/p6p/8/K7/3p2P1/8 b - - 0 1")
+    goal = chess.Board("q3k3/8/8/5b2/8/K2b4/6P1/8 b - - 0 1")
+    target = {chess.WHITE: chess.BB_G2, chess.BLACK: chess.BB_A5 | chess.BB_H5}
+
+    def offered(later):
+        return {(leg.promotion_square, leg.ptype) for leg, _kind in _promotions(board, goal, chess.BB_G2, target, later)}
+
+    assert offered(None) == {(chess.D1, chess.QUEEN), (chess.D1, chess.BISHOP)}
+    assert offered({chess.WHITE: [], chess.BLACK: [chess.B1, chess.H1]}) == {(chess.D1, chess.BISHOP)}
+    # with the later squares b1 and f1 (two light ones) the queen is offered again
+    assert offered({chess.WHITE: [], chess.BLACK: [chess.B1, chess.F1]}) == {(chess.D1, chess.QUEEN),
+                                                                            (chess.D1, chess.BISHOP)}
+
+
+def test_later_promotion_squares_follow_the_pawns_across_captures() -> None:
+    """White's b4 pawn takes a knight on c5 (kernel wPb0xNc0); the plan then ends with
+    the a2 pawn only: the pawn now on c5 promotes on c8, not b8 (pawns change files only
+    by capturing). With the c5 pawn kept in the end, the a-pawn promotes instead. After
+    the last capture (index 1) none are left: the path then promotes toward the goal.
+    A capture that promotes counts its landing square."""
+    from astar.initial_path import _later_promotion_squares
+
+    kernel = (parse_move("wPb0xNc0"),)
+    before = {chess.WHITE: chess.BB_A2 | chess.BB_B4, chess.BLACK: 0}
+    for end, promoted in ((chess.BB_A2, [chess.C8]), (chess.BB_C5, [chess.A8])):
+        plans = [before, {chess.WHITE: end, chess.BLACK: 0}]
+        assert _later_promotion_squares(kernel, ("wPb4xc5",), plans, 0) == {chess.WHITE: promoted, chess.BLACK: []}
+        assert _later_promotion_squares(kernel, ("wPb4xc5",), plans, 1) == {chess.WHITE: [], chess.BLACK: []}
+    # a capture that promotes (to a light bishop on c8) counts its landing square
+    plans = [{chess.WHITE: chess.BB_B7, chess.BLACK: 0}, {chess.WHITE: 0, chess.BLACK: 0}]
+    assert _later_promotion_squares((parse_move("wPb0xNcLB"),), ("wPb7xc8",), plans, 0) == {chess.WHITE: [chess.C8],
+                                                                                           chess.BLACK: []}
+
+
 def test_leg_guide_charges_the_pieces_on_the_way_of_a_unit() -> None:
     """From the start position a white rook needs two moves to f5 on the empty board
     (h1-h5-f5 or h1-f1-f5, a1-a5-f5 or a1-f1-f5); the least obstructed of those ways

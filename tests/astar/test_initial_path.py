@@ -211,6 +211,35 @@ def test_later_promotion_squares_follow_the_pawns_across_captures() -> None:
                                                                                            chess.BLACK: []}
 
 
+TROMP_LIGHT_SQUARES = "1bQ2b2/1K1Nr3/2p5/1kPQpb2/N2QP3/1q1bR3/1nnN2P1/nq1N1bn1 b - - 0 1"
+
+
+def test_initial_path_keeps_light_squares_for_the_light_bishops(monkeypatch) -> None:
+    """Tromp's 1bQ2b2/...: Black's d-pawn promotes before the captures that send the a-
+    and b-pawns to b1 and a1; Black lacks two light bishops, and h1 (the h-pawns'
+    square) is shut in by the g2 pawn. With the plan of seed 38 (one that lets the
+    black rook into c7 and the white bishop onto a4) the path plays all 5 captures
+    and all 10 promotions; counting only the number of later promotions, it made a
+    queen on d1 and stopped after 5 promotions."""
+    import astar.initial_path as module
+
+    goal = chess.Board(TROMP_LIGHT_SQUARES)
+    found = find_kernel(goal, time_limit=20)
+    kernel = tuple(parse_move(text) for text in found.kernel)
+    extended = extend_kernel(kernel, START, goal, blocked_squares(goal, START), late_pawns=True, shuffle=38)
+    blocked = blocked_mask_for(goal, START)
+
+    def path():
+        return initial_path(START, kernel, extended.moves, extended.pawn_plan, blocked, goal=goal, time_limit=60)
+
+    complete = path()
+    assert (complete.done, complete.promoted, complete.reason) == (5, 10, ""), extended.moves
+    for color in chess.COLORS:
+        assert _kinds(complete.board, color) == _kinds(goal, color)
+    monkeypatch.setattr(module, "_later_promotion_squares", lambda *args: None)
+    assert path().reason != ""
+
+
 def test_leg_guide_charges_the_pieces_on_the_way_of_a_unit() -> None:
     """From the start position a white rook needs two moves to f5 on the empty board
     (h1-h5-f5 or h1-f1-f5, a1-a5-f5 or a1-f1-f5); the least obstructed of those ways

@@ -48,15 +48,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)
+    except BrokenPipeError:  # `retro ... | head` (before OSError, of which it is one)
+        sys.stderr.close()
+        return 0
     except (ValueError, OSError) as error:  # InvalidFenError and friends, missing files
         print(f"retro {args.command}: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"retro {args.command}: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:  # `retro ... | head`
-        sys.stderr.close()
-        return 0
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+from collections.abc import Callable
 
 from proofkernel.blocked import blocked_squares
 from proofkernel.extended import extend_kernel
@@ -32,8 +33,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def kernel_record(line: str, *, init_fen: str | None, extended: bool, max_nodes: int, limit: int | None) -> dict:
-    """One goal FEN to ``{fen, status, kernels[, extended], nodes, complete}``."""
+def kernel_record(line: str, *, init_fen: str | None, extended: bool, max_nodes: int, limit: int | None,
+                  on_kernel: Callable[[str], None] | None = None) -> dict:
+    """One goal FEN to ``{fen, status, kernels[, extended], nodes, complete}``;
+    ``on_kernel`` gets each kernel's line (:func:`_kernel_line`) as soon as it is found."""
     goal = parse_fen(line).board
     init = parse_fen(init_fen).board if init_fen else None
     init_board = init if init is not None else type(goal)()
@@ -52,6 +55,8 @@ def kernel_record(line: str, *, init_fen: str | None, extended: bool, max_nodes:
 
     for kernel in search.kernels(accept):
         kernels.append(" ".join(str(move) for move in kernel))
+        if on_kernel is not None:
+            on_kernel(_kernel_line(kernels[-1], extensions[-1] if extended else None))
         if limit is not None and len(kernels) >= limit:
             break
     stopped_by = "--limit" if limit is not None and len(kernels) >= limit else (
@@ -65,12 +70,17 @@ def kernel_record(line: str, *, init_fen: str | None, extended: bool, max_nodes:
     return record
 
 
-def _text(record: dict, *, batch: bool) -> str:
+def _kernel_line(kernel: str, extension: str | None) -> str:
+    return kernel if extension is None else f"{kernel}  |  {extension}"
+
+
+def _text(record: dict, *, batch: bool, kernels: bool = True) -> str:
+    """The record as text; without ``kernels``, only what follows the kernel lines."""
     if record["status"] == "error":
         return f"{record['input']} error: {record['error']}"
     lines = []
-    for i, kernel in enumerate(record["kernels"]):
-        text = kernel if "extended" not in record else f"{kernel}  |  {record['extended'][i]}"
+    for i, kernel in enumerate(record["kernels"] if kernels else ()):
+        text = _kernel_line(kernel, record["extended"][i] if "extended" in record else None)
         lines.append(f"{record['fen']} {text}" if batch else text)
     if record["status"] == "none":
         lines.append(f"{record['fen']} none" if batch else "no proof kernel: the position is illegal")
@@ -86,8 +96,15 @@ def run(args: argparse.Namespace) -> int:
     if args.file is None:
         if not args.fen:
             raise ValueError("give a FEN, or -f FILE for batch mode")
-        record = worker(args.fen)
-        emit(record, _text(record, batch=False), as_json=args.json)
+        if args.json:
+            record = worker(args.fen)
+            emit(record, _text(record, batch=False), as_json=True)
+            return 0
+        # each kernel is printed as soon as it is found: listing them all can take minutes
+        record = worker(args.fen, on_kernel=lambda text: print(text, flush=True))
+        trailer = _text(record, batch=False, kernels=False)
+        if trailer:
+            print(trailer)
         return 0
     lines = read_inputs(args.file)
     for record in run_batch(worker, lines, jobs=args.jobs, progress=show_progress(args), desc="proofkernel",

@@ -76,3 +76,22 @@ def test_bad_input(capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(["rndfen", "many"])
     assert exit_info.value.code == 2
+
+
+def test_a_reader_that_stops_early_ends_the_run_quietly():
+    """`retro rndfen ... | head -1`: once the reader has gone, the run ends with exit
+    code 0 and nothing on stderr (a BrokenPipeError is an OSError: it used to be
+    reported as an error, exit code 2)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=str(root))
+    process = subprocess.Popen([sys.executable, "-m", "retro.cli", "rndfen", "--all", "5000", "1"], cwd=root,
+                               env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout.readline().startswith(b"# rndfen:")
+    process.stdout.close()
+    assert process.wait(timeout=120) == 0
+    assert process.stderr.read() == b""

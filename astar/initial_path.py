@@ -638,11 +638,12 @@ def initial_path(init: chess.Board, kernel: tuple[KernelMove, ...], extended_mov
         board = board.copy(stack=False)
         return True
 
-    def promote_one(target_pawns: dict[chess.Color, int] | None, index: int = 0) -> bool:
-        """One quiet promotion toward ``target_pawns`` (None: the goal's pawns; else the
-        plan's before capture ``index``), then the new piece's walk."""
+    def promote_one(target_pawns: dict[chess.Color, int] | None,
+                    later: dict[chess.Color, list[chess.Square]] | None = None) -> bool:
+        """One quiet promotion toward ``target_pawns`` (None: the goal's pawns), the
+        plan's ``later`` promotion squares left for the others, then the new piece's
+        walk."""
         nonlocal promoted
-        later = None if target_pawns is None else _later_promotion_squares(kernel, extended_moves, plans, index)
         # promotion squares whose leg failed come last (a failure there tends to repeat:
         # a Tromp sample position retried f1 in every round, 2 s each time)
         ranked = _promotions(board, goal, blocked, target_pawns, later)
@@ -707,8 +708,9 @@ def initial_path(init: chess.Board, kernel: tuple[KernelMove, ...], extended_mov
     for index, (move, text) in enumerate(zip(kernel, extended_moves)):
         before = _advance(plans[index], plans[-1], advanced)
         # pawns the plan no longer has before this capture promote quietly first
+        later = _later_promotion_squares(kernel, extended_moves, plans, index) if goal is not None else None
         while goal is not None and must_promote(before):
-            if promote_one(before, index):
+            if promote_one(before, later):
                 continue
             # (Tromp's 5b2/5B2/...: Black's c-pawn promotes on c1 before wPd0xNc2, but
             # the plan keeps White's b- and d-pawns at home, shutting in the c1 bishop)

@@ -58,8 +58,7 @@ class ProofGame:
 
     @property
     def starts_from_standard(self) -> bool:
-        return chess.Board(self.initial_fen).board_fen() == chess.STARTING_BOARD_FEN and \
-            chess.Board(self.initial_fen).fen().split()[1:4] == chess.STARTING_FEN.split()[1:4]
+        return chess.Board(self.initial_fen).fen() == chess.STARTING_FEN  # move counters too (PGN numbering)
 
     def board(self) -> chess.Board:
         """The initial position (fresh board)."""

@@ -3,12 +3,21 @@
 Rules (DESIGN.md, "Batch"):
 
 * ``-f [FILE]`` reads one input per line from FILE, or from stdin when FILE is
-  omitted or ``-``. Blank lines and lines starting with ``#`` are skipped.
+  omitted or ``-``. The file is read as bytes and each line decoded on its own, so one
+  line that is not UTF-8 text spoils only itself.
+* **One record per line**, so that output line N answers input line N: a line that
+  cannot be read (not UTF-8, or blank) gets an error record like any other bad input.
+  The one exception is comment lines, starting with ``#`` (``retro rndfen`` writes a
+  header comment): they are skipped, and counted in the summary on stderr.
 * Each result is written and flushed as soon as it and all earlier ones are done, so
   an interrupted run loses no finished result.
 * A bad input line gives an error record (``{"input": ..., "status": "error",
   "error": ...}`` in ``--json`` mode, ``<input> error: <message>`` in text mode) and
-  the rest goes on.
+  the rest goes on. ``input`` is the line cut to a short prefix with control
+  characters escaped (:func:`retro.position.excerpt`).
+* EPD lines (``<placement> <side> <castling> <ep> id "name"; ...``) are read as their
+  four position fields; the ``id`` operation's name is carried into the record as
+  ``id`` (:func:`split_epd`).
 * ``-j N`` runs the worker in N local processes; results still come in input order.
   ``scheduler=ADDRESS`` runs it on a Dask cluster instead (:mod:`retro.distributed`).
 * A progress bar goes to stderr (tqdm) when stderr is a terminal or ``--progress``
@@ -17,24 +26,36 @@ Rules (DESIGN.md, "Batch"):
 A worker is a picklable function ``worker(line: str) -> dict`` returning a JSON-able
 record with at least ``status``; it raises ``ValueError`` (for instance
 ``InvalidFenError``) for bad input, which this module turns into an error record.
+Any other exception becomes an error record too (``internal error: ...``), so one
+line never stops the batch.
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import dataclasses
 import functools
 import json
-import multiprocessing
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, TextIO
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
 
-from tqdm import tqdm
+from retro.position import excerpt
+from retro.status import ERROR
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
 
 __all__ = [
+    "BadLine",
+    "InputLine",
+    "positive_int",
     "add_batch_arguments",
     "read_inputs",
+    "split_epd",
     "error_record",
     "run_batch",
     "show_progress",
@@ -45,42 +66,134 @@ __all__ = [
 Record = dict[str, Any]
 
 
+@dataclasses.dataclass(frozen=True)
+class BadLine:
+    """An input line that cannot be given to a worker: ``text`` is its excerpt, ``error``
+    says why (not UTF-8, blank), ``blank`` tells a blank line from the rest."""
+
+    text: str
+    error: str
+    blank: bool = False
+
+
+InputLine = str | BadLine
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer of at least 1 (``-j 0`` is refused with exit code 2)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {excerpt(text)!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+    return value
+
+
+BATCH_HELP = ("batch mode: one input per line from FILE (or stdin when FILE is omitted or '-'); every line gets "
+              "one result in input order (an error record for a blank or unreadable line), except comment lines "
+              "starting with '#', which are skipped and counted; EPD lines keep their id")
+
+
 def add_batch_arguments(parser: argparse.ArgumentParser, *, jobs: bool = True) -> None:
     """Add ``-f [FILE]``, ``--json``, ``--progress`` and (optionally) ``-j/--jobs``."""
-    parser.add_argument(
-        "-f", "--file", nargs="?", const="-", metavar="FILE",
-        help="batch mode: one input per line from FILE (or stdin when FILE is omitted or '-')",
-    )
+    parser.add_argument("-f", "--file", nargs="?", const="-", metavar="FILE", help=BATCH_HELP)
     parser.add_argument("--json", action="store_true", help="print one JSON object per result (JSON Lines)")
-    parser.add_argument("--progress", action="store_true", help="show a progress bar on stderr even when it is not a terminal")
+    parser.add_argument("--progress", action="store_true",
+                        help="show a progress bar on stderr even when it is not a terminal")
     if jobs:
-        parser.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="run N local processes in parallel (default 1)")
+        parser.add_argument("-j", "--jobs", type=positive_int, default=1, metavar="N",
+                            help="run N local processes in parallel (default 1)")
 
 
-def read_inputs(path: str) -> list[str]:
-    """Lines of FILE (or stdin for '-'), without blank and comment lines."""
-    if path == "-":
-        lines = sys.stdin.read().splitlines()
-    else:
-        with open(path, encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
-    return [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+@dataclasses.dataclass
+class Inputs:
+    """The lines of a batch file: one entry per non-comment line, and the number of
+    comment lines skipped."""
+
+    lines: list[InputLine]
+    comments: int = 0
+
+
+def read_input_file(path: str) -> Inputs:
+    """Lines of FILE (stdin for '-'), read as bytes and decoded one by one; see the
+    module docstring. A CR before the newline is dropped, surrounding blanks stripped."""
+    data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    raw_lines = data.split(b"\n")
+    if raw_lines and raw_lines[-1] == b"":
+        raw_lines.pop()  # the newline that ends the last line
+    inputs = Inputs([])
+    for number, raw in enumerate(raw_lines, 1):
+        try:
+            text = raw.decode("utf-8").strip()
+        except UnicodeDecodeError as error:
+            shown = excerpt(raw.decode("utf-8", errors="backslashreplace").strip())
+            inputs.lines.append(BadLine(shown, f"line {number} is not UTF-8 text "
+                                               f"(byte {raw[error.start]:#04x} at column {error.start + 1})"))
+            continue
+        if text.startswith("#"):
+            inputs.comments += 1
+        elif not text:
+            inputs.lines.append(BadLine("", f"line {number} is blank", blank=True))
+        else:
+            inputs.lines.append(text)
+    return inputs
+
+
+def read_inputs(path: str) -> list[InputLine]:
+    """The input lines of FILE (see :func:`read_input_file`), comments left out."""
+    return read_input_file(path).lines
+
+
+_EPD_OPCODE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,14}$")
+
+
+def split_epd(line: str) -> tuple[str, str | None]:
+    """``(position, id)`` of an EPD line (four FEN fields, then operations each ended by
+    ``;``), or ``(line, None)`` for any other line. The operations are read by
+    python-chess (``Board.set_epd``); a malformed one raises ``ValueError``."""
+    fields = line.split(maxsplit=4)
+    if len(fields) < 5 or not _EPD_OPCODE.match(fields[4].split()[0]) or not line.rstrip().endswith(";"):
+        return line, None
+    import chess
+
+    try:
+        operations = chess.Board().set_epd(line)
+    except ValueError as error:
+        raise ValueError(f"bad EPD line: {error}") from None
+    name = operations.get("id")
+    return " ".join(fields[:4]), None if name is None else str(name)
 
 
 def error_record(line: str, error: Exception | str) -> Record:
-    return {"input": line, "status": "error", "error": str(error)}
+    return {"input": excerpt(line), "status": ERROR, "error": excerpt(str(error), 300)}
 
 
-def _guarded(worker: Callable[[str], Record], line: str) -> Record:
+def _guarded(worker: Callable[[str], Record], line: InputLine) -> Record:
+    if isinstance(line, BadLine):
+        return error_record(line.text, line.error)
+    name = None
     try:
-        return worker(line)
+        position, name = split_epd(line)
+        record = worker(position)
     except ValueError as error:
-        return error_record(line, error)
+        record = error_record(line, error)
+    except Exception as error:  # a bug must not stop the batch: the line gets an error record
+        record = error_record(line, f"internal error ({type(error).__name__}): {error}")
+    if name is not None:
+        record["id"] = name
+    return record
+
+
+def _bar(*, total: int | None, desc: str, progress: bool) -> tqdm:
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit="pos", disable=not progress, file=sys.stderr, dynamic_ncols=True)
 
 
 def run_batch(
     worker: Callable[[str], Record],
-    lines: Iterable[str],
+    lines: Iterable[InputLine],
     *,
     jobs: int = 1,
     progress: bool = False,
@@ -92,7 +205,7 @@ def run_batch(
     With ``scheduler`` (a Dask scheduler address) the lines run on that cluster
     (:mod:`retro.distributed`) instead of local processes."""
     guarded = functools.partial(_guarded, worker)
-    bar = tqdm(total=total, desc=desc, unit="pos", disable=not progress, file=sys.stderr, dynamic_ncols=True)
+    bar = _bar(total=total, desc=desc, progress=progress)
     try:
         if scheduler:
             from retro.distributed import map_ordered
@@ -105,6 +218,8 @@ def run_batch(
                 yield guarded(line)
                 bar.update()
         else:
+            import multiprocessing
+
             with multiprocessing.get_context("fork").Pool(jobs) as pool:
                 for record in pool.imap(guarded, lines, chunksize=1):
                     yield record
@@ -120,8 +235,25 @@ def emit(record: Record, text: str, *, as_json: bool, out: TextIO | None = None)
     out.flush()
 
 
+def error_text(record: Record) -> str:
+    """The text line of an error record."""
+    return f"{record['input'] or '(blank)'} error: {record['error']}"
+
+
 def show_progress(args: argparse.Namespace) -> bool:
     return bool(getattr(args, "progress", False)) or sys.stderr.isatty()
+
+
+def print_summary(counts: collections.Counter[str], statuses: Iterable[str], *, comments: int = 0) -> None:
+    """The counts of the record statuses on stderr, in the order of ``statuses`` (then
+    ``error``, then any other), with the total and the comment lines skipped."""
+    order = [name for name in statuses if name != ERROR] + [ERROR]
+    order += sorted(name for name in counts if name not in order)
+    summary = [f"{counts[name]:7d}  {name}" for name in order if counts[name]]
+    summary.append(f"{sum(counts.values()):7d}  total")
+    if comments:
+        summary.append(f"{comments:7d}  comment lines skipped")
+    print("\n".join(summary), file=sys.stderr)
 
 
 def run_batch_command(
@@ -131,20 +263,23 @@ def run_batch_command(
     *,
     desc: str,
     statuses: Iterable[str],
+    count: Callable[[Record], str] = lambda record: record["status"],
+    summary: Callable[[collections.Counter[str], int], None] | None = None,
 ) -> int:
     """The whole ``-f FILE`` mode of a command: run ``worker`` on every input line (with
     ``-j`` and the progress bar), print each record through ``render`` (or as JSON with
-    ``--json``), then a summary of the record statuses on stderr, in the order of
-    ``statuses`` (then ``error``). ``render`` also receives error records. Returns 0."""
-    lines = read_inputs(args.file)
+    ``--json``), then a summary on stderr: ``summary(counts, comments)`` when given, else
+    the counts of ``count(record)`` (the status) in the order of ``statuses``. ``render``
+    also receives error records. Returns 0."""
+    inputs = read_input_file(args.file)
     counts: collections.Counter[str] = collections.Counter()
-    for record in run_batch(worker, lines, jobs=getattr(args, "jobs", 1), progress=show_progress(args),
-                            desc=desc, total=len(lines)):
-        counts[record["status"]] += 1
-        emit(record, render(record), as_json=args.json)
-    order = [name for name in statuses if name != "error"] + ["error"]
-    order += sorted(name for name in counts if name not in order)
-    summary = [f"{counts[name]:7d}  {name}" for name in order if counts[name]]
-    summary.append(f"{sum(counts.values()):7d}  total")
-    print("\n".join(summary), file=sys.stderr)
+    for record in run_batch(worker, inputs.lines, jobs=getattr(args, "jobs", 1), progress=show_progress(args),
+                            desc=desc, total=len(inputs.lines), scheduler=getattr(args, "scheduler", None)):
+        counts[count(record)] += 1
+        text = error_text(record) if record["status"] == ERROR else render(record)
+        emit(record, f"{record['id']}: {text}" if "id" in record else text, as_json=args.json)
+    if summary is not None:
+        summary(counts, inputs.comments)
+    else:
+        print_summary(counts, statuses, comments=inputs.comments)
     return 0

@@ -30,7 +30,8 @@ import re
 
 import chess
 
-__all__ = ["InvalidFenError", "Position", "parse_fen", "parse_board"]
+__all__ = ["InvalidFenError", "InvalidPositionError", "Position", "parse_fen", "parse_board", "excerpt",
+           "require_valid"]
 
 _PIECE_CHARS = set("PNBRQKpnbrqk")
 _CASTLING_RE = re.compile(r"^(-|K?Q?k?q?)$")
@@ -39,6 +40,23 @@ _EP_RE = re.compile(r"^(-|[a-h][1-8])$")
 
 class InvalidFenError(ValueError):
     """Raised for input that is not a well-formed FEN or board; the message says why."""
+
+
+class InvalidPositionError(InvalidFenError):
+    """Raised by :func:`require_valid` for a well-formed FEN of a position no game reaches
+    for a reason anyone can see (two white kings, 24 black units, ...)."""
+
+
+def excerpt(text: str, limit: int = 60) -> str:
+    """``text`` fit for a one-line message: characters that are not printable (NUL,
+    control bytes, line breaks) written as Python escapes, and anything beyond ``limit``
+    characters cut, saying how long the whole was."""
+    shown = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text[:limit])
+    return shown if len(text) <= limit else f"{shown}... ({len(text):,} characters)"
+
+
+def _quoted(text: str) -> str:
+    return f"'{excerpt(text)}'"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -75,24 +93,24 @@ class Position:
 def _check_placement(placement: str) -> None:
     ranks = placement.split("/")
     if len(ranks) != 8:
-        raise InvalidFenError(f"expected 8 ranks separated by '/', got {len(ranks)} in {placement!r}")
+        raise InvalidFenError(f"expected 8 ranks separated by '/', got {len(ranks)} in {_quoted(placement)}")
     for index, rank in enumerate(ranks):
         rank_number = 8 - index
         files = 0
         previous_digit = False
         for ch in rank:
-            if ch.isdigit():
+            if ch in "0123456789":
                 if ch in "09" or previous_digit:
-                    raise InvalidFenError(f"rank {rank_number}: bad empty-square count in {rank!r}")
+                    raise InvalidFenError(f"rank {rank_number}: bad empty-square count in {_quoted(rank)}")
                 files += int(ch)
                 previous_digit = True
             elif ch in _PIECE_CHARS:
                 files += 1
                 previous_digit = False
             else:
-                raise InvalidFenError(f"rank {rank_number}: unknown piece letter {ch!r} in {rank!r}")
+                raise InvalidFenError(f"rank {rank_number}: unknown piece letter {_quoted(ch)} in {_quoted(rank)}")
         if files != 8:
-            raise InvalidFenError(f"rank {rank_number}: {rank!r} covers {files} files, not 8")
+            raise InvalidFenError(f"rank {rank_number}: {_quoted(rank)} covers {files} files, not 8")
 
 
 def _check_kings(board: chess.Board) -> None:
@@ -100,6 +118,43 @@ def _check_kings(board: chess.Board) -> None:
         count = chess.popcount(board.kings & board.occupied_co[color])
         if count != 1:
             raise InvalidFenError(f"the position has {count} {name} kings, not 1")
+
+
+# python-chess's Board.status() flags that make a position unreachable at a glance, with
+# what to tell the user; castling and en-passant fields are left to ``retro check``.
+_INVALID = {
+    chess.STATUS_NO_WHITE_KING: "no white king",
+    chess.STATUS_NO_BLACK_KING: "no black king",
+    chess.STATUS_TOO_MANY_KINGS: "more than one king of a colour",
+    chess.STATUS_TOO_MANY_WHITE_PAWNS: "more than 8 white pawns",
+    chess.STATUS_TOO_MANY_BLACK_PAWNS: "more than 8 black pawns",
+    chess.STATUS_PAWNS_ON_BACKRANK: "pawns on the first or last rank",
+    chess.STATUS_TOO_MANY_WHITE_PIECES: "more than 16 white units",
+    chess.STATUS_TOO_MANY_BLACK_PIECES: "more than 16 black units",
+    chess.STATUS_OPPOSITE_CHECK: "the side not to move is in check",
+    chess.STATUS_TOO_MANY_CHECKERS: "more than two pieces give check",
+}
+_INITIAL_PIECES = {chess.KNIGHT: 2, chess.BISHOP: 2, chess.ROOK: 2, chess.QUEEN: 1}
+
+
+def require_valid(board: chess.Board) -> None:
+    """Raise :class:`InvalidPositionError` for a position that breaks the basic rules,
+    which ``retro check`` reports as illegal: one king each, at most 8 pawns and 16 units
+    a side, no pawn on a back rank, the side not to move not in check, at most two
+    checkers (python-chess's ``Board.status()``), and no more promoted pieces than
+    missing pawns (pieces beyond the initial two knights, two bishops, two rooks and one
+    queen are promoted pawns). Commands that play or search from a position call it, so
+    that they never answer about a position no game reaches for these reasons."""
+    status = board.status()
+    reasons = [text for flag, text in _INVALID.items() if status & flag]
+    for color, name in ((chess.WHITE, "white"), (chess.BLACK, "black")):
+        promoted = sum(max(0, chess.popcount(board.pieces_mask(kind, color)) - count)
+                       for kind, count in _INITIAL_PIECES.items())
+        pawns = chess.popcount(board.pieces_mask(chess.PAWN, color))
+        if pawns + promoted > 8:
+            reasons.append(f"{name} has {pawns} pawns and at least {promoted} promoted pieces")
+    if reasons:
+        raise InvalidPositionError(f"invalid position: {'; '.join(reasons)} (see `retro check`)")
 
 
 def parse_board(text: str, *, require_kings: bool = False) -> chess.Board:
@@ -116,25 +171,27 @@ def parse_board(text: str, *, require_kings: bool = False) -> chess.Board:
     return board
 
 
-def parse_fen(text: str, *, require_kings: bool = False) -> Position:
-    """Parse a FEN with 4 to 6 fields (see the module docstring)."""
+def parse_fen(text: str, *, require_kings: bool = False, valid: bool = False) -> Position:
+    """Parse a FEN with 4 to 6 fields (see the module docstring); with ``valid``,
+    also :func:`require_valid`."""
     fields = text.strip().split()
     if not fields:
         raise InvalidFenError("empty FEN")
     if len(fields) < 4 or len(fields) > 6:
-        raise InvalidFenError(f"a FEN has 4 to 6 fields, got {len(fields)}: {text.strip()!r}")
+        raise InvalidFenError(f"a FEN has 4 to 6 fields, got {len(fields)}: {_quoted(text.strip())}")
     placement, side, castling, ep = fields[:4]
     _check_placement(placement)
     if side not in ("w", "b"):
-        raise InvalidFenError(f"side to move must be 'w' or 'b', got {side!r}")
+        raise InvalidFenError(f"side to move must be 'w' or 'b', got {_quoted(side)}")
     if not _CASTLING_RE.match(castling):
-        raise InvalidFenError(f"castling field must be '-' or letters from 'KQkq' in that order, got {castling!r}")
+        raise InvalidFenError(
+            f"castling field must be '-' or letters from 'KQkq' in that order, got {_quoted(castling)}")
     if not _EP_RE.match(ep):
-        raise InvalidFenError(f"en-passant field must be '-' or a square, got {ep!r}")
+        raise InvalidFenError(f"en-passant field must be '-' or a square, got {_quoted(ep)}")
     numbers: list[int] = []
-    for name, value in zip(("field 5", "field 6"), fields[4:]):
-        if not value.isdigit():
-            raise InvalidFenError(f"{name} must be a non-negative integer, got {value!r}")
+    for name, value in zip(("field 5", "field 6"), fields[4:], strict=False):
+        if not re.fullmatch(r"[0-9]+", value):
+            raise InvalidFenError(f"{name} must be a non-negative integer, got {_quoted(value)}")
         numbers.append(int(value))
     board = chess.Board(None)
     board.set_board_fen(placement)
@@ -143,6 +200,8 @@ def parse_fen(text: str, *, require_kings: bool = False) -> Position:
     board.ep_square = None if ep == "-" else chess.parse_square(ep)
     if require_kings:
         _check_kings(board)
+    if valid:
+        require_valid(board)
     return Position(
         board=board,
         castling_field=castling,

@@ -9,7 +9,7 @@ import chess.svg
 
 from cages.library import CageSpec, Library, parse_forbid, parse_spec, parse_squares
 from cages.verify import CageVerdict, Options, verify
-from retro.batch import add_batch_arguments, emit, error_record, read_inputs
+from retro.batch import BadLine, add_batch_arguments, emit, error_record, error_text, read_inputs
 from retro.position import parse_board
 
 
@@ -98,10 +98,12 @@ def run(args: argparse.Namespace) -> int:
         return 0
     for line in read_inputs(args.file):
         try:
+            if isinstance(line, BadLine):
+                raise ValueError(line.error)
             verdict = _check(parse_spec(line, depth=args.depth), library, args.max_nodes)
         except ValueError as error:
-            record = error_record(line, error)
-            emit(record, f"{line} error: {error}", as_json=args.json)
+            record = error_record(line.text if isinstance(line, BadLine) else line, error)
+            emit(record, error_text(record), as_json=args.json)
             continue
         emit(verdict.as_dict(), _text(verdict, batch=True), as_json=args.json)
     return 0

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import collections
+import functools
 import sys
 
-from retro.batch import add_batch_arguments, emit, read_inputs, run_batch, show_progress
+from retro.batch import add_batch_arguments, emit, error_text, run_batch_command
 from retro.position import parse_fen
 from retro.rules import RULE_NAMES, check_static
 
@@ -37,7 +38,7 @@ def check_line(line: str) -> dict:
 
 def _text(record: dict, *, batch: bool) -> str:
     if record["status"] == "error":
-        return f"{record['input']} error: {record['error']}"
+        return error_text(record)
     verdict = f"illegal: {record['reason']}" if record["status"] == "illegal" else "no static objection"
     return f"{record['fen']} {verdict}" if batch else verdict
 
@@ -49,16 +50,19 @@ def run(args: argparse.Namespace) -> int:
         record = check_line(args.fen)
         emit(record, _text(record, batch=False), as_json=args.json)
         return 0
-    lines = read_inputs(args.file)
-    counts: collections.Counter[str] = collections.Counter()
-    for record in run_batch(check_line, lines, jobs=args.jobs, progress=show_progress(args), desc="check",
-                            total=len(lines)):
-        counts[record.get("rule") or record["status"]] += 1
-        emit(record, _text(record, batch=True), as_json=args.json)
+    if args.fen:
+        raise ValueError("give either a FEN or -f FILE, not both")
+    return run_batch_command(args, check_line, functools.partial(_text, batch=True), desc="check", statuses=(),
+                             count=lambda record: record.get("rule") or record["status"], summary=_summary)
+
+
+def _summary(counts: collections.Counter[str], comments: int) -> None:
+    """The counts per rule on stderr."""
     summary = [f"{counts[name]:7d}  illegal: {name}" for name in RULE_NAMES if counts[name]]
     summary.append(f"{counts['unknown']:7d}  no static objection")
     if counts["error"]:
         summary.append(f"{counts['error']:7d}  bad input lines")
     summary.append(f"{sum(counts.values()):7d}  total")
+    if comments:
+        summary.append(f"{comments:7d}  comment lines skipped")
     print("\n".join(summary), file=sys.stderr)
-    return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import functools
 
-from retro.batch import add_batch_arguments, emit, run_batch_command
+from retro.batch import add_batch_arguments, emit, error_text, run_batch_command
 from retro.position import parse_fen
 from retro.unwinnable import DEFAULT_MAX_NODES, is_dead
 
@@ -31,7 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def dead_line(line: str, *, quick: bool = False, max_nodes: int = DEFAULT_MAX_NODES) -> dict:
     """Batch worker: one FEN line to a JSON-able record."""
-    position = parse_fen(line, require_kings=True)
+    position = parse_fen(line, require_kings=True, valid=True)
     verdict = is_dead(position.board, quick=quick, max_nodes=max_nodes, both_sides=True)
     assert verdict.black is not None
     return {"fen": position.fen, "status": verdict.status, "white": verdict.white.status,
@@ -41,7 +41,7 @@ def dead_line(line: str, *, quick: bool = False, max_nodes: int = DEFAULT_MAX_NO
 
 def _text(record: dict, *, batch: bool) -> str:
     if record["status"] == "error":
-        return f"{record['input']} error: {record['error']}"
+        return error_text(record)
     parts = []
     for side in ("white", "black"):
         part = f"{side}: {record[side]}"

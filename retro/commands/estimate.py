@@ -32,14 +32,10 @@ import os
 import sys
 from collections.abc import Iterable
 
-from tqdm import tqdm
-
-from retro.batch import emit, read_inputs, run_batch, show_progress
+from retro.batch import BadLine, emit, positive_int, read_inputs, run_batch, show_progress
 from retro.commands.proofgame import parse_status_line, status_text
 from retro.estimate import Estimate, estimate
 from retro.position import InvalidFenError, parse_fen
-from retro.rules import check_static
-from retro.sampling import STANDARD, draws, sample_fen
 
 __all__ = ["register", "run", "read_observation", "decide_sample"]
 
@@ -67,7 +63,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("-t", "--time-limit", type=float, default=10.0, metavar="SEC",
                         help="time budget per position in seconds (chain mode, default 10)")
     parser.add_argument("-o", dest="output", metavar="FILE", help="chain mode: write every draw's status line to FILE")
-    parser.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="run N local processes in parallel")
+    parser.add_argument("-j", "--jobs", type=positive_int, default=1, metavar="N", help="run N local processes in parallel")
     parser.add_argument("--scheduler", metavar="ADDRESS", help="decide the samples on the Dask cluster at ADDRESS")
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
     parser.add_argument("--progress", action="store_true", help="progress bars on stderr even when not a terminal")
@@ -143,6 +139,8 @@ def _status_line(record: dict) -> str:
 
 
 def _chain_header(args: argparse.Namespace) -> str:
+    from retro.sampling import STANDARD
+
     return f"# retro estimate: samples {args.samples} seed {args.seed} size {STANDARD.size}"
 
 
@@ -163,6 +161,11 @@ def _resume(path: str, header: str) -> list[str] | None:
 
 
 def _chain(args: argparse.Namespace) -> list[str]:
+    from tqdm import tqdm
+
+    from retro.rules import check_static
+    from retro.sampling import draws, sample_fen
+
     """Run sample -> decide; return the status line of every draw, in draw order."""
     header = _chain_header(args)
     resumed = _resume(args.output, header) if args.output else None
@@ -175,7 +178,8 @@ def _chain(args: argparse.Namespace) -> list[str]:
             out.write(header + "\n")
             out.flush()
         progress = show_progress(args)
-        fens, static = [], []
+        fens: list[str] = []
+        static: list[str | None] = []
         for index, board in enumerate(tqdm(draws(args.samples, args.seed), total=args.samples, desc="sampling",
                                            unit="draw", disable=not progress, file=sys.stderr,
                                            dynamic_ncols=True)):
@@ -195,7 +199,8 @@ def _chain(args: argparse.Namespace) -> list[str]:
                             total=len(todo), scheduler=args.scheduler)
         lines = list(done)
         for index in range(len(done), args.samples):
-            line = static[index] if static[index] is not None else _status_line(next(results))
+            known = static[index]
+            line = known if known is not None else _status_line(next(results))
             lines.append(line)
             if out is not None:
                 out.write(line + "\n")
@@ -226,10 +231,16 @@ def _report(result: Estimate, args: argparse.Namespace, errors: int) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from retro.sampling import STANDARD
+
     if args.status is not None:
         if args.size is None or args.size <= 0:
             raise ValueError("--status needs --size N, the (positive) size of the sample space")
-        observations, errors = _observations(read_inputs(args.status))
+        status_lines = read_inputs(args.status)
+        for bad in status_lines:  # a blank line is no sample; an unreadable one stops the estimate
+            if isinstance(bad, BadLine) and not bad.blank:
+                raise ValueError(f"{args.status}: {bad.error}")
+        observations, errors = _observations(line for line in status_lines if isinstance(line, str))
         if not observations and args.samples is None:
             raise ValueError(f"{args.status} holds no samples")
         result = estimate(observations, size=args.size, samples=args.samples)

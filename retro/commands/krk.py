@@ -19,15 +19,11 @@ import argparse
 import json
 import sys
 import time
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from retro.krk.explain import explain
-from retro.krk.outside import outside_predecessors
-from retro.krk.pfix import pfix_proof_game
-from retro.krk.position import CODE_COUNT, KrkPosition, parse_krk
-from retro.krk.retrograde import KrkAnalysis, analyse, claim_failures
-from retro.krk.sat import ClaimResult, prove_descent, prove_paper_claim_2
+if TYPE_CHECKING:  # the KRK modules import NumPy and OR-Tools: imported where used (start-up time)
+    from retro.krk.retrograde import KrkAnalysis
+    from retro.krk.sat import ClaimResult
 
 __all__ = ["register", "run", "summary"]
 
@@ -59,10 +55,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def summary(analysis: KrkAnalysis) -> dict:
     """Counts of the explicit analysis, the theorem check and the outside-KRK split."""
+    import numpy as np
+
+    from retro.krk.outside import outside_predecessors
+    from retro.krk.position import CODE_COUNT, KrkPosition
+    from retro.krk.retrograde import claim_failures
+
     reached = analysis.distance >= 0
     covered = analysis.legal & (analysis.predecessor_count > 0)
     derived = np.flatnonzero(analysis.level > 0)
-    possibly, no_predecessor = [], []
+    possibly: list[str] = []
+    no_predecessor: list[str] = []
     for code in derived:
         position = KrkPosition.from_code(int(code))
         (possibly if outside_predecessors(position) else no_predecessor).append(position.fen())
@@ -118,6 +121,12 @@ def _print_claim(record: dict) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from retro.krk.explain import explain
+    from retro.krk.pfix import pfix_proof_game
+    from retro.krk.position import parse_krk
+    from retro.krk.retrograde import analyse
+    from retro.krk.sat import prove_descent, prove_paper_claim_2
+
     if args.explain is not None:
         parse_krk(args.explain)  # a bad FEN fails before the analysis is built
         result = explain(args.explain, analyse())

@@ -8,7 +8,7 @@ import shlex
 
 import chess
 
-from retro.batch import add_batch_arguments, emit, read_inputs, run_batch, show_progress
+from retro.batch import add_batch_arguments, emit, error_text, read_inputs, run_batch, show_progress
 from retro.position import InvalidFenError, parse_board
 
 _SIDES = {"w": [chess.WHITE], "white": [chess.WHITE], "b": [chess.BLACK], "black": [chess.BLACK],
@@ -84,7 +84,7 @@ def _combined_status(results: list[dict]) -> str:
 
 def _text(record: dict, verbose: bool) -> str:
     if record["status"] == "error":
-        return f"{record['input']} error: {record['error']}"
+        return error_text(record)
     lines = []
     for result in record["results"]:
         side = "White" if result["retract"] == "w" else "Black"

@@ -17,10 +17,15 @@ import functools
 import json
 import os
 import sys
+from typing import TYPE_CHECKING, TextIO
 
-from retro.batch import emit, read_inputs, run_batch, show_progress
-from retro.position import parse_fen
-from retro.proofgame import ProofGameVerdict, prove
+import chess
+
+from retro.batch import BATCH_HELP, InputLine, emit, error_text, positive_int, read_inputs, run_batch, show_progress
+from retro.position import InvalidFenError, parse_fen
+
+if TYPE_CHECKING:
+    from retro.proofgame import ProofGameVerdict
 
 __all__ = ["register", "run", "parse_status_line", "status_text", "prove_line"]
 
@@ -40,10 +45,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         epilog="example: retro proofgame 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3'",
     )
     parser.add_argument("fen", nargs="?", help="the goal position (FEN)")
-    parser.add_argument("-i", dest="init", metavar="FEN", help="search from this position instead of the start")
+    parser.add_argument("-i", dest="init", metavar="FEN",
+                        help="search from this position instead of the start; its halfmove clock and move number "
+                        "(fields 5 and 6) number the moves of the PGN")
     parser.add_argument("-w", dest="weight", default="1:5", metavar="A:B",
                         help="priority A*g + B*h (default 1:5; 1:1 finds a shortest proof game)")
-    parser.add_argument("-m", dest="max_nodes", type=int, default=200_000, metavar="NODES",
+    parser.add_argument("-m", dest="max_nodes", type=positive_int, default=200_000, metavar="NODES",
                         help="node budget per position, all restarts together (default 200000)")
     parser.add_argument("-t", "--time-limit", type=float, default=60.0, metavar="SEC",
                         help="time budget per position in seconds (default 60)")
@@ -56,13 +63,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--pgn", metavar="FILE", help="write the proof game as PGN to FILE")
     parser.add_argument("-v", "--verbose", action="store_true", help="print every improved best line on stderr")
     parser.add_argument("-f", "--file", nargs="?", const="-", metavar="FILE",
-                        help="batch mode: FENs or proofgame status lines from FILE (stdin when omitted or '-')")
+                        help=BATCH_HELP + "; FENs or proofgame status lines")
     parser.add_argument("-o", dest="outprefix", metavar="PREFIX", help="batch passes to PREFIX00, PREFIX01, ...")
-    parser.add_argument("--passes", type=int, default=3, help="number of passes with -o (default 3)")
+    parser.add_argument("--passes", type=positive_int, default=3, help="number of passes with -o (default 3)")
     parser.add_argument("--retry", action="store_true", help="re-try input lines already marked unknown")
-    parser.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="run N local processes in parallel")
+    parser.add_argument("-j", "--jobs", type=positive_int, default=1, metavar="N",
+                        help="run N local processes in parallel")
     parser.add_argument("--scheduler", metavar="ADDRESS", help="run batch mode on the Dask cluster at ADDRESS")
-    parser.add_argument("--json", action="store_true", help="one JSON object per result")
+    parser.add_argument("--json", action="store_true",
+                        help="one JSON object per result; with -o the pass files keep status lines, and the final "
+                        "result is printed as JSON records")
     parser.add_argument("--progress", action="store_true", help="progress bar on stderr even when not a terminal")
     parser.set_defaults(func=run)
 
@@ -107,9 +117,11 @@ def prove_line(line: str, *, max_nodes: int, time_limit: float, seed: int, weigh
                use_kernel: bool, non_admissible: bool, retry: bool) -> dict:
     """Batch worker: a FEN or a status line to a record (decided lines pass through)."""
     fen, status, rest = parse_status_line(line)
-    if status in ("legal", "illegal") or (status == "unknown" and not retry):
+    if status in ("legal", "illegal", "error") or (status == "unknown" and not retry):
         record = {"fen": fen, "status": status, "passthrough": line}
         return record
+    from retro.proofgame import prove  # here: the search imports SciPy (start-up time)
+
     position = parse_fen(fen)
     verdict = prove(position.board, max_nodes=max_nodes, time_limit=time_limit, seed=seed, weight=weight,
                     use_kernel=use_kernel, non_admissible=non_admissible)
@@ -118,19 +130,24 @@ def prove_line(line: str, *, max_nodes: int, time_limit: float, seed: int, weigh
     return record
 
 
+def status_line_record(line: str) -> dict:
+    """The JSON record of a status line (``<fen> legal: proof: ...`` and the others)."""
+    fen, status, rest = parse_status_line(line)
+    out: dict = {"fen": fen, "status": status or "unknown"}
+    if status == "legal":
+        out["proof"] = rest.removeprefix("proof:").split()
+    elif status == "error":
+        out = {"input": fen, "status": status, "error": rest}
+    else:
+        out["reason"] = rest
+    return out
+
+
 def _line_of(record: dict, as_json: bool) -> str:
     if "passthrough" in record:
-        if not as_json:
-            return record["passthrough"]
-        fen, status, rest = parse_status_line(record["passthrough"])
-        out = {"fen": fen, "status": status}
-        if status == "legal":
-            out["proof"] = rest.removeprefix("proof:").split()
-        else:
-            out["reason"] = rest
-        return json.dumps(out)
+        return json.dumps(status_line_record(record["passthrough"])) if as_json else record["passthrough"]
     if record["status"] == "error":
-        return json.dumps(record) if as_json else f"{record['input']} error: {record['error']}"
+        return json.dumps(record) if as_json else error_text(record)
     return json.dumps(record) if as_json else f"{record['fen']} {status_text(record)}"
 
 
@@ -148,7 +165,8 @@ def _finished_lines(path: str) -> list[str]:
     return complete
 
 
-def _run_pass(lines: list[str], out, args: argparse.Namespace, pass_index: int, retry: bool) -> collections.Counter:
+def _run_pass(lines: list[InputLine], out: TextIO, args: argparse.Namespace, pass_index: int, retry: bool, *,
+              as_json: bool) -> collections.Counter:
     scale = 1.5 ** pass_index
     worker = functools.partial(
         prove_line, max_nodes=int(args.max_nodes * scale), time_limit=args.time_limit * scale,
@@ -158,32 +176,32 @@ def _run_pass(lines: list[str], out, args: argparse.Namespace, pass_index: int, 
     for record in run_batch(worker, lines, jobs=args.jobs, progress=show_progress(args),
                             desc=f"proofgame pass {pass_index}", total=len(lines), scheduler=args.scheduler):
         counts[record["status"]] += 1
-        emit(record, _line_of(record, args.json), as_json=False, out=out)
+        emit(record, _line_of(record, as_json), as_json=False, out=out)
     return counts
 
 
 def _batch(args: argparse.Namespace) -> int:
     lines = read_inputs(args.file)
     if not args.outprefix:
-        counts = _run_pass(lines, sys.stdout, args, 0, args.retry)
+        counts = _run_pass(lines, sys.stdout, args, 0, args.retry, as_json=args.json)
         _summary(counts, "")
         return 0
-    current = lines
+    current: list[InputLine] = list(lines)
     for index in range(args.passes):
         path = f"{args.outprefix}{index:02d}"
         done = _finished_lines(path)
         if len(done) > len(current):
             raise ValueError(f"{path} has more lines than its input; remove it or use another -o")
         with open(path, "a", encoding="utf-8") as out:
-            counts = _run_pass(current[len(done):], out, args, index, args.retry or index > 0)
+            counts = _run_pass(current[len(done):], out, args, index, args.retry or index > 0, as_json=False)
         with open(path, encoding="utf-8") as handle:
-            current = handle.read().splitlines()
-        final = collections.Counter(parse_status_line(line)[1] or "unknown" for line in current)
+            current = list(handle.read().splitlines())
+        final = collections.Counter(parse_status_line(str(line))[1] or "unknown" for line in current)
         _summary(final, f"pass {index:02d} ({path}): ")
         if not final.get("unknown"):
             break
-    for line in current:
-        print(line)
+    for line in current:  # the last pass file, as status lines or (--json) records
+        print(json.dumps(status_line_record(str(line))) if args.json else line)
     return 0
 
 
@@ -192,15 +210,48 @@ def _summary(counts: collections.Counter, prefix: str) -> None:
     print(f"{prefix}{parts}", file=sys.stderr)
 
 
+def initial_board(fen: str) -> chess.Board:
+    """The ``-i`` position, which must be valid (:func:`~retro.position.require_valid`),
+    with its halfmove clock and move number (fields 5 and 6, when given), so that the
+    proof game's PGN numbers its moves from there."""
+    position = parse_fen(fen, require_kings=True, valid=True)
+    board = position.board
+    if position.field5 is not None:
+        board.halfmove_clock = position.field5
+    if position.field6 is not None:
+        if position.field6 < 1:
+            raise InvalidFenError(f"the move number (field 6) of -i must be at least 1, got {position.field6}")
+        board.fullmove_number = position.field6
+    return board
+
+
+def check_writable(path: str, option: str) -> None:
+    """Raise ``ValueError`` before any search when ``path`` cannot be written."""
+    directory = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise ValueError(f"{option} {path}: is a directory")
+    if not os.path.isdir(directory):
+        raise ValueError(f"{option} {path}: directory {directory} does not exist")
+    if not os.access(directory, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise ValueError(f"{option} {path}: not writable")
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.outprefix:
+        check_writable(f"{args.outprefix}00", "-o")
+    if args.pgn:
+        check_writable(args.pgn, "--pgn")
     if args.file is not None:
-        if args.json and args.outprefix:
-            raise ValueError("--json cannot be combined with -o (pass files hold status lines)")
+        if args.fen:
+            raise ValueError("give either a FEN or -f FILE, not both")
         return _batch(args)
     if not args.fen:
         raise ValueError("give a FEN, or -f FILE for batch mode")
+    from retro.proofgame import prove  # here: the search imports SciPy (start-up time)
+
     position = parse_fen(args.fen)
-    init = parse_fen(args.init).board if args.init else None
+    init = initial_board(args.init) if args.init else None
+
     def print_improvement(h: int, san: list[str]) -> None:
         print(f"best h={h}: {' '.join(san)}", file=sys.stderr, flush=True)
     verdict = prove(position.board, max_nodes=args.max_nodes, time_limit=args.time_limit, seed=args.rnd,
@@ -211,5 +262,5 @@ def run(args: argparse.Namespace) -> int:
     emit(record, status_text(record), as_json=args.json)
     if args.pgn and verdict.proof_game is not None:
         with open(args.pgn, "w", encoding="utf-8") as handle:
-            handle.write(verdict.proof_game.pgn(verdict.fen))
+            handle.write(verdict.proof_game.pgn(args.fen.strip()))
     return 0

@@ -6,10 +6,7 @@ import argparse
 import functools
 from collections.abc import Callable
 
-from proofkernel.blocked import blocked_squares
-from proofkernel.extended import extend_kernel
-from proofkernel.search import KernelSearch
-from retro.batch import add_batch_arguments, emit, read_inputs, run_batch, show_progress
+from retro.batch import add_batch_arguments, emit, error_text, read_inputs, run_batch, show_progress
 from retro.position import parse_fen
 
 
@@ -37,6 +34,10 @@ def kernel_record(line: str, *, init_fen: str | None, extended: bool, max_nodes:
                   on_kernel: Callable[[str], None] | None = None) -> dict:
     """One goal FEN to ``{fen, status, kernels[, extended], nodes, complete}``;
     ``on_kernel`` gets each kernel's line (:func:`_kernel_line`) as soon as it is found."""
+    from proofkernel.blocked import blocked_squares
+    from proofkernel.extended import extend_kernel  # imports OR-Tools: here, not at start-up
+    from proofkernel.search import KernelSearch
+
     goal = parse_fen(line).board
     init = parse_fen(init_fen).board if init_fen else None
     init_board = init if init is not None else type(goal)()
@@ -77,7 +78,7 @@ def _kernel_line(kernel: str, extension: str | None) -> str:
 def _text(record: dict, *, batch: bool, kernels: bool = True) -> str:
     """The record as text; without ``kernels``, only what follows the kernel lines."""
     if record["status"] == "error":
-        return f"{record['input']} error: {record['error']}"
+        return error_text(record)
     lines = []
     for i, kernel in enumerate(record["kernels"] if kernels else ()):
         text = _kernel_line(kernel, record["extended"][i] if "extended" in record else None)

@@ -20,7 +20,7 @@ import functools
 import sys
 from typing import Any
 
-from retro.batch import add_batch_arguments, emit, read_inputs, run_batch, show_progress
+from retro.batch import add_batch_arguments, emit, error_text, read_inputs, run_batch, show_progress
 from retro.position import parse_fen
 from retro.revmoves import retractions
 
@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
                             desc="revmoves", total=len(lines)):
         if record["status"] == "error":
             errors += 1
-            emit(record, f"{record['input']} error: {record['error']}", as_json=args.json)
+            emit(record, error_text(record), as_json=args.json)
             continue
         body = record["lines"] or ["(no retraction: no legal predecessor)"]
         text = "\n".join([record["fen"], *("  " + line for line in body)])

@@ -17,11 +17,7 @@ import argparse
 import random
 import sys
 
-from tqdm import tqdm
-
 from retro.batch import emit, show_progress
-from retro.rules import check_static
-from retro.sampling import STANDARD, draws, sample_fen
 
 __all__ = ["register", "run", "header"]
 
@@ -48,10 +44,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def header(samples: int, seed: int) -> dict:
+    from retro.sampling import STANDARD
+
     return {"samples": samples, "seed": seed, "size": STANDARD.size, "multiplier": STANDARD.size / samples}
 
 
 def run(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from retro.rules import check_static
+    from retro.sampling import draws, sample_fen
+
     if args.count <= 0:
         raise ValueError(f"N must be a positive number of draws, got {args.count}")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)

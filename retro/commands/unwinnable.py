@@ -7,7 +7,7 @@ import functools
 
 import chess
 
-from retro.batch import add_batch_arguments, emit, run_batch_command
+from retro.batch import add_batch_arguments, emit, error_text, run_batch_command
 from retro.position import InvalidFenError, parse_fen
 from retro.unwinnable import DEFAULT_MAX_NODES, analyze
 
@@ -51,7 +51,7 @@ def unwinnable_line(line: str, *, quick: bool = False, max_nodes: int = DEFAULT_
     """Batch worker: one query line to a JSON-able record."""
     fen, named = split_query(line)
     winner_name = named or winner_name
-    position = parse_fen(fen, require_kings=True)
+    position = parse_fen(fen, require_kings=True, valid=True)
     board = position.board
     winner = _WINNERS[winner_name] if winner_name else not board.turn
     verdict = analyze(board, winner, quick=quick, max_nodes=max_nodes)
@@ -62,7 +62,7 @@ def unwinnable_line(line: str, *, quick: bool = False, max_nodes: int = DEFAULT_
 
 def _text(record: dict, *, batch: bool) -> str:
     if record["status"] == "error":
-        return f"{record['input']} error: {record['error']}"
+        return error_text(record)
     answer = record["status"]
     if answer == "winnable":
         answer += " " + " ".join(record["line"]) if record["line"] else " (already checkmate)"

@@ -104,15 +104,22 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 
 import chess
 
 from proofkernel.blocked import taken_by_piece
 from proofkernel.moves import KernelMove, apply_move, generate_moves
-from proofkernel.state import (DARK_BISHOP, LIGHT_BISHOP, Goal, KernelState, piece_index, promotion_bishop,
-                               split_promotions)
+from proofkernel.state import (
+    DARK_BISHOP,
+    LIGHT_BISHOP,
+    Goal,
+    KernelState,
+    piece_index,
+    promotion_bishop,
+    split_promotions,
+)
 
 __all__ = ["KernelSearch", "SearchBudgetExceeded", "lower_bound", "min_file_shifts", "INFINITE"]
 
@@ -313,7 +320,7 @@ class KernelSearch:
                 and apply_move(after_a, b) == apply_move(after_b, a))
 
     def _search(self, state: KernelState, path: tuple[KernelMove, ...], accept, found,
-                sleep: frozenset[KernelMove]) -> Iterator[tuple[KernelMove, ...]]:
+                sleep: frozenset[KernelMove]) -> Generator[tuple[KernelMove, ...], None, bool]:
         """Yields accepted kernels; returns (via StopIteration value) whether any
         kernel (accepted or not) was reached below ``state``, or a sleeping move was
         skipped there (then ``state`` is not proven dead either)."""
@@ -331,7 +338,7 @@ class KernelSearch:
             return False
         if state in self._dead or self._bound(state) > remaining:
             return False
-        children = []
+        children: list[tuple[int, int, KernelMove, KernelState]] = []
         white_left = state.units(chess.BLACK) - self.goal.state.units(chess.BLACK)
         black_left = state.units(chess.WHITE) - self.goal.state.units(chess.WHITE)
         for color, left in ((chess.WHITE, white_left), (chess.BLACK, black_left)):

@@ -134,8 +134,8 @@ _HEAVY = ("ortools", "scipy", "numpy", "networkx", "pandas")
 @pytest.mark.parametrize("argv", [["check", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"],
                                   ["--help"]])
 def test_row9_start_up_imports_no_heavy_library(argv: list[str]) -> None:
-    code = ("import sys\nfrom retro.cli import main\ntry:\n    main(%r)\nexcept SystemExit:\n    pass\n"
-            "print(sorted({m.split('.')[0] for m in sys.modules} & set(%r)))") % (argv, _HEAVY)
+    code = (f"import sys\nfrom retro.cli import main\ntry:\n    main({argv!r})\nexcept SystemExit:\n    pass\n"
+            f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({_HEAVY!r})))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip().splitlines()[-1] == "[]"
 

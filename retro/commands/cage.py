@@ -10,6 +10,7 @@ import chess.svg
 from cages.library import CageSpec, Library, parse_forbid, parse_spec, parse_squares
 from cages.verify import CageVerdict, Options, verify
 from retro.batch import BadLine, add_batch_arguments, emit, error_record, error_text, read_inputs
+from retro.diagram import add_diagram_arguments, check_diagram_arguments, show_diagrams
 from retro.position import parse_board
 
 
@@ -41,6 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--library", metavar="FILE", help="known-cage library to read and extend")
     parser.add_argument("--svg", metavar="FILE", help="write a diagram with the zone highlighted")
     add_batch_arguments(parser, jobs=False)
+    add_diagram_arguments(parser, svg=False, what="the partial position")
     parser.set_defaults(func=run)
 
 
@@ -86,6 +88,7 @@ def _write_svg(path: str, spec: CageSpec, verdict: CageVerdict) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_diagram_arguments(args)
     library = Library.load(args.library) if args.library else Library()
     if args.file is None:
         if not args.board:
@@ -95,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
         if args.svg:
             _write_svg(args.svg, spec, verdict)
         emit(verdict.as_dict(), _text(verdict, batch=False), as_json=args.json)
+        show_diagrams(args, spec.board)
         return 0
     for line in read_inputs(args.file):
         try:

@@ -8,6 +8,7 @@ import functools
 import sys
 
 from retro.batch import add_batch_arguments, emit, error_text, run_batch_command
+from retro.diagram import add_diagram_arguments, check_diagram_arguments, show_diagrams
 from retro.position import parse_fen
 from retro.rules import RULE_NAMES, check_static
 
@@ -25,6 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("fen", nargs="?", help="the position (FEN)")
     add_batch_arguments(parser)
+    add_diagram_arguments(parser)
     parser.set_defaults(func=run)
 
 
@@ -44,11 +46,13 @@ def _text(record: dict, *, batch: bool) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_diagram_arguments(args)
     if args.file is None:
         if not args.fen:
             raise ValueError("give a FEN, or -f FILE for batch mode")
         record = check_line(args.fen)
         emit(record, _text(record, batch=False), as_json=args.json)
+        show_diagrams(args, parse_fen(args.fen).board)
         return 0
     if args.fen:
         raise ValueError("give either a FEN or -f FILE, not both")

@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 import functools
 
+import chess
+
 from retro.batch import add_batch_arguments, emit, error_text, run_batch_command
+from retro.diagram import add_diagram_arguments, check_diagram_arguments, show_diagrams
 from retro.position import parse_fen
 from retro.unwinnable import DEFAULT_MAX_NODES, is_dead
 
@@ -26,6 +29,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--max-nodes", type=int, default=DEFAULT_MAX_NODES, metavar="N",
                         help=f"search budget in nodes per side (default {DEFAULT_MAX_NODES:,})")
     add_batch_arguments(parser)
+    add_diagram_arguments(parser, what="the position (SVG: the first move of a helpmate marked)")
     parser.set_defaults(func=run)
 
 
@@ -55,11 +59,14 @@ def _text(record: dict, *, batch: bool) -> str:
 def run(args: argparse.Namespace) -> int:
     if args.max_nodes <= 0:
         raise ValueError("--max-nodes must be positive")
+    check_diagram_arguments(args)
     if args.file is None:
         if not args.fen:
             raise ValueError("give a FEN, or -f FILE for batch mode")
         record = dead_line(args.fen, quick=args.quick, max_nodes=args.max_nodes)
         emit(record, _text(record, batch=False), as_json=args.json)
+        line = record["white_line"] or record["black_line"]
+        show_diagrams(args, parse_fen(args.fen).board, lastmove=chess.Move.from_uci(line[0]) if line else None)
         return 0
     if args.fen:
         raise ValueError("give either a FEN or -f FILE, not both")

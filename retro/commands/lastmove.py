@@ -9,6 +9,7 @@ import shlex
 import chess
 
 from retro.batch import add_batch_arguments, emit, error_text, read_inputs, run_batch, show_progress
+from retro.diagram import add_diagram_arguments, check_diagram_arguments, move_squares, show_diagrams
 from retro.position import InvalidFenError, parse_board
 
 _SIDES = {"w": [chess.WHITE], "white": [chess.WHITE], "b": [chess.BLACK], "black": [chess.BLACK],
@@ -41,6 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="node budget of the legality pipeline per predecessor (default 20000)")
     parser.add_argument("-v", "--verbose", action="store_true", help="print every rejected retraction and why")
     add_batch_arguments(parser)
+    add_diagram_arguments(parser, what="the diagram (SVG: the last move of the first solution marked)")
     parser.set_defaults(func=run)
 
 
@@ -106,12 +108,16 @@ def _text(record: dict, verbose: bool) -> str:
 def run(args: argparse.Namespace) -> int:
     if args.moves < 1 or args.extra_depth < 0:
         raise ValueError("--moves must be at least 1 and --extra-depth at least 0")
+    check_diagram_arguments(args)
     worker = functools.partial(_solve_line, args=args)
     if args.file is None:
         if not args.board:
             raise ValueError("give a board, or -f FILE for batch mode")
         record = worker(args.board)
         emit(record, _text(record, args.verbose), as_json=args.json)
+        solutions = [s for result in record["results"] for s in result["solutions"]]
+        last = move_squares(solutions[0]["moves"][0]) if solutions else None
+        show_diagrams(args, parse_board(args.board.split()[0]), lastmove=last)
         return 0
     lines = read_inputs(args.file)
     for record in run_batch(worker, lines, jobs=args.jobs, progress=show_progress(args), desc="lastmove",

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, TextIO
 import chess
 
 from retro.batch import BATCH_HELP, InputLine, emit, error_text, positive_int, read_inputs, run_batch, show_progress
+from retro.diagram import add_diagram_arguments, check_diagram_arguments, show_diagrams
 from retro.position import InvalidFenError, parse_fen
 
 if TYPE_CHECKING:
@@ -61,6 +62,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="try the non-admissible heuristic first in each search leg "
                              "(default: only when a leg makes no progress)")
     parser.add_argument("--pgn", metavar="FILE", help="write the proof game as PGN to FILE")
+    add_diagram_arguments(parser, what="the goal, and of the final position of the proof game (SVG: the "
+                          "final position with the last move marked)")
     parser.add_argument("-v", "--verbose", action="store_true", help="print every improved best line on stderr")
     parser.add_argument("-f", "--file", nargs="?", const="-", metavar="FILE",
                         help=BATCH_HELP + "; FENs or proofgame status lines")
@@ -237,6 +240,7 @@ def check_writable(path: str, option: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_diagram_arguments(args)
     if args.outprefix:
         check_writable(f"{args.outprefix}00", "-o")
     if args.pgn:
@@ -260,6 +264,15 @@ def run(args: argparse.Namespace) -> int:
     record = _record(verdict)
     record["fen"] = args.fen.strip()
     emit(record, status_text(record), as_json=args.json)
+    game = verdict.proof_game
+    if game is None:
+        show_diagrams(args, position.board, title="goal")
+    else:
+        final = game.final_board()
+        if args.show_board and not args.json:
+            show_diagrams(argparse.Namespace(show_board=True), position.board, title="goal")
+        show_diagrams(args, final, title=f"final position of the proof game ({len(game.moves)} plies)",
+                      lastmove=final.peek() if final.move_stack else None)
     if args.pgn and verdict.proof_game is not None:
         with open(args.pgn, "w", encoding="utf-8") as handle:
             handle.write(verdict.proof_game.pgn(args.fen.strip()))

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from retro.batch import add_batch_arguments, emit, error_text, positive_int, run_batch_command, show_progress
+from retro.diagram import add_diagram_arguments, check_diagram_arguments, show_diagrams
 from retro.position import parse_fen
 
 if TYPE_CHECKING:
@@ -48,6 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--all-orders", action="store_true",
                         help="list kernels that differ only in the order of commuting captures separately (texel)")
     add_batch_arguments(parser)
+    add_diagram_arguments(parser, what="the goal position")
     parser.set_defaults(func=run)
 
 
@@ -124,6 +126,7 @@ def _text(record: dict, *, batch: bool, kernels: bool = True) -> str:
 def run(args: argparse.Namespace) -> int:
     if args.time_limit is not None and args.time_limit <= 0:
         raise ValueError("-t/--time-limit must be positive")
+    check_diagram_arguments(args)
     worker = functools.partial(kernel_record, init_fen=args.init, extended=args.extended, max_nodes=args.max_nodes,
                                limit=args.limit, time_limit=args.time_limit, all_orders=args.all_orders)
     if args.file is None:
@@ -132,12 +135,14 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             record = worker(args.fen, progress=show_progress(args))
             emit(record, _text(record, batch=False), as_json=True)
+            show_diagrams(args, parse_fen(args.fen).board)
             return 0
         # each kernel is printed as soon as it is found: listing them all can take minutes
         record = worker(args.fen, progress=show_progress(args), on_kernel=lambda text: print(text, flush=True))
         trailer = _text(record, batch=False, kernels=False)
         if trailer:
             print(trailer)
+        show_diagrams(args, parse_fen(args.fen).board)
         return 0
     if args.fen:
         raise ValueError("give either a FEN or -f FILE, not both")

@@ -21,6 +21,7 @@ import sys
 from typing import Any
 
 from retro.batch import add_batch_arguments, emit, error_text, read_inputs, run_batch, show_progress
+from retro.diagram import add_diagram_arguments, check_diagram_arguments, show_diagrams
 from retro.position import parse_fen
 from retro.revmoves import retractions
 
@@ -60,6 +61,7 @@ def register(subparsers: Any) -> None:
              "for en-passant captures (shorter, but then the list is NOT complete)",
     )
     add_batch_arguments(parser)
+    add_diagram_arguments(parser)
     parser.set_defaults(func=run)
 
 
@@ -82,6 +84,7 @@ def _public(record: dict[str, Any]) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     worker = functools.partial(revmoves_record, include_ep_square=not args.no_ep_square)
+    check_diagram_arguments(args)
     if args.file is None:
         if args.fen is None:
             raise ValueError("give a FEN, or -f FILE for batch mode")
@@ -93,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
                 emit(record, line, as_json=False)
             if not record["lines"]:
                 print("no retraction: the position has no legal predecessor", file=sys.stderr)
+        show_diagrams(args, parse_fen(args.fen).board)
         return 0
     if args.fen is not None:
         raise ValueError("give either a FEN or -f FILE, not both")

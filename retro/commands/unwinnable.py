@@ -8,6 +8,7 @@ import functools
 import chess
 
 from retro.batch import add_batch_arguments, emit, error_text, run_batch_command
+from retro.diagram import add_diagram_arguments, check_diagram_arguments, show_diagrams
 from retro.position import InvalidFenError, parse_fen
 from retro.unwinnable import DEFAULT_MAX_NODES, analyze
 
@@ -35,6 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--max-nodes", type=int, default=DEFAULT_MAX_NODES, metavar="N",
                         help=f"search budget in nodes for the full routine (default {DEFAULT_MAX_NODES:,})")
     add_batch_arguments(parser)
+    add_diagram_arguments(parser, what="the position (SVG: the first move of the helpmate marked)")
     parser.set_defaults(func=run)
 
 
@@ -73,6 +75,7 @@ def _text(record: dict, *, batch: bool) -> str:
 def run(args: argparse.Namespace) -> int:
     if args.max_nodes <= 0:
         raise ValueError("--max-nodes must be positive")
+    check_diagram_arguments(args)
     if args.file is None:
         if not args.fen:
             raise ValueError("give a FEN, or -f FILE for batch mode")
@@ -84,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
             raise InvalidFenError("empty FEN")
         record = unwinnable_line(fen, quick=args.quick, max_nodes=args.max_nodes, winner_name=winner)
         emit(record, _text(record, batch=False), as_json=args.json)
+        first = chess.Move.from_uci(record["line"][0]) if record["line"] else None
+        show_diagrams(args, parse_fen(fen).board, lastmove=first)
         return 0
     if args.fen:
         raise ValueError("give either a FEN or -f FILE, not both")

@@ -1,0 +1,34 @@
+"""EPD lines in batch mode: the four position fields are decided, the ``id`` operation
+is carried into the record (and starts the text line)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from retro.cli import main
+
+
+def test_epd_id_carried_into_json_and_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "in.epd"
+    path.write_text('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id "start"; c0 "the start";\n'
+                    '8/8/8/8/8/8/8/KRk5 w - - id "opposite check";\n'
+                    "4k3/8/8/8/8/8/8/4K3 w - - 0 1\n")
+    assert main(["check", "-f", str(path), "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(r.get("id"), r["status"]) for r in records] == [
+        ("start", "unknown"), ("opposite check", "illegal"), (None, "unknown")]
+    assert records[0]["fen"] == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"
+    assert main(["check", "-f", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[1].startswith("opposite check: 8/8/8/8/8/8/8/KRk5 w - - illegal")
+
+
+def test_epd_id_with_other_commands_and_a_bad_operation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "in.epd"
+    path.write_text('8/8/8/4k3/8/8/8/3QK3 b - - id "KQK";\n8/8/8/4k3/8/8/8/3QK3 b - - bm Zz9;\n')
+    assert main(["dead", "-f", str(path), "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert records[0]["id"] == "KQK" and records[0]["status"] == "alive"
+    assert records[1]["status"] == "error" and "bad EPD line" in records[1]["error"]  # best move not SAN

@@ -90,42 +90,87 @@ def pawn_fates_feasible(board: chess.Board, *, time_limit: float = 2.0) -> bool 
         chess.popcount(board.occupied_co[chess.WHITE]),
         chess.popcount(board.occupied_co[chess.BLACK]),
     )
-    if _capture_free_fates(board):
+    if _promotion_free_fates(board):
         return True
     basic = _feasible(key, time_limit, files=False)
     return basic if basic is False else _feasible(key, time_limit, files=True)
 
 
-def _capture_free_fates(board: chess.Board) -> bool:
-    """Whether fates in which no pawn ever captured satisfy the rules, which is checked
-    here without building the model (the opening positions of most queries, and it
-    spares ``retro check`` the import of OR-Tools): neither side has excess pieces, each
-    side has at most one pawn per file, and on a file with pawns of both colours the
-    white one is below the black one.
+def _walk_origins(pawns: list[chess.Square], color: chess.Color) -> list[int] | None:
+    """Original files for ``pawns`` (sorted by file), distinct, in the same order, each
+    within the pawn's ranks advanced of its file, with the fewest file changes in all
+    (dynamic programming over the eight files); None when there is no such choice."""
+    impossible = 1 << 20
+    # best[i][g]: fewest changes placing the first i pawns on originals < g, with origins
+    best = [[0] * 9] + [[impossible] * 9 for _ in pawns]
+    for i, square in enumerate(pawns, 1):
+        f, reach = chess.square_file(square), _relative_rank(square, color)
+        for g in range(1, 9):
+            best[i][g] = best[i][g - 1]
+            if abs(f - (g - 1)) <= reach:
+                best[i][g] = min(best[i][g], best[i - 1][g - 1] + abs(f - (g - 1)))
+    if best[len(pawns)][8] >= impossible:
+        return None
+    origins, g = [], 8
+    for i in range(len(pawns), 0, -1):  # walk the table back
+        while best[i][g] == best[i][g - 1]:
+            g -= 1
+        origins.append(g - 1)
+        g -= 1
+    return origins[::-1]
 
-    The fates: every pawn on the board is the original pawn of its file (c = 0), every
-    other original pawn was captured as a pawn on its own file (c = 0), none promoted.
-    Rule 1 holds with c = 0; rule 2 asks for no promotion (no excess piece); rule 3
-    holds as the pawns capture nothing; rule 4 holds by the order on shared files (a
-    pawn facing a captured one passes nothing); rule 5 asks the opponent's pawns taken
-    on each file to be covered by captures landing there, and with no pawn captures
-    these are the capturing side's piece captures, which may land on any file: they
-    number the opponent's missing units, ``16 - units >= 8 - pawns`` since a side without
-    excess pieces has at most 8 pieces; rule 6 concerns promoted pawns only. The test
-    that CP-SAT agrees is ``tests/retro/test_pawn_fates_fast.py``."""
+
+def _promotion_free_fates(board: chess.Board) -> bool:
+    """Whether fates without any promotion satisfy the rules, checked here without the
+    model (it spares most queries, and ``retro check`` the import of OR-Tools). The
+    fates: neither side has excess pieces; each pawn on the board walked from an
+    original file g to its file f capturing straight towards it (c = |f - g|, one
+    landing on each file after g up to f), the origins chosen by :func:`_walk_origins`;
+    every other original pawn was captured as a pawn on its own file (c = 0).
+
+    The rules then hold when the checks below pass: rule 1 (|f - g| <= ranks advanced,
+    in :func:`_walk_origins`; parity holds with c = |f - g|); rule 2 (no excess piece, no
+    promotion needed); rule 3 (a side's pawn captures at most the opponent's missing
+    units; the opponent's pawns it took, ``8 - pawns``, are at most ``16 - units`` as a
+    side without excess pieces has at most 8 pieces); rule 4 (two pawns that never
+    captured and share a file, both on the board: White's below Black's; the others
+    left their file or were taken on it); rule 5 (the opponent pawns taken on a file x
+    are covered by this side's landings on x plus piece captures on x, and the piece
+    captures are the opponent's missing units less all landings: so the shortfalls
+    ``taken on x - landings on x`` must sum to at most that number); rule 6 concerns
+    promoted pawns only. ``tests/retro/test_pawn_fates_fast.py`` checks that CP-SAT
+    agrees wherever this answers."""
     if any(excess_pieces(board, color) != (0, 0, 0) for color in chess.COLORS):
         return False
-    lowest_black = [8] * 8
-    highest_white = [-1] * 8
+    origins: dict[chess.Color, list[tuple[int, chess.Square]]] = {}
     for color in chess.COLORS:
-        files = [chess.square_file(square) for square in chess.SquareSet(board.pieces_mask(chess.PAWN, color))]
-        if len(set(files)) != len(files):
+        pawns = sorted(chess.SquareSet(board.pieces_mask(chess.PAWN, color)), key=lambda sq: (chess.square_file(sq),
+                                                                                             sq))
+        found = _walk_origins(pawns, color)
+        if found is None:
             return False
-    for square in chess.SquareSet(board.pieces_mask(chess.PAWN, chess.WHITE)):
-        highest_white[chess.square_file(square)] = chess.square_rank(square)
-    for square in chess.SquareSet(board.pieces_mask(chess.PAWN, chess.BLACK)):
-        lowest_black[chess.square_file(square)] = chess.square_rank(square)
-    return all(white < black for white, black in zip(highest_white, lowest_black))
+        origins[color] = list(zip(found, pawns, strict=True))
+    unmoved = {color: {chess.square_file(sq): chess.square_rank(sq) for g, sq in origins[color]
+                       if g == chess.square_file(sq)} for color in chess.COLORS}
+    for file, white_rank in unmoved[chess.WHITE].items():
+        if file in unmoved[chess.BLACK] and white_rank > unmoved[chess.BLACK][file]:
+            return False
+    for color in chess.COLORS:
+        missing = 16 - chess.popcount(board.occupied_co[not color])
+        landings = [0] * 8
+        for g, square in origins[color]:
+            f = chess.square_file(square)
+            step = 1 if f > g else -1
+            for x in range(g + step, f + step, step) if f != g else ():
+                landings[x] += 1
+        if sum(landings) > missing:
+            return False
+        taken = [1] * 8  # the opponent's originals not on the board, each taken on its own file
+        for g, _ in origins[not color]:
+            taken[g] = 0
+        if sum(max(0, t - n) for t, n in zip(taken, landings, strict=True)) > missing - sum(landings):
+            return False
+    return True
 
 
 @functools.lru_cache(maxsize=65536)

@@ -69,7 +69,7 @@ def prove(fen: str | chess.Board, *, max_nodes: int = 200_000, time_limit: float
     when the budget ran out. ``init``: search from that position instead of the start."""
     from retro.proofgame import prove as prove_board
 
-    start = _position(init, valid=True).board if init is not None else None
+    start = _position(init, valid=True).clocked_board() if init is not None else None
     return prove_board(_position(fen).board, max_nodes=max_nodes, time_limit=time_limit, seed=seed, init=start)
 
 

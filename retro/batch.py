@@ -37,6 +37,7 @@ import collections
 import dataclasses
 import functools
 import json
+import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
@@ -57,6 +58,8 @@ __all__ = [
     "read_inputs",
     "split_epd",
     "error_record",
+    "error_text",
+    "check_writable",
     "run_batch",
     "show_progress",
     "emit",
@@ -233,6 +236,18 @@ def emit(record: Record, text: str, *, as_json: bool, out: TextIO | None = None)
     out = out or sys.stdout
     out.write((json.dumps(record) if as_json else text) + "\n")
     out.flush()
+
+
+def check_writable(path: str, option: str) -> None:
+    """Raise ``ValueError`` when ``path`` (the value of ``option``) cannot be written: to
+    be called before any search, so that a long run does not end on a bad path."""
+    directory = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise ValueError(f"{option} {path}: is a directory")
+    if not os.path.isdir(directory):
+        raise ValueError(f"{option} {path}: directory {directory} does not exist")
+    if not os.access(directory, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise ValueError(f"{option} {path}: not writable")
 
 
 def error_text(record: Record) -> str:

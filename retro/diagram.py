@@ -9,10 +9,11 @@ options fit the run (one position, writable file, before any search).
 from __future__ import annotations
 
 import argparse
-import os
 import re
 
 import chess
+
+from retro.batch import check_writable
 
 __all__ = ["add_diagram_arguments", "check_diagram_arguments", "unicode_board", "write_svg", "move_squares",
            "show_diagrams"]
@@ -31,11 +32,8 @@ def check_diagram_arguments(args: argparse.Namespace) -> None:
     wanted = [option for option, name in (("--board", "show_board"), ("--svg", "svg")) if getattr(args, name, None)]
     if wanted and getattr(args, "file", None) is not None:
         raise ValueError(f"{wanted[0]} draws one position: it cannot be combined with -f")
-    path = getattr(args, "svg", None)
-    if path:
-        directory = os.path.dirname(os.path.abspath(path))
-        if os.path.isdir(path) or not os.path.isdir(directory) or not os.access(directory, os.W_OK):
-            raise ValueError(f"--svg {path}: cannot write there (missing or read-only directory)")
+    if getattr(args, "svg", None):
+        check_writable(args.svg, "--svg")
 
 
 def unicode_board(board: chess.Board) -> str:

@@ -76,6 +76,19 @@ class Position:
             [self.board.board_fen(), "w" if self.board.turn else "b", self.castling_field, self.ep_field]
         )
 
+    def clocked_board(self) -> chess.Board:
+        """A copy of the board with fields 5 and 6 as the halfmove clock and the move
+        number, for callers that know the input is a game position (``proofgame -i``),
+        not a Tromp sample line."""
+        board = self.board.copy(stack=False)
+        if self.field5 is not None:
+            board.halfmove_clock = self.field5
+        if self.field6 is not None:
+            if self.field6 < 1:
+                raise InvalidFenError(f"the move number (field 6) must be at least 1, got {self.field6}")
+            board.fullmove_number = self.field6
+        return board
+
     @property
     def multiplicity(self) -> int:
         """Tromp's multiplicity m (field 6 of a sample line); 1 when absent."""

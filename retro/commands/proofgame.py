@@ -19,11 +19,19 @@ import os
 import sys
 from typing import TYPE_CHECKING, TextIO
 
-import chess
-
-from retro.batch import BATCH_HELP, InputLine, emit, error_text, positive_int, read_inputs, run_batch, show_progress
+from retro.batch import (
+    BATCH_HELP,
+    InputLine,
+    check_writable,
+    emit,
+    error_text,
+    positive_int,
+    read_inputs,
+    run_batch,
+    show_progress,
+)
 from retro.diagram import add_diagram_arguments, check_diagram_arguments, show_diagrams
-from retro.position import InvalidFenError, parse_fen
+from retro.position import parse_fen
 
 if TYPE_CHECKING:
     from retro.proofgame import ProofGameVerdict
@@ -213,32 +221,6 @@ def _summary(counts: collections.Counter, prefix: str) -> None:
     print(f"{prefix}{parts}", file=sys.stderr)
 
 
-def initial_board(fen: str) -> chess.Board:
-    """The ``-i`` position, which must be valid (:func:`~retro.position.require_valid`),
-    with its halfmove clock and move number (fields 5 and 6, when given), so that the
-    proof game's PGN numbers its moves from there."""
-    position = parse_fen(fen, require_kings=True, valid=True)
-    board = position.board
-    if position.field5 is not None:
-        board.halfmove_clock = position.field5
-    if position.field6 is not None:
-        if position.field6 < 1:
-            raise InvalidFenError(f"the move number (field 6) of -i must be at least 1, got {position.field6}")
-        board.fullmove_number = position.field6
-    return board
-
-
-def check_writable(path: str, option: str) -> None:
-    """Raise ``ValueError`` before any search when ``path`` cannot be written."""
-    directory = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
-        raise ValueError(f"{option} {path}: is a directory")
-    if not os.path.isdir(directory):
-        raise ValueError(f"{option} {path}: directory {directory} does not exist")
-    if not os.access(directory, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
-        raise ValueError(f"{option} {path}: not writable")
-
-
 def run(args: argparse.Namespace) -> int:
     check_diagram_arguments(args)
     if args.outprefix:
@@ -254,7 +236,8 @@ def run(args: argparse.Namespace) -> int:
     from retro.proofgame import prove  # here: the search imports SciPy (start-up time)
 
     position = parse_fen(args.fen)
-    init = initial_board(args.init) if args.init else None
+    # -i keeps its move counters, so that the proof game's PGN numbers its moves from there
+    init = parse_fen(args.init, require_kings=True, valid=True).clocked_board() if args.init else None
 
     def print_improvement(h: int, san: list[str]) -> None:
         print(f"best h={h}: {' '.join(san)}", file=sys.stderr, flush=True)

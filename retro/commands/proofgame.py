@@ -128,7 +128,11 @@ def prove_line(line: str, *, max_nodes: int, time_limit: float, seed: int, weigh
                use_kernel: bool, non_admissible: bool, retry: bool) -> dict:
     """Batch worker: a FEN or a status line to a record (decided lines pass through)."""
     fen, status, rest = parse_status_line(line)
-    if status in ("legal", "illegal", "error") or (status == "unknown" and not retry):
+    if status in ("legal", "illegal") or (status == "unknown" and not retry):
+        parse_fen(fen)  # a decided line passes through only if it names a position
+        record = {"fen": fen, "status": status, "passthrough": line}
+        return record
+    if status == "error":  # the same input would fail the same way
         record = {"fen": fen, "status": status, "passthrough": line}
         return record
     from retro.proofgame import prove  # here: the search imports SciPy (start-up time)

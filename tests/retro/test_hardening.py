@@ -149,3 +149,12 @@ def test_row10_proofgame_passes_with_json(tmp_path: Path, capsys: pytest.Capture
     records = _records(capsys.readouterr().out)
     assert [r["status"] for r in records] == ["illegal", "legal"] and records[1]["proof"] == ["e4"]
     assert (tmp_path / "out00").read_text().splitlines()[1] == f"{legal} legal: proof: e4"
+
+
+def test_row8_proofgame_passes_decided_lines_through_only_with_a_position(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    legal = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 legal: proof: e4"
+    _stdin(monkeypatch, b"\x00junk legal: proof: e4\n" + legal.encode() + b"\n")
+    assert main(["proofgame", "-f", "-"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("\\x00junk legal: proof: e4 error: ") and out[1] == legal

@@ -3,14 +3,16 @@
 Usage: ``python bench/startup.py [--runs 10]``. Runs ``python -m retro.cli check FEN`` (FEN the
 start position; FEN2 after 1.e4 d5 2.exd5, which needs OR-Tools) and ``python -m retro.cli --help``
 (with this interpreter, the worktree on PYTHONPATH) N times
-each after one warm-up run, and prints the median, min and max wall times with the load
-average (``os.getloadavg``) at the start.
+each after one warm-up run, and prints the median, min and max wall times, the median CPU
+time (user + system, less sensitive to the load of a shared machine) and the load average
+(``os.getloadavg``) at the start and the end.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -28,16 +30,21 @@ COMMANDS = {
 }
 
 
-def wall_times(argv: list[str], runs: int) -> list[float]:
+def run_times(argv: list[str], runs: int) -> tuple[list[float], list[float]]:
+    """Wall times and CPU times (user + system, which depend far less on the machine's
+    load) of ``runs`` runs."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     command = [sys.executable, "-m", "retro.cli", *argv]
     subprocess.run(command, env=env, capture_output=True, check=True)  # warm-up (file cache)
-    times = []
+    walls, cpus = [], []
     for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         subprocess.run(command, env=env, capture_output=True, check=True)
-        times.append(time.perf_counter() - start)
-    return times
+        walls.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return walls, cpus
 
 
 def main() -> None:
@@ -46,8 +53,10 @@ def main() -> None:
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f}; {args.runs} runs each; {sys.executable}")
     for name, argv in COMMANDS.items():
-        times = wall_times(argv, args.runs)
-        print(f"{name:20s} median {statistics.median(times):.3f} s  (min {min(times):.3f}, max {max(times):.3f})")
+        walls, cpus = run_times(argv, args.runs)
+        print(f"{name:20s} wall median {statistics.median(walls):.3f} s (min {min(walls):.3f}, max {max(walls):.3f}); "
+              f"cpu median {statistics.median(cpus):.3f} s")
+    print(f"load average at the end {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

@@ -63,7 +63,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("-t", "--time-limit", type=float, default=10.0, metavar="SEC",
                         help="time budget per position in seconds (chain mode, default 10)")
     parser.add_argument("-o", dest="output", metavar="FILE", help="chain mode: write every draw's status line to FILE")
-    parser.add_argument("-j", "--jobs", type=positive_int, default=1, metavar="N", help="run N local processes in parallel")
+    parser.add_argument("-j", "--jobs", type=positive_int, default=1, metavar="N",
+                        help="run N local processes in parallel")
     parser.add_argument("--scheduler", metavar="ADDRESS", help="decide the samples on the Dask cluster at ADDRESS")
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
     parser.add_argument("--progress", action="store_true", help="progress bars on stderr even when not a terminal")

@@ -63,7 +63,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="node budget per position, all restarts together (default 200000)")
     parser.add_argument("-t", "--time-limit", type=float, default=60.0, metavar="SEC",
                         help="time budget per position in seconds (default 60)")
-    parser.add_argument("--rnd", type=int, default=0, metavar="SEED", help="seed of the random tie-breaking (default 0)")
+    parser.add_argument("--rnd", type=int, default=0, metavar="SEED",
+                        help="seed of the random tie-breaking (default 0)")
     parser.add_argument("-nokernel", "--nokernel", action="store_true",
                         help="skip the kernel / illegality analysis and search directly")
     parser.add_argument("-na", "--na", action="store_true",

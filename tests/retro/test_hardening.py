@@ -86,6 +86,18 @@ def test_row5_dead_and_unwinnable_refuse_invalid_positions(capsys: pytest.Captur
     assert "invalid position" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command", ["dead", "unwinnable"])
+def test_row5_an_illegal_but_valid_test_vector_is_still_decided(capsys: pytest.CaptureFixture[str],
+                                                                  command: str) -> None:
+    # A CHA test vector (data/unwinnability-dev.jsonl): White has three bishops and two rooks
+    # beside six pawns, more promoted pieces than missing pawns, so no game reaches it; but it
+    # is a board python-chess accepts, and unwinnability is asked of it (both sides can win).
+    fen = "8/7k/6p1/5pPp/4pP1P/1p1pP1KP/1PpP3P/2B1BRBR b - -"
+    assert main([command, fen, "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["status"] in ("alive", "winnable")
+
+
 def test_row6_proofgame_keeps_the_move_counters_of_its_initial_position(tmp_path: Path,
                                                                           capsys: pytest.CaptureFixture[str]) -> None:
     start = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"  # after 1.e4 e5

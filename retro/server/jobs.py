@@ -45,8 +45,10 @@ class Job:
     error: str | None = None
     task: asyncio.Task[None] | None = None
 
-    def on_line(self, kind: str, line: str) -> None:
+    def on_start(self) -> None:
         self.state = "running"
+
+    def on_line(self, kind: str, line: str) -> None:
         if kind == "out" and line.strip():
             self.records.append(json.loads(line))
         elif kind == "err" and line.strip():
@@ -80,7 +82,7 @@ class JobStore:
     async def _run(self, job: Job) -> None:
         try:
             outcome = await self._pool.run(job.call.argv, job.call.inputs, timeout=job.call.time_limit,
-                                           on_line=job.on_line)
+                                           on_line=job.on_line, on_start=job.on_start)
         except asyncio.CancelledError:
             job.state = "cancelled"
         except (PoolFull, JobTimeout, WorkerLost) as error:

@@ -123,6 +123,7 @@ def test_workbench_page(live_server: str, browser: WebDriver) -> None:
     panel.find_element(By.CSS_SELECTOR, ".run").click()
     _wait_for(driver, "#panel-cage .verdict", "verified")
     assert "not verified" not in panel.find_element(By.CSS_SELECTOR, ".result").text
+    assert not driver.find_element(By.ID, "view-banner").is_displayed()
     _shot(driver, "cage")
 
     # Last move (Angelini, README): White retracts 3 moves; the solution shows its predecessors.
@@ -176,6 +177,7 @@ def test_cancel_keeps_the_page_responsive(live_server: str, browser: WebDriver) 
     driver.find_element(By.CSS_SELECTOR, "#tabs [data-panel=check]").click()  # the page still reacts
     assert driver.find_element(By.ID, "panel-check").is_displayed()
     _tab(driver, "proofgame")
+    _wait_for(driver, "#panel-proofgame .job .state", "1.")  # a second of search: the bar has moved
     _shot(driver, "progress")
     panel.find_element(By.CSS_SELECTOR, ".job .cancel").click()
     _wait_for(driver, "#panel-proofgame .result .error", "cancelled")

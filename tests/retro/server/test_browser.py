@@ -55,7 +55,8 @@ def _wait_for(driver: WebDriver, css: str, text: str = "", timeout: float = 30) 
             if element.is_displayed() and text in element.text:
                 return element
         return False
-    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(found)
+    element: WebElement = WebDriverWait(driver, timeout, poll_frequency=0.1).until(found)
+    return element
 
 
 def _load(driver: WebDriver, fen: str) -> None:
@@ -71,7 +72,7 @@ def _tab(driver: WebDriver, name: str) -> WebElement:
 
 def _piece_on(driver: WebDriver, square: str) -> str | None:
     images = driver.find_elements(By.CSS_SELECTOR, f'#board g[data-square="{square}"] image')
-    return images[0].get_attribute("href").rsplit("/", 1)[-1].removesuffix(".svg") if images else None
+    return (images[0].get_attribute("href") or "").rsplit("/", 1)[-1].removesuffix(".svg") if images else None
 
 
 def _shot(driver: WebDriver, name: str) -> None:

@@ -13,6 +13,7 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -55,8 +56,7 @@ def _wait_for(driver: WebDriver, css: str, text: str = "", timeout: float = 30) 
             if element.is_displayed() and text in element.text:
                 return element
         return False
-    element: WebElement = WebDriverWait(driver, timeout, poll_frequency=0.1).until(found)
-    return element
+    return cast(WebElement, WebDriverWait(driver, timeout, poll_frequency=0.1).until(found))
 
 
 def _load(driver: WebDriver, fen: str) -> None:

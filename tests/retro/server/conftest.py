@@ -25,12 +25,12 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def live_server() -> Iterator[str]:
-    """Start ``retro serve`` (two workers) and yield its base URL once every worker is ready."""
+    """Start ``retro serve`` with its default options (two workers, the README's settings) and yield
+    its base URL once every worker is ready."""
     port = _free_port()
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     process = subprocess.Popen(
-        [sys.executable, "-m", "retro.cli", "serve", "--port", str(port), "--workers", "2", "--max-time", "30",
-         "--cages", str(ROOT / "data" / "cages.txt")],
+        [sys.executable, "-m", "retro.cli", "serve", "--port", str(port), "--workers", "2"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}"
     try:

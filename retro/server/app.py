@@ -63,7 +63,10 @@ def _error(status: int, message: str, **headers: str) -> JSONResponse:
 
 
 class _BodyLimit:
-    """ASGI middleware: 413 for a body longer than ``limit`` bytes (declared or streamed)."""
+    """ASGI middleware: 413 for a body longer than ``limit`` bytes. A declared length is
+    refused at once; otherwise the body is read (at most ``limit`` bytes are kept) before
+    the application sees it, then handed to it, and later ``receive`` calls (the
+    disconnect) go to the server."""
 
     def __init__(self, app: Any, limit: int) -> None:
         self.app, self.limit = app, limit
@@ -73,23 +76,28 @@ class _BodyLimit:
             await self.app(scope, receive, send)
             return
         declared = dict(scope["headers"]).get(b"content-length")
+        too_large = _error(413, f"request body over {self.limit} bytes")
         if declared is not None and declared.isdigit() and int(declared) > self.limit:
-            await _error(413, f"request body over {self.limit} bytes")(scope, receive, send)
+            await too_large(scope, receive, send)
             return
-        seen = 0
-
-        async def limited_receive() -> dict[str, Any]:
-            nonlocal seen
+        chunks, size = [], 0
+        while True:
             message = await receive()
-            seen += len(message.get("body", b""))
-            if seen > self.limit:
-                raise BadRequest(f"request body over {self.limit} bytes")
-            return dict(message)
+            if message["type"] != "http.request":
+                break
+            size += len(message.get("body", b""))
+            if size > self.limit:
+                await too_large(scope, receive, send)
+                return
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        pending = [{"type": "http.request", "body": b"".join(chunks), "more_body": False}]
 
-        try:
-            await self.app(scope, limited_receive, send)
-        except BadRequest as error:
-            await _error(413, str(error))(scope, receive, send)
+        async def replay() -> dict[str, Any]:
+            return pending.pop() if pending else dict(await receive())
+
+        await self.app(scope, replay, send)
 
 
 async def _client_gone(request: Request) -> None:

@@ -15,9 +15,9 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["Limits", "Call", "CommandRequest", "REQUESTS", "Budgets", "DeadBatchRequest", "INPUT"]
+from retro.server.worker import INPUT
 
-INPUT = "@INPUT"  # replaced by the worker with the path of the batch input file
+__all__ = ["Limits", "Call", "CommandRequest", "REQUESTS", "Budgets", "DeadBatchRequest"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -48,7 +48,8 @@ class Budgets(BaseModel):
     node_option: ClassVar[str] = ""  # the command's option for it
 
     time_limit: float | None = Field(None, gt=0, description="seconds; capped by the server's maximum")
-    max_nodes: int | None = Field(None, gt=0, description="node budget; capped by the server's maximum")
+    max_nodes: int | None = Field(None, gt=0, description="node budget; capped by the server's maximum "
+                                  "(check and revmoves take none)")
 
     def seconds(self, limits: Limits) -> float:
         return min(self.time_limit or limits.max_time, limits.max_time)

@@ -102,7 +102,11 @@ def test_invalid_request_gets_400_in_one_line(client: TestClient, path: str, bod
 def test_body_size_limit() -> None:
     with TestClient(create_app(Settings(workers=1, max_body=1000))) as small:
         response = small.post("/api/v1/dead/batch", json={"fens": [KQK] * 40})
-        assert response.status_code == 413
+        assert response.status_code == 413 and response.json()["error"] == "request body over 1000 bytes"
+        body = json.dumps({"fens": [KQK] * 40}).encode()
+        chunked = small.post("/api/v1/dead/batch", content=iter([body[:600], body[600:]]),  # no Content-Length
+                             headers={"Content-Type": "application/json"})
+        assert chunked.status_code == 413 and chunked.json()["error"] == "request body over 1000 bytes"
         assert small.post("/api/v1/check", json={"fen": KQK}).status_code == 200
 
 

@@ -3,8 +3,9 @@
 Rules:
 
 * ``size`` processes (:func:`retro.server.worker.serve_jobs`), each running one job at a
-  time; at most ``queue_limit`` further jobs wait for a free process. Beyond that
-  :meth:`WorkerPool.run` raises :class:`PoolFull` at once (the API answers 503).
+  time; at most ``queue_limit`` further jobs wait for a free process, each for at most
+  its own time limit. Beyond that :meth:`WorkerPool.run` raises :class:`PoolFull` (the
+  API answers 503).
 * A job that runs past its time limit, or whose caller stops waiting (the task is
   cancelled: the HTTP client disconnected, the page cancelled the job), has its process
   killed; a new process replaces it, so the pool keeps its size. A process is the unit
@@ -132,14 +133,17 @@ class WorkerPool:
     async def run(self, argv: list[str], inputs: str | None = None, *, timeout: float,
                   on_line: LineCallback | None = None, on_start: Callable[[], None] | None = None) -> Outcome:
         """Run ``retro ARGV`` in a worker within ``timeout`` seconds (waiting for a free
-        worker does not count; ``on_start`` is called when a worker takes the job, ``on_line``
+        worker does not count, but is bounded by ``timeout`` too; ``on_start`` is called when a worker takes the job, ``on_line``
         with each line the command prints). Raises :class:`PoolFull`, :class:`JobTimeout` or
         :class:`WorkerLost`; cancelling the calling task kills the job's worker."""
         if self._closed or (self._idle.empty() and self._waiting >= self.queue_limit):
             raise PoolFull(f"all {self.size} workers are busy and {self._waiting} requests wait")
         self._waiting += 1
         try:
-            worker = await self._idle.get()
+            async with asyncio.timeout(timeout):
+                worker = await self._idle.get()
+        except TimeoutError:
+            raise PoolFull(f"no worker became free within {timeout:g} s") from None
         finally:
             self._waiting -= 1
         self._busy += 1

@@ -7,8 +7,9 @@ const $ = (selector, root = document) => root.querySelector(selector);
 const $$ = (selector, root = document) => Array.from(root.querySelectorAll(selector));
 
 // ---------------------------------------------------------------- the set-up
-const setup = { squares: new Array(64).fill(""), turn: "w", castling: "KQkq", ep: "-" };
-const state = { flipped: false, tool: "P", view: null, marks: { zone: new Set(), frozen: new Set() }, panel: "check" };
+const setup = { squares: new Array(64).fill(""), turn: "w", castling: "KQkq", ep: "-", counters: "0 1" };
+const state = { flipped: false, tool: "P", view: null, marks: { zone: new Set(), frozen: new Set() }, searched: new Set(),
+  panel: "check" };
 
 function squareName(index) { return FILES[index % 8] + (Math.floor(index / 8) + 1); }
 function squareIndex(name) { return FILES.indexOf(name[0]) + 8 * (Number(name[1]) - 1); }
@@ -45,7 +46,7 @@ function squaresOf(placement) {
 }
 
 function setupFen() {
-  return `${placementOf(setup.squares)} ${setup.turn} ${setup.castling || "-"} ${setup.ep || "-"} 0 1`;
+  return `${placementOf(setup.squares)} ${setup.turn} ${setup.castling || "-"} ${setup.ep || "-"} ${setup.counters}`;
 }
 
 function loadFen(text) {
@@ -54,6 +55,8 @@ function loadFen(text) {
   setup.turn = fields[1] === "b" ? "b" : "w";
   setup.castling = fields[2] && fields[2] !== "-" ? fields[2] : "";
   setup.ep = fields[3] || "-";
+  setup.counters = /^\d+$/.test(fields[4] || "") && /^\d+$/.test(fields[5] || "") ? `${fields[4]} ${fields[5]}` : "0 1";
+  state.searched.clear();
 }
 
 function syncEditor() {
@@ -100,6 +103,10 @@ function drawBoard() {
     const name = squareName(index);
     const group = el("g", { class: "sq", "data-square": name }, board);
     el("rect", { x, y, width: SQ, height: SQ, fill: (file + rank) % 2 ? "var(--light)" : "var(--dark)" }, group);
+    if (showMarks && state.searched.has(name)) {
+      el("rect", { x: x + 1.5, y: y + 1.5, width: SQ - 3, height: SQ - 3, fill: "none", stroke: "var(--searched)",
+        "stroke-width": 3 }, group);
+    }
     if (showMarks && state.marks.zone.has(name)) el("rect", { x, y, width: SQ, height: SQ, fill: "var(--zone)" }, group);
     if (showMarks && state.marks.frozen.has(name)) {
       el("rect", { x: x + 2, y: y + 2, width: SQ - 4, height: SQ - 4, fill: "var(--frozen)", rx: 4 }, group);
@@ -121,11 +128,13 @@ function clickSquare(name) {
   if (state.panel === "cage" && mode !== "pieces") {
     const set = state.marks[mode];
     if (set.has(name)) set.delete(name); else set.add(name);
+    state.searched.clear();
     showMarks();
     drawBoard();
     return;
   }
   const index = squareIndex(name);
+  state.searched.clear();
   setup.squares[index] = state.tool === "x" || setup.squares[index] === state.tool ? "" : state.tool;
   syncEditor();
 }
@@ -405,7 +414,10 @@ const panels = {
       div.innerHTML = html`<div class="side">The retraction line that escapes</div><div class="moves">${record.line.join("  ") || "(no retraction)"}</div>`;
       result.appendChild(div);
     }
-    result.insertAdjacentHTML("beforeend", html`<div class="stats">zone searched: ${record.zone.join(" ")}</div>`);
+    result.insertAdjacentHTML("beforeend",
+      html`<div class="stats">zone searched (outlined on the board): ${record.zone.join(" ")}</div>`);
+    state.searched = new Set(record.zone);
+    drawBoard();
     rawRecord(result, record);
   },
 
@@ -483,7 +495,7 @@ function init() {
   $("#fen").addEventListener("paste", () => setTimeout(load, 0));
   $("#view-close").addEventListener("click", closeView);
   $("#panel-cage .clear-marks").addEventListener("click", () => {
-    state.marks.zone.clear(); state.marks.frozen.clear(); showMarks(); drawBoard();
+    state.marks.zone.clear(); state.marks.frozen.clear(); state.searched.clear(); showMarks(); drawBoard();
   });
   $$("#playback button").forEach((button) => button.addEventListener("click", () => {
     const view = state.view;

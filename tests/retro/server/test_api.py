@@ -5,6 +5,8 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
+import signal
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -169,6 +171,32 @@ def test_time_limit_answers_504_and_replaces_the_worker() -> None:
         _wait_ready(slow, 1)
         assert _worker_pids(slow).isdisjoint(pid_before)
         assert slow.post("/api/v1/check", json={"fen": KQK}).status_code == 200
+
+
+def test_a_dead_worker_fails_its_job_and_is_replaced() -> None:
+    with TestClient(create_app(Settings(workers=1, limits=Limits(max_time=30)))) as pool_client:
+        _wait_ready(pool_client, 1)
+        (pid,) = _worker_pids(pool_client)
+        job = pool_client.post("/api/v1/jobs", json={"command": "proofgame", "params": {"fen": LONG_SEARCH}}).json()
+        _wait_state(pool_client, job["id"], "running")
+        os.kill(pid, signal.SIGKILL)
+        failed = _wait_state(pool_client, job["id"], "failed")
+        assert failed["error"] == "the worker process died during the job"
+        _wait_ready(pool_client, 1)
+        assert _worker_pids(pool_client) != {pid}
+        assert pool_client.post("/api/v1/check", json={"fen": KQK}).status_code == 200
+
+
+def test_waiting_for_a_worker_is_bounded_by_the_time_limit() -> None:
+    with TestClient(create_app(Settings(workers=1, queue=4, limits=Limits(max_time=30)))) as pool_client:
+        _wait_ready(pool_client, 1)
+        job = pool_client.post("/api/v1/jobs", json={"command": "proofgame", "params": {"fen": LONG_SEARCH}}).json()
+        _wait_state(pool_client, job["id"], "running")
+        start = time.monotonic()
+        response = pool_client.post("/api/v1/check", json={"fen": KQK, "time_limit": 1})
+        assert response.status_code == 503 and "no worker became free within 1 s" in response.json()["error"]
+        assert time.monotonic() - start < 10
+        pool_client.delete(f"/api/v1/jobs/{job['id']}")
 
 
 def test_jobs_report_progress_and_records(client: TestClient) -> None:

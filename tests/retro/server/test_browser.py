@@ -115,8 +115,11 @@ def test_workbench_page(live_server: str, browser: WebDriver) -> None:
     panel = _tab(driver, "cage")
     panel.find_element(By.NAME, "depth").clear()
     panel.find_element(By.NAME, "depth").send_keys("5")
+    driver.find_element(By.CSS_SELECTOR, '#board g[data-square="d1"]').click()  # zone mode is the default
+    assert "Zone (added to the default): d1" in panel.find_element(By.CSS_SELECTOR, ".marks").text
     panel.find_element(By.CSS_SELECTOR, ".run").click()
-    assert "Ra1-h1" in _wait_for(driver, "#panel-cage .result", "not verified").text
+    result = _wait_for(driver, "#panel-cage .result", "not verified").text
+    assert "Ra1-h1" in result and "d1 " in result.split("zone searched")[1]  # the clicked square was searched
     panel.find_element(By.CSS_SELECTOR, 'input[name=cage-mode][value="frozen"]').click()
     driver.find_element(By.CSS_SELECTOR, '#board g[data-square="g1"]').click()
     assert "frozen: g1" in panel.find_element(By.CSS_SELECTOR, ".marks").text

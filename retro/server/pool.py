@@ -134,8 +134,9 @@ class WorkerPool:
                   on_line: LineCallback | None = None, on_start: Callable[[], None] | None = None) -> Outcome:
         """Run ``retro ARGV`` in a worker within ``timeout`` seconds (waiting for a free
         worker does not count, but is bounded by ``timeout`` too; ``on_start`` is called
-        when a worker takes the job, ``on_line`` with each line the command prints). Raises :class:`PoolFull`, :class:`JobTimeout` or
-        :class:`WorkerLost`; cancelling the calling task kills the job's worker."""
+        when a worker takes the job, ``on_line`` with each line the command prints).
+        Raises :class:`PoolFull`, :class:`JobTimeout` or :class:`WorkerLost`; cancelling the
+        calling task kills the job's worker."""
         if self._closed or (self._idle.empty() and self._waiting >= self.queue_limit):
             raise PoolFull(f"all {self.size} workers are busy and {self._waiting} requests wait")
         self._waiting += 1

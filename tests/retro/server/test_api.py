@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
 import json
@@ -17,6 +18,7 @@ from fastapi.testclient import TestClient
 from retro.cli import main as cli_main
 from retro.server.app import Settings, create_app
 from retro.server.commands import DeadRequest, Limits, ProofgameRequest
+from retro.server.pool import JobTimeout, WorkerPool
 
 ILLEGAL_PAWNS = "rnbqkbnr/p1pppppp/p7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"  # README: a black pawn too many captures
 AFTER_E4_D5 = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
@@ -162,15 +164,41 @@ def test_full_pool_answers_503_and_cancel_frees_the_worker() -> None:
 
 
 def test_time_limit_answers_504_and_replaces_the_worker() -> None:
-    """lastmove with the legality pipeline on Angelini's problem takes seconds; 1 s is not enough."""
+    """Frolkin and Buchanan's problem (README) with dead reckoning and the legality pipeline
+    on 649 predecessors takes far more than the server's 1 s."""
     with TestClient(create_app(Settings(workers=1, limits=Limits(max_time=1)))) as slow:
         _wait_ready(slow, 1)
         pid_before = _worker_pids(slow)
-        response = slow.post("/api/v1/lastmove", json={"fen": "8/8/3r4/4K3/8/4kqpb/8/8", "retract": "w", "moves": 3})
+        response = slow.post("/api/v1/lastmove", json={"fen": "8/2PN4/PPkPB3/K3B3/NPP5/2RP4/1P2R3/8",
+                                                       "retract": "both", "dead_reckoning": True})
         assert response.status_code == 504 and "time limit of 1 s" in response.json()["error"]
         _wait_ready(slow, 1)
         assert _worker_pids(slow).isdisjoint(pid_before)
         assert slow.post("/api/v1/check", json={"fen": KQK}).status_code == 200
+
+
+def test_the_pool_kills_a_job_past_its_timeout() -> None:
+    """The pool itself: a proof search told to take 60 s is stopped after 1.5 s."""
+    async def scenario() -> tuple[float, bool, dict[str, int]]:
+        pool = WorkerPool(1, queue_limit=0)
+        pool.start()
+        try:
+            while pool.stats["ready"] < 1:
+                await asyncio.sleep(0.05)
+            (worker,) = pool._workers
+            start = time.monotonic()
+            with pytest.raises(JobTimeout):
+                await pool.run(["proofgame", "-t", "60", "--", LONG_SEARCH], timeout=1.5)
+            elapsed = time.monotonic() - start
+            while pool.stats["ready"] < 1:
+                await asyncio.sleep(0.05)
+            return elapsed, worker.process.is_alive(), pool.stats
+        finally:
+            await pool.close()
+
+    elapsed, old_worker_alive, stats = asyncio.run(scenario())
+    assert 1.5 <= elapsed < 10 and not old_worker_alive
+    assert stats["ready"] == 1 and stats["busy"] == 0
 
 
 def test_a_dead_worker_fails_its_job_and_is_replaced() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 
 __all__ = ["register", "run"]
 
@@ -61,5 +62,8 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(Settings(workers=args.workers, queue=args.queue, max_body=args.max_body, limits=limits))
     print(f"retro serve: the workbench is at http://{args.host}:{args.port}/ (API description at /docs); "
           "Ctrl-C stops it", flush=True)
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"retro serve: warning: listening on {args.host}: anyone who reaches it can use the API "
+              "(there is no authentication)", file=sys.stderr, flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0

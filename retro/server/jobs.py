@@ -11,6 +11,7 @@ forgotten ``keep_after`` seconds after its end.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
 import time
@@ -49,10 +50,13 @@ class Job:
         self.state = "running"
 
     def on_line(self, kind: str, line: str) -> None:
-        if kind == "out" and line.strip():
-            self.records.append(json.loads(line))
-        elif kind == "err" and line.strip():
-            self.progress = (self.progress + [line])[-MAX_PROGRESS_LINES:]
+        if not line.strip():
+            return
+        if kind == "out":
+            with contextlib.suppress(ValueError):  # --json prints JSON lines only; anything else is progress
+                self.records.append(json.loads(line))
+                return
+        self.progress = (self.progress + [line])[-MAX_PROGRESS_LINES:]
 
     def as_dict(self) -> dict[str, Any]:
         end = self.ended if self.ended is not None else time.monotonic()

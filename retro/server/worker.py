@@ -32,9 +32,6 @@ __all__ = ["INPUT", "serve_jobs"]
 
 INPUT = "@INPUT"
 
-Job = tuple[list[str], str | None]
-
-
 class _LineSink(io.TextIOBase):
     """A text stream that sends each complete line through ``conn`` as ``(kind, line)``."""
 

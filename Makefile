@@ -1,11 +1,12 @@
-# Quick start: `make run` (demonstration) and `make test` (test suite).
-# Both create .venv if it is missing and install the project into it from PyPI.
+# Quick start: `make run` (demonstration), `make test` (test suite) and `make serve` (the workbench
+# at http://127.0.0.1:8000/).
+# All three create .venv if it is missing and install the project into it from PyPI.
 VENV := .venv
 PY := $(VENV)/bin/python
 RETRO := $(VENV)/bin/retro
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench clean
+.PHONY: run test serve bench clean
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -31,6 +32,9 @@ run: $(STAMP)
 	$(RETRO) revmoves 'rnbqk1nr/ppp2ppp/4p3/3p4/1b1P4/2N5/PPPQPPPP/R1B1KBNR w KQkq - 0 1'
 	@echo '--- retro lastmove: Angelini, Europe Echecs 1995, White retracts three moves'
 	$(RETRO) lastmove 8/8/3r4/4K3/8/4kqpb/8/8 --retract w --moves 3
+
+serve: $(STAMP)
+	$(RETRO) serve
 
 test: $(STAMP)
 	$(VENV)/bin/pytest -q -n 2

@@ -1,0 +1,300 @@
+"""The ASGI application of ``retro serve``: the JSON API and the workbench page.
+
+API (``/docs`` and ``/openapi.json`` describe it):
+
+* ``POST /api/v1/<command>`` for check, revmoves, proofgame, lastmove, cage, unwinnable
+  and dead: the command's ``--json`` record (200), the CLI's one-line message for bad
+  input (400), 503 when every worker is busy and the queue is full, 504 when the
+  time limit ran out (the job is stopped and its worker replaced).
+* ``POST /api/v1/dead/batch``: ``{"fens": [...]}`` gives ``{"records": [...]}``, one
+  record per FEN in order (error records for bad FENs, as ``retro dead -f``).
+* ``POST /api/v1/jobs`` (``{"command", "params"}``), ``GET``/``DELETE
+  /api/v1/jobs/{id}``: background jobs for the page (:mod:`retro.server.jobs`).
+* ``POST /api/v1/replay`` and ``POST /api/v1/retract``: positions along a line for
+  playback (:mod:`retro.server.playback`); ``GET /api/v1/status``: pool and limits.
+
+A request whose client disconnects before the answer has its job stopped. Bodies over
+``max_body`` bytes get 413 before they are read whole.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from importlib import resources
+from typing import Annotated, Any
+
+import chess
+import chess.svg
+from fastapi import Body, FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field, ValidationError
+
+import retro
+from retro.server.commands import REQUESTS, Budgets, Call, DeadBatchRequest, Limits
+from retro.server.jobs import JobStore, error_message
+from retro.server.playback import replay, retract
+from retro.server.pool import JobTimeout, PoolFull, WorkerLost, WorkerPool
+
+__all__ = ["Settings", "create_app"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    """The operator's choices (``retro serve`` options)."""
+
+    workers: int = 2
+    queue: int = 16  # requests that may wait for a worker
+    max_body: int = 1 << 20  # bytes
+    limits: Limits = Limits()
+
+
+class BadRequest(Exception):
+    """Bad input; the message is the one line the client gets with status 400."""
+
+
+def _error(status: int, message: str, **headers: str) -> JSONResponse:
+    return JSONResponse({"status": "error", "error": message}, status_code=status, headers=headers or None)
+
+
+class _BodyLimit:
+    """ASGI middleware: 413 for a body longer than ``limit`` bytes. A declared length is
+    refused at once; otherwise the body is read (at most ``limit`` bytes are kept) before
+    the application sees it, then handed to it, and later ``receive`` calls (the
+    disconnect) go to the server."""
+
+    def __init__(self, app: Any, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        too_large = _error(413, f"request body over {self.limit} bytes")
+        if declared is not None and declared.isdigit() and int(declared) > self.limit:
+            await too_large(scope, receive, send)
+            return
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            size += len(message.get("body", b""))
+            if size > self.limit:
+                await too_large(scope, receive, send)
+                return
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        pending = [{"type": "http.request", "body": b"".join(chunks), "more_body": False}]
+
+        async def replay() -> dict[str, Any]:
+            return pending.pop() if pending else dict(await receive())
+
+        await self.app(scope, replay, send)
+
+
+async def _client_gone(request: Request) -> None:
+    """Return when the client disconnects (after the body has been read)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+class JobRequest(BaseModel):
+    command: str = Field(description="check, revmoves, proofgame, lastmove, cage, unwinnable, dead or dead/batch")
+    params: dict[str, Any] = Field(description="the fields of that command's request")
+
+
+class ReplayRequest(BaseModel):
+    moves: list[str] = Field(max_length=2000, description="SAN or UCI moves")
+    fen: str | None = Field(None, max_length=200, description="the start (default: the initial position)")
+
+
+class RetractRequest(BaseModel):
+    fen: str = Field(max_length=200, description="the diagram (piece placement)")
+    retract: str = Field(description="the side that moved last: w or b")
+    moves: list[str] = Field(max_length=20, description="a lastmove solution, latest move first")
+
+
+def _parse(model: type[Budgets], params: Any) -> Budgets:
+    try:
+        return model.model_validate(params)
+    except ValidationError as error:
+        raise BadRequest(_validation_line(error)) from None
+
+
+def _validation_line(error: ValidationError | RequestValidationError) -> str:
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
+    return f"{where}: {first.get('msg', 'invalid')}" if where else str(first.get("msg", "invalid request"))
+
+
+def _call(request: Budgets, limits: Limits) -> Call:
+    try:
+        return request.call(limits)
+    except ValueError as error:
+        raise BadRequest(str(error)) from None
+
+
+def create_app(settings: Settings = Settings()) -> FastAPI:
+    """The application; the worker pool starts and stops with it (ASGI lifespan)."""
+    pool = WorkerPool(settings.workers, queue_limit=settings.queue)
+    jobs = JobStore(pool)
+    limits = settings.limits
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        pool.start()
+
+        async def sweep() -> None:
+            while True:
+                await asyncio.sleep(5)
+                jobs.sweep()
+
+        sweeper = asyncio.get_running_loop().create_task(sweep())
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            await jobs.close()
+            await pool.close()
+
+    app = FastAPI(title="retro", version=retro.__version__, lifespan=lifespan,
+                  description="Chess retrograde analysis: each command of the `retro` CLI as "
+                  "`POST /api/v1/<command>`, answering the record that `retro <command> --json` prints.")
+    app.state.pool, app.state.jobs, app.state.settings = pool, jobs, settings
+    app.add_middleware(_BodyLimit, limit=settings.max_body)
+
+    @app.exception_handler(BadRequest)
+    async def bad_request(request: Request, error: BadRequest) -> JSONResponse:
+        return _error(400, str(error))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
+        return _error(400, _validation_line(error))
+
+    async def execute(request: Request, call: Call) -> tuple[int, list[dict[str, Any]] | str]:
+        """Run ``call`` in the pool while watching the client: (HTTP status, records or message)."""
+        job = asyncio.ensure_future(pool.run(call.argv, call.inputs, timeout=call.time_limit))
+        watcher = asyncio.ensure_future(_client_gone(request))
+        try:
+            await asyncio.wait({job, watcher}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            watcher.cancel()
+            if not job.done():
+                job.cancel()  # the client went away: the pool kills the worker
+        if job.cancelled():
+            return 499, "client closed the request"
+        try:
+            outcome = job.result()
+        except PoolFull as error:
+            return 503, str(error)
+        except JobTimeout as error:
+            return 504, str(error)
+        except WorkerLost as error:
+            return 500, str(error)
+        if outcome.code == 2 and not outcome.out:
+            return 400, error_message(outcome.err)
+        if outcome.code not in (0, 2):
+            return 500, error_message(outcome.err)
+        return 200, [json.loads(line) for line in outcome.out if line.strip()]
+
+    def respond(status: int, body: list[dict[str, Any]] | str, *, batch: bool) -> JSONResponse:
+        if isinstance(body, str):
+            return _error(status, body, **({"Retry-After": "1"} if status == 503 else {}))
+        return JSONResponse({"records": body} if batch else body[0])
+
+    def command_endpoint(name: str, model: type[Budgets]) -> Callable[..., Awaitable[JSONResponse]]:
+        async def endpoint(request: Request, params: Annotated[dict[str, Any], Body()]) -> JSONResponse:
+            status, body = await execute(request, _call(_parse(model, params), limits))
+            return respond(status, body, batch=False)
+
+        endpoint.__name__ = f"api_{name}"
+        endpoint.__doc__ = f"{model.__doc__}\n\nAnswers the record of `retro {name} --json`."
+        return endpoint
+
+    for name, model in REQUESTS.items():
+        app.post(f"/api/v1/{name}", tags=["commands"], summary=f"retro {name}",
+                 openapi_extra={"requestBody": {"content": {"application/json": {"schema": model.model_json_schema()}},
+                                                "required": True}})(command_endpoint(name, model))
+
+    @app.post("/api/v1/dead/batch", tags=["commands"], summary="retro dead -f")
+    async def dead_batch(request: Request, params: DeadBatchRequest) -> JSONResponse:
+        """One `retro dead --json` record per FEN, in order; a bad FEN gets an error record."""
+        status, body = await execute(request, _call(params, limits))
+        return respond(status, body, batch=True)
+
+    @app.post("/api/v1/jobs", status_code=202, tags=["jobs"])
+    async def start_job(params: JobRequest) -> JSONResponse:
+        """Start a command in the background; poll `GET /api/v1/jobs/{id}`."""
+        batch = params.command == "dead/batch"
+        model: type[Budgets] | None = DeadBatchRequest if batch else REQUESTS.get(params.command)
+        if model is None:
+            raise BadRequest(f"unknown command {params.command!r}")
+        try:
+            job = jobs.start(params.command, _call(_parse(model, params.params), limits))
+        except PoolFull as error:
+            return _error(503, str(error), **{"Retry-After": "1"})
+        return JSONResponse(job.as_dict(), status_code=202)
+
+    @app.get("/api/v1/jobs/{job_id}", tags=["jobs"])
+    async def poll_job(job_id: str) -> JSONResponse:
+        """The job's state (queued, running, done, failed, cancelled), progress and records."""
+        job = jobs.get(job_id)
+        return _error(404, "no such job") if job is None else JSONResponse(job.as_dict())
+
+    @app.delete("/api/v1/jobs/{job_id}", tags=["jobs"])
+    async def cancel_job(job_id: str) -> JSONResponse:
+        """Cancel the job: its worker process is killed and replaced."""
+        job = jobs.cancel(job_id)
+        if job is None:
+            return _error(404, "no such job")
+        if job.task is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.wait({job.task}, timeout=5)
+        return JSONResponse(job.as_dict())
+
+    @app.post("/api/v1/replay", tags=["playback"])
+    async def replay_line(params: ReplayRequest) -> JSONResponse:
+        """The position after each move of a line (a proof game, a helpmate), and its PGN."""
+        try:
+            return JSONResponse(replay(params.moves, fen=params.fen))
+        except ValueError as error:
+            raise BadRequest(str(error)) from None
+
+    @app.post("/api/v1/retract", tags=["playback"])
+    async def retract_line(params: RetractRequest) -> JSONResponse:
+        """The position before each move of a lastmove solution (its predecessors)."""
+        try:
+            return JSONResponse({"positions": retract(params.fen, params.retract, params.moves)})
+        except ValueError as error:
+            raise BadRequest(str(error)) from None
+
+    @app.get("/api/v1/status", tags=["server"])
+    async def status() -> JSONResponse:
+        """The pool (workers ready, busy, waiting) and the server's limits."""
+        return JSONResponse({"version": retro.__version__, "pool": pool.stats, "max_body": settings.max_body,
+                             "limits": dataclasses.asdict(limits) | {"cages": limits.cages is not None}})
+
+    @app.get("/pieces/{name}.svg", include_in_schema=False)
+    async def piece(name: str) -> Response:
+        if len(name) != 2 or name[0] not in "wb" or name[1] not in "KQRBNP":
+            return _error(404, "no such piece")
+        symbol = name[1] if name[0] == "w" else name[1].lower()
+        return Response(chess.svg.piece(chess.Piece.from_symbol(symbol)), media_type="image/svg+xml",
+                        headers={"Cache-Control": "max-age=86400"})
+
+    static = resources.files("retro.server") / "static"
+
+    @app.get("/", include_in_schema=False)
+    async def page() -> FileResponse:
+        return FileResponse(str(static / "index.html"))
+
+    app.mount("/static", StaticFiles(directory=str(static)), name="static")
+    return app

@@ -1,0 +1,211 @@
+"""The commands of the HTTP API: one request model per command and the command line it runs.
+
+A request is turned into the argument list of ``retro COMMAND ... --json``; the worker
+(:mod:`retro.server.worker`) runs that command line, so a response holds the CLI's
+``--json`` record and a bad request gets the CLI's own one-line message. Each request
+may ask for a node budget (``max_nodes``) and a time limit (``time_limit``, seconds);
+both are capped by the operator's maximums (:class:`Limits`, options of ``retro serve``),
+and default to the command's default node budget and to the operator's maximum time.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from retro.server.worker import INPUT
+
+__all__ = ["Limits", "Call", "CommandRequest", "REQUESTS", "Budgets", "DeadBatchRequest"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Limits:
+    """The operator's maximums (``retro serve`` options)."""
+
+    max_time: float = 60.0  # seconds per request
+    max_nodes: int = 1_000_000  # node budget per request (each command's own unit)
+    max_batch: int = 1000  # FENs per batch request
+    cages: str | None = None  # known-cage library for ``lastmove`` with ``cages: true``
+
+
+@dataclasses.dataclass(frozen=True)
+class Call:
+    """A command line to run, with its time limit (and the batch input, if any)."""
+
+    argv: list[str]
+    time_limit: float
+    inputs: str | None = None
+
+
+class Budgets(BaseModel):
+    """The budgets every request may ask for; unknown fields are refused."""
+
+    model_config = ConfigDict(extra="forbid")
+    command: ClassVar[str]
+    default_nodes: ClassVar[int] = 0  # the command's own default node budget; 0 when it takes none
+    node_option: ClassVar[str] = ""  # the command's option for it
+
+    time_limit: float | None = Field(None, gt=0, description="seconds; capped by the server's maximum")
+    max_nodes: int | None = Field(None, gt=0, description="node budget; capped by the server's maximum "
+                                  "(check and revmoves take none)")
+
+    def seconds(self, limits: Limits) -> float:
+        return min(self.time_limit or limits.max_time, limits.max_time)
+
+    def nodes(self, limits: Limits) -> int:
+        return min(self.max_nodes or self.default_nodes, limits.max_nodes)
+
+    def call(self, limits: Limits) -> Call:
+        """The command line this request runs (``ValueError`` for a request it cannot run)."""
+        raise NotImplementedError
+
+
+class CommandRequest(Budgets):
+    """A request about one position."""
+
+    fen: str = Field(description="the position (FEN; a bare piece placement for lastmove and cage)",
+                     max_length=200)
+
+    def options(self, limits: Limits) -> list[str]:
+        """The command's options, before ``--`` and the positional arguments."""
+        return []
+
+    def positionals(self) -> list[str]:
+        return [self.fen]
+
+    def call(self, limits: Limits) -> Call:
+        budget = [self.node_option, str(self.nodes(limits))] if self.node_option else []
+        argv = [self.command, "--json", *budget, *self.options(limits), "--", *self.positionals()]
+        return Call(argv, self.seconds(limits))
+
+
+class CheckRequest(CommandRequest):
+    """``retro check``: the static illegality rules."""
+
+    command: ClassVar[str] = "check"
+
+
+class RevmovesRequest(CommandRequest):
+    """``retro revmoves``: every possible last move."""
+
+    command: ClassVar[str] = "revmoves"
+    no_ep_square: bool = Field(False, description="texel's includeEpSquare=false (the list is then incomplete)")
+
+    def options(self, limits: Limits) -> list[str]:
+        return ["--no-ep-square"] if self.no_ep_square else []
+
+
+class ProofgameRequest(CommandRequest):
+    """``retro proofgame``: legal with a proof game, illegal, or unknown."""
+
+    command: ClassVar[str] = "proofgame"
+    default_nodes: ClassVar[int] = 200_000
+    node_option: ClassVar[str] = "-m"
+    seed: int = Field(0, ge=0, description="seed of the random tie-breaking (--rnd)")
+    weight: str = Field("1:5", pattern=r"^\d+:\d+$", description="A*g + B*h weights (-w)")
+    init: str | None = Field(None, max_length=200, description="search from this FEN instead of the start (-i)")
+
+    def options(self, limits: Limits) -> list[str]:
+        # The search stops itself a little before the server kills it.
+        own = ["-t", f"{max(self.seconds(limits) * 0.9 - 0.5, 0.1):.2f}", "--rnd", str(self.seed), "-w", self.weight]
+        return own + (["-i", self.init] if self.init else []) + ["-v"]
+
+
+class LastmoveRequest(CommandRequest):
+    """``retro lastmove``: which were the last N moves?"""
+
+    command: ClassVar[str] = "lastmove"
+    default_nodes: ClassVar[int] = 20_000
+    node_option: ClassVar[str] = "--budget"
+    retract: Literal["w", "b", "both"] = Field("both", description="the side that made the last move")
+    moves: int = Field(1, ge=1, le=20, description="number of moves to retract")
+    extra_depth: int = Field(3, ge=0, le=20, description="retro-stalemate depth")
+    cages: bool = Field(False, description="use the server's known-cage library")
+    dead_reckoning: bool = Field(False, description="a dead predecessor is impossible (FIDE 5.2.2)")
+    legality: bool = Field(True, description="run the legality pipeline on predecessors")
+
+    def options(self, limits: Limits) -> list[str]:
+        argv = ["--retract", self.retract, "--moves", str(self.moves), "--extra-depth", str(self.extra_depth)]
+        if self.cages:
+            if limits.cages is None:
+                raise ValueError("this server has no known-cage library (retro serve --cages FILE)")
+            argv += ["--cages", limits.cages]
+        argv += ["--dead-reckoning"] if self.dead_reckoning else []
+        argv += [] if self.legality else ["--no-legality"]
+        return argv
+
+    def positionals(self) -> list[str]:
+        return [self.fen.split()[0] if self.fen.strip() else self.fen]
+
+
+class CageRequest(CommandRequest):
+    """``retro cage``: verify a claimed cage."""
+
+    command: ClassVar[str] = "cage"
+    default_nodes: ClassVar[int] = 100_000
+    node_option: ClassVar[str] = "--max-nodes"
+    zone: list[str] = Field([], max_length=64, description="squares added to the zone")
+    frozen: list[str] = Field([], max_length=64, description="units that may not move")
+    forbid: list[str] = Field([], max_length=14, description="pawn captures that may not be retracted, e.g. dxe")
+    depth: int = Field(20, ge=0, le=200, description="depth bound in retractions")
+
+    def options(self, limits: Limits) -> list[str]:
+        return ["--zone", ",".join(self.zone), "--frozen", ",".join(self.frozen), "--forbid", ",".join(self.forbid),
+                "--depth", str(self.depth)]
+
+
+class UnwinnableRequest(CommandRequest):
+    """``retro unwinnable``: can a player still checkmate?"""
+
+    command: ClassVar[str] = "unwinnable"
+    default_nodes: ClassVar[int] = 1_000_000
+    node_option: ClassVar[str] = "--max-nodes"
+    winner: Literal["white", "black"] | None = Field(None, description="intended winner (default: the side that "
+                                                     "just moved)")
+    quick: bool = Field(False, description="the quick routine")
+
+    def options(self, limits: Limits) -> list[str]:
+        return ["--quick"] if self.quick else []
+
+    def positionals(self) -> list[str]:
+        return [self.fen, *([self.winner] if self.winner else [])]
+
+
+class DeadRequest(CommandRequest):
+    """``retro dead``: is the position dead?"""
+
+    command: ClassVar[str] = "dead"
+    default_nodes: ClassVar[int] = 1_000_000
+    node_option: ClassVar[str] = "--max-nodes"
+    quick: bool = Field(False, description="the quick routine for both sides")
+
+    def options(self, limits: Limits) -> list[str]:
+        return ["--quick"] if self.quick else []
+
+
+class DeadBatchRequest(Budgets):
+    """``retro dead -f``: a list of positions; one record per FEN, in order (error records for bad ones)."""
+
+    command: ClassVar[str] = "dead"
+    default_nodes: ClassVar[int] = 1_000_000
+    fens: list[str] = Field(min_length=1, description="the positions (FENs), at most the server's batch maximum")
+    quick: bool = Field(False, description="the quick routine for both sides")
+
+    def call(self, limits: Limits) -> Call:
+        if len(self.fens) > limits.max_batch:
+            raise ValueError(f"at most {limits.max_batch} FENs per batch request, got {len(self.fens)}")
+        for index, fen in enumerate(self.fens):
+            if "\n" in fen or "\r" in fen or not fen.strip() or fen.lstrip().startswith("#"):
+                raise ValueError(f"fens[{index}]: each FEN must be one non-empty line, not a # comment")
+        argv = ["dead", "--json", "--max-nodes", str(self.nodes(limits)), *(["--quick"] if self.quick else []),
+                "-f", INPUT]
+        return Call(argv, self.seconds(limits), inputs="".join(fen + "\n" for fen in self.fens))
+
+
+REQUESTS: dict[str, type[CommandRequest]] = {
+    model.command: model
+    for model in (CheckRequest, RevmovesRequest, ProofgameRequest, LastmoveRequest, CageRequest,
+                  UnwinnableRequest, DeadRequest)
+}

@@ -1,0 +1,87 @@
+"""Positions along a line of moves, for the page's step-through playback.
+
+Two directions, both computed with the library's own move generators so the board the
+page shows is exactly the one the moves lead to:
+
+* :func:`replay` plays a line forward (a proof game in SAN from the start position, a
+  helpmate in UCI from the given position) with python-chess, and gives the position
+  after each move and the PGN. A move that is not legal is a :class:`ValueError`.
+* :func:`retract` undoes a ``retro lastmove`` solution (moves in retro-problem notation,
+  latest first) with :func:`retro.revmoves.retractions`, and gives the position before
+  each move: the solution's predecessors.
+"""
+
+from __future__ import annotations
+
+import chess
+import chess.pgn
+
+from retro.lastmove.notation import forward_notation
+from retro.lastmove.solver import diagram_positions
+from retro.position import parse_board, parse_fen
+from retro.revmoves import predecessor, retractions
+
+__all__ = ["replay", "retract"]
+
+MAX_MOVES = 2000
+
+
+def _parse_move(board: chess.Board, text: str) -> chess.Move:
+    try:
+        return board.parse_san(text)
+    except ValueError:
+        pass
+    try:
+        move = chess.Move.from_uci(text)
+    except ValueError:
+        move = None
+    if move is None or not board.is_legal(move):
+        raise ValueError(f"move {len(board.move_stack) + 1} ({text!r}) is not legal in {board.fen()}")
+    return move
+
+
+def replay(moves: list[str], *, fen: str | None = None) -> dict[str, object]:
+    """The positions of ``moves`` (SAN or UCI) played from ``fen`` (the start position
+    when None): ``{"fens": [start, after move 1, ...], "san": [...], "uci": [...], "pgn"}``."""
+    if len(moves) > MAX_MOVES:
+        raise ValueError(f"at most {MAX_MOVES} moves, got {len(moves)}")
+    board = chess.Board(parse_fen(fen).board.fen()) if fen else chess.Board()
+    fens, san, uci = [board.fen()], [], []
+    for text in moves:
+        move = _parse_move(board, text.strip())
+        san.append(board.san(move))
+        uci.append(move.uci())
+        board.push(move)
+        fens.append(board.fen())
+    game = chess.pgn.Game.from_board(board)
+    game.headers["Event"] = "retro proof game" if fen is None else "retro line"
+    return {"fens": fens, "san": san, "uci": uci, "pgn": str(game) + "\n"}
+
+
+def _undo_line(board: chess.Board, moves: list[str]) -> list[str] | None:
+    """The positions before each of ``moves`` (retro notation, latest first), trying every
+    castling / en-passant variant of each predecessor; None when the line does not fit."""
+    if not moves:
+        return []
+    for retraction in retractions(board):
+        before = predecessor(board, retraction)
+        if forward_notation(before, retraction.move) == moves[0].strip():
+            rest = _undo_line(before, moves[1:])
+            if rest is not None:
+                return [before.fen(), *rest]
+    return None
+
+
+def retract(board_fen: str, retracting: str, moves: list[str]) -> list[str]:
+    """The positions before each move of a lastmove solution (``moves`` latest first),
+    from the diagram ``board_fen`` in which side ``retracting`` (``w``/``b``) moved last."""
+    if retracting not in ("w", "b"):
+        raise ValueError("the retracting side is w or b")
+    if len(moves) > 20:
+        raise ValueError(f"at most 20 moves, got {len(moves)}")
+    side = chess.WHITE if retracting == "w" else chess.BLACK
+    for diagram in diagram_positions(parse_board(board_fen), side):
+        positions = _undo_line(diagram, moves)
+        if positions is not None:
+            return positions
+    raise ValueError(f"{' '.join(moves)} cannot be retracted from {board_fen}")

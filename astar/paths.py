@@ -35,6 +35,8 @@ from functools import lru_cache
 
 import chess
 
+from retro.attacks import attacks_mask
+
 __all__ = [
     "INF",
     "attacks_mask",
@@ -49,22 +51,6 @@ __all__ = [
 ]
 
 INF = 10_000
-
-
-def attacks_mask(piece_type: chess.PieceType, square: chess.Square, occupied: int) -> int:
-    """Squares a knight, bishop, rook, queen or king on ``square`` attacks when the
-    squares of ``occupied`` hold pieces (python-chess's attack tables)."""
-    if piece_type == chess.KNIGHT:
-        return chess.BB_KNIGHT_ATTACKS[square]
-    if piece_type == chess.KING:
-        return chess.BB_KING_ATTACKS[square]
-    attacks = 0
-    if piece_type in (chess.BISHOP, chess.QUEEN):
-        attacks |= chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & occupied]
-    if piece_type in (chess.ROOK, chess.QUEEN):
-        attacks |= chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
-        attacks |= chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied]
-    return attacks
 
 
 def _moves_mask(piece_type: chess.PieceType, square: chess.Square, blocked_mask: int) -> int:

@@ -114,8 +114,12 @@ from chess import (
     ROOK,
 )
 
+from retro.attacks import attacks_mask
+from retro.status import RevmovesStatus
+
 __all__ = [
     "Retraction",
+    "RevmovesVerdict",
     "retractions",
     "predecessor",
     "piece_counts_possible",
@@ -287,22 +291,6 @@ def _attacked(
             )
         )
     )
-
-
-def _attacks_from(piece_type: chess.PieceType, square: chess.Square, occupied: int) -> int:
-    if piece_type == KNIGHT:
-        return BB_KNIGHT_ATTACKS[square]
-    if piece_type == KING:
-        return BB_KING_ATTACKS[square]
-    result = 0
-    if piece_type != ROOK:
-        result |= BB_DIAG_ATTACKS[square][BB_DIAG_MASKS[square] & occupied]
-    if piece_type != BISHOP:
-        result |= (
-            BB_FILE_ATTACKS[square][BB_FILE_MASKS[square] & occupied]
-            | BB_RANK_ATTACKS[square][BB_RANK_MASKS[square] & occupied]
-        )
-    return result
 
 
 # --------------------------------------------------------------------------- generator
@@ -541,7 +529,7 @@ class _Generator:
                 to_bb = BB_SQUARES[to_square]
                 on_back_rank = to_bb & chess.BB_BACKRANKS
                 captures = (None, *_PIECES_ONLY) if on_back_rank else (None, *CAPTURABLE)
-                for from_square in chess.scan_forward(_attacks_from(piece_type, to_square, occupied) & empty):
+                for from_square in chess.scan_forward(attacks_mask(piece_type, to_square, occupied) & empty):
                     self.consider(from_square, to_square, piece_type, piece_type, None, captures, _NORMAL)
                 if piece_type == KING:
                     self._castlings(to_square)
@@ -612,6 +600,26 @@ def retractions(board: chess.Board, *, include_ep_square: bool = True) -> list[R
     result = _Generator(board, include_ep_square).run()
     result.sort(key=_sort_key)
     return result
+
+
+@dataclasses.dataclass(frozen=True)
+class RevmovesVerdict:
+    """The :func:`retractions` of the position ``fen``: ``found``, or ``none`` when it
+    has no legal predecessor (it is illegal, or the start position)."""
+
+    fen: str
+    status: RevmovesStatus
+    retractions: tuple[Retraction, ...]
+
+    @classmethod
+    def of(cls, fen: str, board: chess.Board, *, include_ep_square: bool = True) -> RevmovesVerdict:
+        found = tuple(retractions(board, include_ep_square=include_ep_square))
+        return cls(fen, RevmovesStatus.FOUND if found else RevmovesStatus.NONE, found)
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON record of ``retro revmoves``."""
+        return {"fen": self.fen, "status": self.status, "count": len(self.retractions),
+                "retractions": [r.as_dict() for r in self.retractions]}
 
 
 _MASK_NAME = {PAWN: "pawns", KNIGHT: "knights", BISHOP: "bishops", ROOK: "rooks", QUEEN: "queens", KING: "kings"}

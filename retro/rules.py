@@ -28,6 +28,7 @@ from scipy.optimize import linear_sum_assignment
 from retro.pawn_fates import excess_pieces, pawn_fates_feasible
 from retro.position import Position
 from retro.revmoves import retractions
+from retro.status import CheckStatus
 
 __all__ = ["StaticVerdict", "RULES", "RULE_NAMES", "check_static", "min_pawn_captures"]
 
@@ -40,9 +41,14 @@ class StaticVerdict:
     """``status`` is ``illegal`` (with the ``rule`` name and a ``reason``) or ``unknown``
     (no static objection: the position may still be illegal for deeper reasons)."""
 
-    status: str
+    fen: str
+    status: CheckStatus
     rule: str | None = None
     reason: str = ""
+
+    def as_dict(self) -> dict[str, str | None]:
+        """The JSON record of ``retro check``."""
+        return {"fen": self.fen, "status": self.status, "rule": self.rule, "reason": self.reason}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -544,6 +550,7 @@ def check_static(position: Position | chess.Board) -> StaticVerdict:
     en-passant square; a :class:`~retro.position.Position` keeps the raw fields."""
     if isinstance(position, Position):
         facts = _Facts(position.board, position.castling_field, position.ep_field)
+        fen = position.fen
     else:
         board = position
         castling = board.castling_xfen() if board.castling_rights else "-"
@@ -551,8 +558,9 @@ def check_static(position: Position | chess.Board) -> StaticVerdict:
         castling = "".join(c for c in castling if c in "KQkq") or "-"
         ep = chess.square_name(board.ep_square) if board.ep_square is not None else "-"
         facts = _Facts(board, castling, ep)
+        fen = board.fen()
     for name, rule in RULES:
         reason = rule(facts)
         if reason is not None:
-            return StaticVerdict("illegal", name, reason)
-    return StaticVerdict("unknown")
+            return StaticVerdict(fen, CheckStatus.ILLEGAL, name, reason)
+    return StaticVerdict(fen, CheckStatus.UNKNOWN)

@@ -8,9 +8,11 @@ from collections.abc import Callable
 
 from proofkernel.blocked import blocked_squares
 from proofkernel.extended import extend_kernel
+from proofkernel.listing import KernelListing
 from proofkernel.search import KernelSearch
 from retro.batch import add_batch_arguments, emit, read_inputs, run_batch, show_progress
 from retro.position import parse_fen
+from retro.status import KernelStatus
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -61,13 +63,9 @@ def kernel_record(line: str, *, init_fen: str | None, extended: bool, max_nodes:
             break
     stopped_by = "--limit" if limit is not None and len(kernels) >= limit else (
         None if search.exhausted else "the node budget")
-    complete = stopped_by is None
-    status = "found" if kernels else ("none" if complete else "unknown")
-    record = {"fen": goal.fen(), "status": status, "kernels": kernels, "nodes": search.nodes, "complete": complete,
-              "stopped_by": stopped_by}
-    if extended:
-        record["extended"] = extensions
-    return record
+    status = KernelStatus.FOUND if kernels else KernelStatus.NONE if stopped_by is None else KernelStatus.UNKNOWN
+    return KernelListing(goal.fen(), status, tuple(kernels), search.nodes, stopped_by,
+                         tuple(extensions) if extended else None).as_dict()
 
 
 def _kernel_line(kernel: str, extension: str | None) -> str:

@@ -190,7 +190,7 @@ def test_kernel_search_keeps_its_time_limit() -> None:
     goal = chess.Board([row["fen"] for row in read_jsonl("cpr-923-dev.jsonl") if row["legal"]][152])
     board = predecessor(goal, retractions(goal)[0])
     start = time.monotonic()
-    result = find_kernel(board, time_limit=0.3, solver_time=0.3)
+    result = find_kernel(board, time_limit=0.3, model_time_limit=0.3)
     assert result.status == "unknown"
     assert time.monotonic() - start < 3.0
 

@@ -319,6 +319,8 @@ def test_forced_last_move_behind_a_predecessor_with_a_proof_kernel() -> None:
     for last in candidates:
         expected = "found" if last.move.uci() == "d3d4" else "no_kernel"
         assert find_kernel(last.predecessor, time_limit=20).status == expected
-    last, kernel, board = _predecessor_with_kernel(candidates, goal, None, time.monotonic(), 30, 1_000_000)
-    assert last.move == chess.Move.from_uci("d3d4") and kernel.status == "found"
-    assert board.fen() == last.predecessor.fen()
+    goal_kernel = find_kernel(goal, time_limit=20)
+    aim = _predecessor_with_kernel(candidates, goal, goal_kernel, time.monotonic(), 30, 1_000_000)
+    assert aim.last is not None and aim.last.move == chess.Move.from_uci("d3d4")
+    assert aim.kernel is not None and aim.kernel.status == "found" and aim.kernel is not goal_kernel
+    assert aim.kernel_goal.fen() == aim.target.fen() == aim.last.predecessor.fen()

@@ -62,16 +62,20 @@ class _Pawn:
     ranks: list[cp_model.IntVar] = field(default_factory=list)
 
 
+Rank = cp_model.IntVar | int  # a pawn's rank at one moment: a model variable, or known
+Note = tuple[str, int, Rank, Rank]  # (kind, file, rank before, rank after) of one kernel move's pawn
+
+
 @dataclass
 class ExtendedModel:
     """The CP-SAT model of one kernel and what a reader needs to interpret it."""
 
     model: cp_model.CpModel
     feasible_by_construction: bool
-    events: list[tuple[KernelMove, list[tuple[str, int, cp_model.IntVar | int, cp_model.IntVar | int]]]]
+    events: list[tuple[KernelMove, list[Note]]]
     pawns: list[_Pawn]
     #: before each kernel move and at the end: (pawn, file, rank) for every pawn still on the board
-    moments: list[list[tuple[int, int, cp_model.IntVar | int]]] = field(default_factory=list)
+    moments: list[list[tuple[int, int, Rank]]] = field(default_factory=list)
 
     @property
     def variables(self) -> int:
@@ -106,156 +110,194 @@ def _forward(color: chess.Color) -> int:
 def build_model(kernel: tuple[KernelMove, ...], init: chess.Board, goal: chess.Board,
                 blocked_mask: int) -> ExtendedModel:
     """Build the CP-SAT model of ``kernel`` (see the module docstring)."""
-    model = cp_model.CpModel()
-    pawns: list[_Pawn] = []
-    columns: list[list[int]] = []
-    for file in range(8):
-        column = []
-        for rank in range(8):
-            square = chess.square(file, rank)
-            piece = init.piece_at(square)
-            if piece is not None and piece.piece_type == chess.PAWN:
-                pawns.append(_Pawn(len(pawns), piece.color, square, bool(blocked_mask & chess.BB_SQUARES[square])))
-                column.append(len(pawns) - 1)
-        columns.append(column)
-    ok = True
+    builder = _ModelBuilder(init, blocked_mask)
+    current: dict[int, Rank] = {p.ident: chess.square_rank(p.start) for p in builder.pawns}
+    for step, move in enumerate(kernel):
+        before = builder.moment_before(step, current)
+        after, notes = builder.play(step, move, before)
+        for column in builder.columns:
+            builder.order(column, after)
+        builder.events.append((move, notes))
+        current = after
+    builder.reach_goal(goal, current)
+    return builder.result()
 
-    def new_rank(pawn: _Pawn, file: int, name: str) -> cp_model.IntVar:
+
+class _ModelBuilder:
+    """The model under construction: the pawns of ``init`` by column (bottom to top), and
+    whether the constraints decided without the solver all hold (``ok``)."""
+
+    def __init__(self, init: chess.Board, blocked_mask: int) -> None:
+        self.model = cp_model.CpModel()
+        self.blocked_mask = blocked_mask
+        self.pawns: list[_Pawn] = []
+        self.columns: list[list[int]] = []
+        for file in range(8):
+            column = []
+            for rank in range(8):
+                square = chess.square(file, rank)
+                piece = init.piece_at(square)
+                if piece is not None and piece.piece_type == chess.PAWN:
+                    blocked = bool(blocked_mask & chess.BB_SQUARES[square])
+                    self.pawns.append(_Pawn(len(self.pawns), piece.color, square, blocked))
+                    column.append(len(self.pawns) - 1)
+            self.columns.append(column)
+        self.ok = True
+        self.events: list[tuple[KernelMove, list[Note]]] = []
+        self.moments: list[list[tuple[int, int, Rank]]] = []
+
+    def new_rank(self, pawn: _Pawn, file: int, name: str) -> cp_model.IntVar:
+        """A rank variable of ``pawn`` on ``file``: off the blocked squares, fixed if it is blocked."""
         low, high = (1, 7) if pawn.color == chess.WHITE else (0, 6)
-        var = model.NewIntVar(low, high, f"p{pawn.ident}_{name}")
+        var = self.model.NewIntVar(low, high, f"p{pawn.ident}_{name}")
         pawn.ranks.append(var)
         if pawn.blocked:
-            model.Add(var == chess.square_rank(pawn.start))
+            self.model.Add(var == chess.square_rank(pawn.start))
         else:
             for rank in range(8):
-                if blocked_mask & chess.BB_SQUARES[chess.square(file, rank)]:
-                    model.Add(var != rank)
+                if self.blocked_mask & chess.BB_SQUARES[chess.square(file, rank)]:
+                    self.model.Add(var != rank)
         return var
 
+    @staticmethod
     def promoted_value(pawn: _Pawn) -> int:
         return 7 if pawn.color == chess.WHITE else 0
 
-    def order(column: list[int], ranks: dict[int, cp_model.IntVar | int]) -> None:
-        nonlocal ok
-        for lower, upper in zip(column, column[1:]):
-            low, up = pawns[lower], pawns[upper]
-            if isinstance(ranks[lower], int) and isinstance(ranks[upper], int):
-                ok &= ranks[lower] < ranks[upper] or (
-                    low.color == up.color and ranks[upper if low.color == chess.WHITE else lower] == promoted_value(low))
+    def order(self, column: list[int], ranks: dict[int, Rank]) -> None:
+        """The pawns of ``column`` stand in its order, bottom to top (two pawns of a colour
+        may share the promotion rank: both have promoted)."""
+        model = self.model
+        for lower, upper in zip(column, column[1:], strict=False):
+            low, up = self.pawns[lower], self.pawns[upper]
+            low_rank, up_rank = ranks[lower], ranks[upper]
+            if isinstance(low_rank, int) and isinstance(up_rank, int):
+                front = up_rank if low.color == chess.WHITE else low_rank
+                self.ok &= low_rank < up_rank or (low.color == up.color and front == self.promoted_value(low))
                 continue
             if low.color == up.color:
                 exempt = model.NewBoolVar("")
-                target = ranks[upper] if low.color == chess.WHITE else ranks[lower]
-                model.Add(target == promoted_value(low)).OnlyEnforceIf(exempt)
-                model.Add(ranks[lower] < ranks[upper]).OnlyEnforceIf(exempt.Not())
+                target = up_rank if low.color == chess.WHITE else low_rank
+                model.Add(target == self.promoted_value(low)).OnlyEnforceIf(exempt)
+                model.Add(low_rank < up_rank).OnlyEnforceIf(exempt.Not())
             else:
-                model.Add(ranks[lower] < ranks[upper])
+                model.Add(low_rank < up_rank)
 
-    def advance(pawn: _Pawn, earlier: cp_model.IntVar | int, later: cp_model.IntVar | int) -> None:
-        nonlocal ok
+    def advance(self, pawn: _Pawn, earlier: Rank, later: Rank) -> None:
+        """A pawn never moves backwards."""
         if isinstance(earlier, int) and isinstance(later, int):
-            ok &= later >= earlier if pawn.color == chess.WHITE else later <= earlier
+            self.ok &= later >= earlier if pawn.color == chess.WHITE else later <= earlier
         elif pawn.color == chess.WHITE:
-            model.Add(later >= earlier)
+            self.model.Add(later >= earlier)
         else:
-            model.Add(later <= earlier)
+            self.model.Add(later <= earlier)
 
-    def real_pawn(var: cp_model.IntVar) -> None:
-        model.Add(var >= 1)
-        model.Add(var <= 6)
+    def real_pawn(self, var: Rank) -> None:
+        """A pawn (not a promoted one) stands on ranks 2 to 7."""
+        self.model.Add(var >= 1)
+        self.model.Add(var <= 6)
 
-    current: dict[int, cp_model.IntVar | int] = {p.ident: chess.square_rank(p.start) for p in pawns}
-    events = []
-    moments = []
-    for step, move in enumerate(kernel):
-        before: dict[int, cp_model.IntVar | int] = {}
-        for file, column in enumerate(columns):
+    def moment_before(self, step: int, current: dict[int, Rank]) -> dict[int, Rank]:
+        """New rank variables of every pawn before kernel move ``step``, at or ahead of ``current``."""
+        before: dict[int, Rank] = {}
+        for file, column in enumerate(self.columns):
             for ident in column:
-                var = new_rank(pawns[ident], file, f"b{step}")
-                advance(pawns[ident], current[ident], var)
+                var = self.new_rank(self.pawns[ident], file, f"b{step}")
+                self.advance(self.pawns[ident], current[ident], var)
                 before[ident] = var
-            order(column, before)
-        moments.append([(ident, file, before[ident]) for file, column in enumerate(columns) for ident in column])
+            self.order(column, before)
+        self.moments.append([(ident, file, before[ident]) for file, column in enumerate(self.columns)
+                             for ident in column])
+        return before
+
+    def play(self, step: int, move: KernelMove, before: dict[int, Rank]) -> tuple[dict[int, Rank], list[Note]]:
+        """The pawn ranks after kernel move ``move`` and its notes; the columns are updated."""
         after = dict(before)
-        notes: list[tuple[str, int, cp_model.IntVar | int, cp_model.IntVar | int]] = []
-        color = move.color
+        notes: list[Note] = []
         if move.kind == PIECE_X_PIECE:
             pass
         elif move.kind == PIECE_X_PAWN:
-            victim = columns[move.target].pop(move.target_index)
-            pawns[victim].may_promote = True
+            victim = self.columns[move.target].pop(move.target_index)
+            self.pawns[victim].may_promote = True
             notes.append(("xP", move.target, before[victim], 0))
             del after[victim]
         else:
-            if move.kind == PAWN_X_PROMOTED:
-                source = columns[move.captured]
-                promoter = source.pop(-1 if color == chess.BLACK else 0)
-                pawns[promoter].may_promote = True
-                model.Add(before[promoter] == promoted_value(pawns[promoter]))
-                del after[promoter]
-            mover = columns[move.file].pop(move.index)
-            pawn = pawns[mover]
-            real_pawn(before[mover])
-            landing_rank: cp_model.IntVar | int
-            if move.promotion >= 0:
-                model.Add(before[mover] == (6 if color == chess.WHITE else 1))
-                landing_rank = 7 if color == chess.WHITE else 0
-                del after[mover]
+            notes.append(self._pawn_capture(step, move, before, after))
+        return after, notes
+
+    def _pawn_capture(self, step: int, move: KernelMove, before: dict[int, Rank], after: dict[int, Rank]) -> Note:
+        """A pawn's capture (of a pawn, a piece or a promoted piece), maybe promoting."""
+        model, columns, color = self.model, self.columns, move.color
+        if move.kind == PAWN_X_PROMOTED:
+            source = columns[move.captured]
+            promoter = source.pop(-1 if color == chess.BLACK else 0)
+            self.pawns[promoter].may_promote = True
+            model.Add(before[promoter] == self.promoted_value(self.pawns[promoter]))
+            del after[promoter]
+        mover = columns[move.file].pop(move.index)
+        pawn = self.pawns[mover]
+        self.real_pawn(before[mover])
+        landing_rank: Rank
+        if move.promotion >= 0:
+            model.Add(before[mover] == (6 if color == chess.WHITE else 1))
+            landing_rank = 7 if color == chess.WHITE else 0
+            del after[mover]
+        else:
+            landing_rank = self.new_rank(pawn, move.target, f"a{step}")
+            model.Add(landing_rank == before[mover] + _forward(color))
+            self.real_pawn(landing_rank)
+            after[mover] = landing_rank
+        if move.kind == PAWN_X_PAWN:
+            victim = columns[move.target][move.target_index]
+            self.real_pawn(before[victim])
+            en_passant = model.NewBoolVar("")
+            model.Add(before[victim] == landing_rank).OnlyEnforceIf(en_passant.Not())
+            ep_rank = 4 if color == chess.WHITE else 3
+            model.Add(before[victim] == ep_rank).OnlyEnforceIf(en_passant)
+            model.Add(before[mover] == ep_rank).OnlyEnforceIf(en_passant)
+            columns[move.target][move.target_index] = mover
+            del after[victim]
+        elif move.promotion < 0:
+            columns[move.target].insert(move.target_index, mover)
+        if move.kind == PAWN_X_PIECE and move.captured in (LIGHT_BISHOP, DARK_BISHOP):
+            parity = 1 if move.captured == LIGHT_BISHOP else 0
+            if isinstance(landing_rank, int):
+                self.ok &= (move.target + landing_rank) % 2 == parity
             else:
-                landing_rank = new_rank(pawn, move.target, f"a{step}")
-                model.Add(landing_rank == before[mover] + _forward(color))
-                real_pawn(landing_rank)
-                after[mover] = landing_rank
-            if move.kind == PAWN_X_PAWN:
-                victim = columns[move.target][move.target_index]
-                real_pawn(before[victim])
-                en_passant = model.NewBoolVar("")
-                model.Add(before[victim] == landing_rank).OnlyEnforceIf(en_passant.Not())
-                ep_rank = 4 if color == chess.WHITE else 3
-                model.Add(before[victim] == ep_rank).OnlyEnforceIf(en_passant)
-                model.Add(before[mover] == ep_rank).OnlyEnforceIf(en_passant)
-                columns[move.target][move.target_index] = mover
-                del after[victim]
-            elif move.promotion < 0:
-                columns[move.target].insert(move.target_index, mover)
-            if move.kind == PAWN_X_PIECE and move.captured in (LIGHT_BISHOP, DARK_BISHOP):
-                parity = 1 if move.captured == LIGHT_BISHOP else 0
-                if isinstance(landing_rank, int):
-                    ok &= (move.target + landing_rank) % 2 == parity
+                helper = model.NewIntVar(0, 7, "")
+                model.Add(move.target + landing_rank == 2 * helper + parity)
+        return ("P", move.file, before[mover], landing_rank)
+
+    def reach_goal(self, goal: chess.Board, current: dict[int, Rank]) -> None:
+        """After the last kernel move, every column's pawns end on the goal's squares of
+        that file, the ones below and above them promoting (:func:`split_promotions`)."""
+        final: dict[int, Rank] = {}
+        for file, column in enumerate(self.columns):
+            goal_squares = list(chess.SquareSet(goal.pawns & chess.BB_FILES[file]))
+            goal_column = "".join("w" if goal.color_at(sq) == chess.WHITE else "b" for sq in goal_squares)
+            letters = "".join("w" if self.pawns[i].color == chess.WHITE else "b" for i in column)
+            split = split_promotions(letters, goal_column)
+            if split is None:
+                self.ok = False
+                continue
+            black, white = split
+            for position, ident in enumerate(column):
+                pawn = self.pawns[ident]
+                if position < black or position >= len(column) - white:
+                    pawn.may_promote = True
+                    final[ident] = self.promoted_value(pawn)
                 else:
-                    helper = model.NewIntVar(0, 7, "")
-                    model.Add(move.target + landing_rank == 2 * helper + parity)
-            notes.append(("P", move.file, before[mover], landing_rank))
-        for file, column in enumerate(columns):
-            order(column, after)
-        events.append((move, notes))
-        current = after
-    final: dict[int, cp_model.IntVar | int] = {}
-    for file, column in enumerate(columns):
-        goal_squares = [sq for sq in chess.SquareSet(goal.pawns & chess.BB_FILES[file])]
-        goal_column = "".join("w" if goal.color_at(sq) == chess.WHITE else "b" for sq in goal_squares)
-        letters = "".join("w" if pawns[i].color == chess.WHITE else "b" for i in column)
-        split = split_promotions(letters, goal_column)
-        if split is None:
-            ok = False
-            continue
-        black, white = split
-        for position, ident in enumerate(column):
-            pawn = pawns[ident]
-            if position < black or position >= len(column) - white:
-                pawn.may_promote = True
-                final[ident] = promoted_value(pawn)
-            else:
-                final[ident] = chess.square_rank(goal_squares[position - black])
-            advance(pawn, current[ident], final[ident])
-        order(column, final)
-    moments.append([(ident, file, final[ident]) for file, column in enumerate(columns) for ident in column
-                    if ident in final])
-    for pawn in pawns:  # a pawn that never leaves the board as a piece is never "promoted"
-        if not pawn.may_promote:
-            for var in pawn.ranks:
-                real_pawn(var)
-    return ExtendedModel(model, ok, events, pawns, moments)
+                    final[ident] = chess.square_rank(goal_squares[position - black])
+                self.advance(pawn, current[ident], final[ident])
+            self.order(column, final)
+        self.moments.append([(ident, file, final[ident]) for file, column in enumerate(self.columns)
+                             for ident in column if ident in final])
+        for pawn in self.pawns:  # a pawn that never leaves the board as a piece is never "promoted"
+            if not pawn.may_promote:
+                for var in pawn.ranks:
+                    self.real_pawn(var)
+
+    def result(self) -> ExtendedModel:
+        return ExtendedModel(self.model, self.ok, self.events, self.pawns, self.moments)
 
 
 def extend_kernel(kernel: tuple[KernelMove, ...], init: chess.Board, goal: chess.Board, blocked_mask: int,

@@ -614,121 +614,147 @@ def initial_path(init: chess.Board, kernel: tuple[KernelMove, ...], extended_mov
     """Realise ``kernel`` (with its extended-kernel moves and pawn plan) from ``init``;
     with ``goal``, then also the quiet promotions (and, with ``place``, each promoted
     piece's walk to an unfilled goal square of its kind)."""
-    deadline = None if time_limit is None else time.monotonic() + time_limit
-    rng = random.Random(seed)
-    board = init.copy(stack=False)
-    moves: list[chess.Move] = []
-    nodes = 0
-    promoted = 0
-    unreached: set[chess.Square] = set()  # goal squares a promoted piece's walk failed to reach
-    stuck: set[chess.Square] = set()  # promotion squares a promotion leg failed to reach
+    path = _PathBuilder(init, kernel, blocked, goal=goal, place=place, tries=tries, leg_nodes=leg_nodes,
+                        time_limit=time_limit, seed=seed)
+    if len(extended_moves) != len(kernel) or len(pawn_plan) != len(kernel) + 1:
+        return path.stop(0, "extended kernel does not match the kernel")
+    plans = [_pawn_masks(plan) for plan in pawn_plan]
+    for index, (move, text) in enumerate(zip(kernel, extended_moves, strict=True)):
+        failed = path.play_capture(plans, index, move, text, extended_moves)
+        if failed is not None:
+            return path.stop(index, failed)
+    if goal is not None:
+        while path.must_promote(_pawn_masks_of(goal)):
+            if not path.promote_one(goal, None):
+                return path.stop(len(kernel), "no way found for the next quiet promotion")
+    return path.stop(len(kernel), "")
 
-    def stop(done: int, reason: str) -> InitialPath:
-        return InitialPath(tuple(moves), board, done, len(kernel), nodes, reason, promoted)
 
-    def play(leg: _Leg | _PromotionLeg, budget: int) -> bool:
-        nonlocal board, nodes
-        found, spent = _search_leg(board, leg, blocked, max_nodes=budget, deadline=deadline, rng=rng)
-        nodes += spent
+class _PathBuilder:
+    """An initial path under construction: the moves played from ``init``, the board they
+    reach, the nodes spent, the quiet promotions played, and the squares that failed."""
+
+    def __init__(self, init: chess.Board, kernel: tuple[KernelMove, ...], blocked: int, *,
+                 goal: chess.Board | None, place: bool, tries: int, leg_nodes: int, time_limit: float | None,
+                 seed: int) -> None:
+        self.deadline = None if time_limit is None else time.monotonic() + time_limit
+        self.rng = random.Random(seed)
+        self.kernel, self.blocked, self.goal = kernel, blocked, goal
+        self.place, self.tries, self.leg_nodes = place, tries, leg_nodes
+        self.board = init.copy(stack=False)
+        self.moves: list[chess.Move] = []
+        self.nodes = 0
+        self.promoted = 0
+        self.unreached: set[chess.Square] = set()  # goal squares a promoted piece's walk failed to reach
+        self.stuck: set[chess.Square] = set()  # promotion squares a promotion leg failed to reach
+        #: files whose pawns went to their last squares early, and the pawns before the capture at hand
+        self.advanced: dict[chess.Color, int] = {chess.WHITE: 0, chess.BLACK: 0}
+        self.before: dict[chess.Color, int] = {}
+
+    def stop(self, done: int, reason: str) -> InitialPath:
+        return InitialPath(tuple(self.moves), self.board, done, len(self.kernel), self.nodes, reason, self.promoted)
+
+    def play(self, leg: _Leg | _PromotionLeg, budget: int) -> bool:
+        """Search ``leg`` within ``budget`` nodes and play it; False when it was not found."""
+        found, spent = _search_leg(self.board, leg, self.blocked, max_nodes=budget, deadline=self.deadline,
+                                   rng=self.rng)
+        self.nodes += spent
         if found is None:
             return False
         for real in found:
-            board.push(real)
-        moves.extend(found)
-        board = board.copy(stack=False)
+            self.board.push(real)
+        self.moves.extend(found)
+        self.board = self.board.copy(stack=False)
         return True
 
-    def promote_one(target_pawns: dict[chess.Color, int] | None,
+    def promote_one(self, goal: chess.Board, target_pawns: dict[chess.Color, int] | None,
                     later: dict[chess.Color, list[chess.Square]] | None = None) -> bool:
         """One quiet promotion toward ``target_pawns`` (None: the goal's pawns), the
         plan's ``later`` promotion squares left for the others, then the new piece's
         walk."""
-        nonlocal promoted
-        # promotion squares whose leg failed come last (a failure there tends to repeat:
-        # a Tromp sample position retried f1 in every round, 2 s each time)
-        ranked = _promotions(board, goal, blocked, target_pawns, later)
-        candidates = sorted(ranked, key=lambda item: item[0].promotion_square in stuck)[:tries]
+        # promotion squares whose leg failed come last (a failure there tends to repeat)
+        ranked = _promotions(self.board, goal, self.blocked, target_pawns, later)
+        candidates = sorted(ranked, key=lambda item: item[0].promotion_square in self.stuck)[:self.tries]
         # when every candidate fails, the best one gets a second try with twice the nodes
-        attempts = [(leg, kind, leg_nodes) for leg, kind in candidates]
-        attempts += [(leg, kind, 2 * leg_nodes) for leg, kind in candidates[:1]]
-        for leg, kind, budget in attempts:
-            if play(leg, budget):
-                break
-            stuck.add(leg.promotion_square)
-        else:
+        attempts = [(leg, kind, self.leg_nodes) for leg, kind in candidates]
+        attempts += [(leg, kind, 2 * self.leg_nodes) for leg, kind in candidates[:1]]
+        played = next(((leg, kind) for leg, kind, budget in attempts if self._play_or_mark(leg, budget)), None)
+        if played is None:
             return False
-        promoted += 1
-        # (a walk to a square a pawn keeps ends at once: the leg's guide is INF there)
-        # (never to a square a walk failed to reach: dev #50 sent five promoted queens to
-        # a1, held by a white rook boxed in by its pawn and knight; each walk spent the
-        # whole leg budget, 16 of the path's 17 s)
-        target = (_nearest_unfilled(board, goal, leg.color, kind, leg.promotion_square, blocked, unreached)[1]
-                  if place else None)
-        if target is not None:
-            # a walk takes a few nodes when it succeeds (2 to 7 on dev #50, #61, #71), and
-            # its failure is ignored: a small budget
-            walk = _Leg(_pawn_masks_of(board), [(leg.color, (leg.ptype,), target)], capture_color=leg.color)
-            if not play(walk, leg_nodes // 6):
-                unreached.add(target)
+        leg, kind = played
+        self.promoted += 1
+        if self.place:
+            self._walk_to_goal_square(goal, leg, kind)
         return True
 
-    def must_promote(target_pawns: dict[chess.Color, int]) -> bool:
-        return any(_promoting_pawns(board, target_pawns[c], c) for c in chess.COLORS)
+    def _play_or_mark(self, leg: _PromotionLeg, budget: int) -> bool:
+        """Play the promotion ``leg``, or mark its square as stuck."""
+        if self.play(leg, budget):
+            return True
+        self.stuck.add(leg.promotion_square)
+        return False
 
-    def realise(move: KernelMove, text: str, before: dict[chess.Color, int]) -> str | None:
+    def _walk_to_goal_square(self, goal: chess.Board, leg: _PromotionLeg, kind: int) -> None:
+        """Walk the piece ``leg`` promoted to the nearest unfilled goal square of its kind.
+        A walk to a square a pawn keeps ends at once (the leg's guide is INF there); never
+        to a square a walk failed to reach (it would spend the whole leg budget again).
+        A walk takes a few nodes when it succeeds, and its failure is ignored: a small budget."""
+        target = _nearest_unfilled(self.board, goal, leg.color, kind, leg.promotion_square, self.blocked,
+                                   self.unreached)[1]
+        if target is not None:
+            walk = _Leg(_pawn_masks_of(self.board), [(leg.color, (leg.ptype,), target)], capture_color=leg.color)
+            if not self.play(walk, self.leg_nodes // 6):
+                self.unreached.add(target)
+
+    def must_promote(self, target_pawns: dict[chess.Color, int]) -> bool:
+        return any(_promoting_pawns(self.board, target_pawns[c], c) for c in chess.COLORS)
+
+    def realise(self, move: KernelMove, text: str) -> str | None:
         """Play the legs of the kernel capture ``move`` (extended move ``text``) with the
         pawns ``before`` it; None, or why not."""
-        legs = _legs(move, text, before)
+        legs = _legs(move, text, self.before)
         if isinstance(legs, str):
             return legs
         for leg in legs:
             if leg.capture_to >= 0 and leg.capture_from < 0:
-                leg.units = [_without_checks(board, unit) for unit in leg.units]
+                leg.units = [_without_checks(self.board, unit) for unit in leg.units]
             if leg.victim_kind >= 0:
-                leg.victims_left = leg._victims(board) - 1
-            if not play(leg, leg_nodes):
+                leg.victims_left = leg._victims(self.board) - 1
+            if not self.play(leg, self.leg_nodes):
                 return f"no way found to {'capture' if leg is legs[-1] else 'prepare'} {move}"
         return None
 
-    def advance_steady(index: int) -> bool:
+    def advance_steady(self, plans: list[dict[chess.Color, int]], index: int) -> bool:
         """Send the pawns that take part in nothing from capture ``index`` on to their
         last squares (``advanced``, and ``before`` with them); False when they are
         there already."""
-        nonlocal advanced, before
         steady = _steady_files(plans[index:])
-        if steady == advanced:
+        if steady == self.advanced:
             return False
-        advanced, before = steady, _advance(plans[index], plans[-1], steady)
+        self.advanced, self.before = steady, _advance(plans[index], plans[-1], steady)
         return True
 
-    if len(extended_moves) != len(kernel) or len(pawn_plan) != len(kernel) + 1:
-        return stop(0, "extended kernel does not match the kernel")
-    plans = [_pawn_masks(plan) for plan in pawn_plan]
-    advanced = {chess.WHITE: 0, chess.BLACK: 0}  # files whose pawns went to their last squares early
-    for index, (move, text) in enumerate(zip(kernel, extended_moves)):
-        before = _advance(plans[index], plans[-1], advanced)
-        # pawns the plan no longer has before this capture promote quietly first
-        later = _later_promotion_squares(kernel, extended_moves, plans, index) if goal is not None else None
-        while goal is not None and must_promote(before):
-            if promote_one(before, later):
-                continue
-            # (Tromp's 5b2/5B2/...: Black's c-pawn promotes on c1 before wPd0xNc2, but
-            # the plan keeps White's b- and d-pawns at home, shutting in the c1 bishop)
-            if not advance_steady(index):
-                return stop(index, "no way found for a quiet promotion before this capture")
+    def play_capture(self, plans: list[dict[chess.Color, int]], index: int, move: KernelMove, text: str,
+                     extended_moves: tuple[str, ...]) -> str | None:
+        """Kernel capture ``index``: first the quiet promotions of the pawns the plan no
+        longer has before it, then its legs; None, or why not. When either gets stuck, the
+        pawns that take part in nothing more advance early and it is tried again (a pawn
+        kept home can shut in the piece to promote on or to be captured)."""
+        self.before = _advance(plans[index], plans[-1], self.advanced)
+        if self.goal is not None:
+            later = _later_promotion_squares(self.kernel, extended_moves, plans, index)
+            while self.must_promote(self.before):
+                if self.promote_one(self.goal, self.before, later):
+                    continue
+                if not self.advance_steady(plans, index):
+                    return "no way found for a quiet promotion before this capture"
+        board = self.board
         for color in chess.COLORS:
-            if chess.popcount(before[color]) != chess.popcount(board.pawns & board.occupied_co[color]):
-                return stop(index, "a pawn promotes quietly before this capture")
+            if chess.popcount(self.before[color]) != chess.popcount(board.pawns & board.occupied_co[color]):
+                return "a pawn promotes quietly before this capture"
         while True:
-            failed = realise(move, text, before)
+            failed = self.realise(move, text)
             if failed is None:
-                break
-            # (dev #109: the rook to be taken on f2 could not get there past the f1
-            # bishop, shut in by the pawns on e2 and g2 - the plan moves the g-pawn on
-            # only later; once it stands on g4, the bishop gets out and the rook in)
-            if not advance_steady(index):
-                return stop(index, failed)
-    while goal is not None and must_promote(_pawn_masks_of(goal)):
-        if not promote_one(None):
-            return stop(len(kernel), "no way found for the next quiet promotion")
-    return stop(len(kernel), "")
+                return None
+            if not self.advance_steady(plans, index):
+                return failed

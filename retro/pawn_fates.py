@@ -50,6 +50,7 @@ is the "pawns cannot pass each other on a file" ordering of the extended kernel.
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass, field
 
 import chess
 from ortools.sat.python import cp_model
@@ -91,6 +92,22 @@ def pawn_fates_feasible(board: chess.Board, *, time_limit: float = 2.0) -> bool 
     return basic if basic is False else _feasible(key, time_limit, files=True)
 
 
+Side = tuple[chess.Color, int]  # (colour, g): the original pawn of that colour from file g
+
+
+@dataclass
+class _Fates:
+    """The model's variables of each original pawn (colour, g): its capture count, c = 0,
+    promoted on a light / dark square, taken as a pawn, and is-it-this-pawn-now for each
+    pawn on the board it can be."""
+
+    captures: dict[Side, cp_model.IntVar] = field(default_factory=dict)
+    never_captured: dict[Side, cp_model.IntVar] = field(default_factory=dict)
+    promoted: dict[Side, tuple[cp_model.IntVar, cp_model.IntVar]] = field(default_factory=dict)
+    taken: dict[Side, cp_model.IntVar] = field(default_factory=dict)
+    on_board: dict[Side, list[tuple[cp_model.IntVar, chess.Square]]] = field(default_factory=dict)
+
+
 @functools.lru_cache(maxsize=65536)
 def _feasible(key: tuple, time_limit: float, *, files: bool) -> bool | None:
     """Solve the model of rules 1-4, with rules 5-6 when ``files`` (the larger model is
@@ -103,80 +120,105 @@ def _feasible(key: tuple, time_limit: float, *, files: bool) -> bool | None:
     captures_made = {color: 16 - units[not color] for color in chess.COLORS}
     if min(captures_made.values()) < 0:
         return False
-    captures = {}  # (color, g) -> IntVar
-    never_captured = {}  # (color, g) -> BoolVar, c == 0
-    promoted = {}
-    taken = {}
-    on_board: dict[tuple[chess.Color, int], list[tuple[cp_model.IntVar, chess.Square]]] = {}
+    fates = _Fates()
     for color in chess.COLORS:
-        pawns = list(chess.SquareSet(pawn_masks[color]))
-        light_parity = 0 if color == chess.WHITE else 1  # (g + c) parity of a light promotion square
-        by_pawn: dict[chess.Square, list[cp_model.IntVar]] = {sq: [] for sq in pawns}
-        light_promotions, dark_promotions = [], []
-        for g in range(8):
-            c = model.NewIntVar(0, 6, f"c{int(color)}{g}")
-            zero = model.NewBoolVar(f"z{int(color)}{g}")
-            model.Add(c == 0).OnlyEnforceIf(zero)
-            model.Add(c >= 1).OnlyEnforceIf(zero.Not())
-            p_light = model.NewBoolVar(f"pl{int(color)}{g}")
-            p_dark = model.NewBoolVar(f"pd{int(color)}{g}")
-            x = model.NewBoolVar(f"x{int(color)}{g}")
-            half = model.NewIntVar(0, 7, f"h{int(color)}{g}")
-            parity = model.NewBoolVar(f"q{int(color)}{g}")
-            model.Add(c + g == 2 * half + parity)
-            model.Add(parity == light_parity).OnlyEnforceIf(p_light)
-            model.Add(parity != light_parity).OnlyEnforceIf(p_dark)
-            model.Add(c <= 5).OnlyEnforceIf(x)
-            fates = [p_light, p_dark, x]
-            on_board[(color, g)] = []
-            for square in pawns:
-                f, r = chess.square_file(square), _relative_rank(square, color)
-                if abs(f - g) > r:
-                    continue
-                is_here = model.NewBoolVar(f"a{int(color)}{g}{square}")
-                k = model.NewIntVar(0, 3, f"k{int(color)}{g}{square}")
-                model.Add(c == abs(f - g) + 2 * k).OnlyEnforceIf(is_here)
-                model.Add(c <= r).OnlyEnforceIf(is_here)
-                fates.append(is_here)
-                by_pawn[square].append(is_here)
-                on_board[(color, g)].append((is_here, square))
-            model.AddExactlyOne(fates)
-            captures[(color, g)] = c
-            never_captured[(color, g)] = zero
-            promoted[(color, g)] = (p_light, p_dark)
-            taken[(color, g)] = x
-            light_promotions.append(p_light)
-            dark_promotions.append(p_dark)
-        for square, options in by_pawn.items():
-            if not options:
-                return False
-            model.AddExactlyOne(options)
-        other, light, dark = excess[color]
-        model.Add(sum(light_promotions) >= light)
-        model.Add(sum(dark_promotions) >= dark)
-        model.Add(sum(light_promotions) + sum(dark_promotions) >= other + light + dark)
-        model.Add(sum(captures[(color, g)] for g in range(8)) <= captures_made[color])
+        if not _side_fates(model, fates, color, pawn_masks[color], excess[color], captures_made[color]):
+            return False
     for color in chess.COLORS:
-        model.Add(sum(taken[(not color, g)] for g in range(8)) <= captures_made[color])
+        model.Add(sum(fates.taken[(not color, g)] for g in range(8)) <= captures_made[color])
     if files:
         end_file, landings = {}, {}
-        for key in captures:
-            end_file[key], landings[key] = _capture_walk(model, key, captures[key], on_board[key])
+        for side in fates.captures:
+            end_file[side], landings[side] = _capture_walk(model, side, fates.captures[side], fates.on_board[side])
         for color in chess.COLORS:
-            _capture_files(model, color, end_file, landings, taken, captures_made[color])
-            _home_square_blockers(model, color, pawn_masks[not color], end_file, captures, promoted,
-                                  never_captured, taken)
+            _capture_files(model, color, end_file, landings, fates.taken, captures_made[color])
+            _home_square_blockers(model, color, pawn_masks[not color], end_file, fates.captures, fates.promoted,
+                                  fates.never_captured, fates.taken)
+    _blocked_files(model, fates)
+    return _solve(model, time_limit)
+
+
+def _side_fates(model: cp_model.CpModel, fates: _Fates, color: chess.Color, pawn_mask: chess.Bitboard,
+                excess: tuple[int, int, int], captures_made: int) -> bool:
+    """Rules 1-3 for the pawns of ``color``; False when a pawn on the board can be none
+    of the original pawns."""
+    pawns = list(chess.SquareSet(pawn_mask))
+    by_pawn: dict[chess.Square, list[cp_model.IntVar]] = {sq: [] for sq in pawns}
+    light_promotions, dark_promotions = [], []
+    for g in range(8):
+        p_light, p_dark = _pawn_fate(model, fates, (color, g), pawns, by_pawn)
+        light_promotions.append(p_light)
+        dark_promotions.append(p_dark)
+    for options in by_pawn.values():
+        if not options:
+            return False
+        model.AddExactlyOne(options)
+    other, light, dark = excess
+    model.Add(sum(light_promotions) >= light)
+    model.Add(sum(dark_promotions) >= dark)
+    model.Add(sum(light_promotions) + sum(dark_promotions) >= other + light + dark)
+    model.Add(sum(fates.captures[(color, g)] for g in range(8)) <= captures_made)
+    return True
+
+
+def _pawn_fate(model: cp_model.CpModel, fates: _Fates, side: Side, pawns: list[chess.Square],
+               by_pawn: dict[chess.Square, list[cp_model.IntVar]]) -> tuple[cp_model.IntVar, cp_model.IntVar]:
+    """Rules 1 and 2 for one original pawn: exactly one fate, with its capture count; the
+    promotion variables (light, dark) are returned."""
+    color, g = side
+    light_parity = 0 if color == chess.WHITE else 1  # (g + c) parity of a light promotion square
+    c = model.NewIntVar(0, 6, f"c{int(color)}{g}")
+    zero = model.NewBoolVar(f"z{int(color)}{g}")
+    model.Add(c == 0).OnlyEnforceIf(zero)
+    model.Add(c >= 1).OnlyEnforceIf(zero.Not())
+    p_light = model.NewBoolVar(f"pl{int(color)}{g}")
+    p_dark = model.NewBoolVar(f"pd{int(color)}{g}")
+    x = model.NewBoolVar(f"x{int(color)}{g}")
+    half = model.NewIntVar(0, 7, f"h{int(color)}{g}")
+    parity = model.NewBoolVar(f"q{int(color)}{g}")
+    model.Add(c + g == 2 * half + parity)
+    model.Add(parity == light_parity).OnlyEnforceIf(p_light)
+    model.Add(parity != light_parity).OnlyEnforceIf(p_dark)
+    model.Add(c <= 5).OnlyEnforceIf(x)
+    choices = [p_light, p_dark, x]
+    fates.on_board[side] = []
+    for square in pawns:
+        f, r = chess.square_file(square), _relative_rank(square, color)
+        if abs(f - g) > r:
+            continue
+        is_here = model.NewBoolVar(f"a{int(color)}{g}{square}")
+        k = model.NewIntVar(0, 3, f"k{int(color)}{g}{square}")
+        model.Add(c == abs(f - g) + 2 * k).OnlyEnforceIf(is_here)
+        model.Add(c <= r).OnlyEnforceIf(is_here)
+        choices.append(is_here)
+        by_pawn[square].append(is_here)
+        fates.on_board[side].append((is_here, square))
+    model.AddExactlyOne(choices)
+    fates.captures[side] = c
+    fates.never_captured[side] = zero
+    fates.promoted[side] = (p_light, p_dark)
+    fates.taken[side] = x
+    return p_light, p_dark
+
+
+def _blocked_files(model: cp_model.CpModel, fates: _Fates) -> None:
+    """Rule 4: two pawns of a file that never captured cannot pass each other."""
+    never_captured, on_board = fates.never_captured, fates.on_board
     for g in range(8):
         both_stayed = [never_captured[(chess.WHITE, g)], never_captured[(chess.BLACK, g)]]
         for color in chess.COLORS:
-            for promotion in promoted[(color, g)]:
+            for promotion in fates.promoted[(color, g)]:
                 # promoted without leaving file g => the opponent's g-pawn left it or was taken
-                model.AddBoolOr([never_captured[(not color, g)].Not(), taken[(not color, g)]]).OnlyEnforceIf(
+                model.AddBoolOr([never_captured[(not color, g)].Not(), fates.taken[(not color, g)]]).OnlyEnforceIf(
                     [promotion, never_captured[(color, g)]])
         for white_here, white_square in on_board[(chess.WHITE, g)]:
             for black_here, black_square in on_board[(chess.BLACK, g)]:
                 if chess.square_rank(white_square) > chess.square_rank(black_square):
                     model.AddBoolOr([b.Not() for b in both_stayed] + [white_here.Not(), black_here.Not()])
+
+
+def _solve(model: cp_model.CpModel, time_limit: float) -> bool | None:
+    """False when CP-SAT proves the model infeasible, True when it finds a solution, None otherwise."""
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = time_limit
     solver.parameters.num_workers = 1

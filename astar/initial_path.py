@@ -34,15 +34,13 @@ bound) is the sum of
   nearest piece of that kind around the blocked squares and the planned pawn squares
   (or, when they close every way, the pawns already on their planned squares: a piece
   may pass before a pawn arrives), plus one per piece standing on its least obstructed
-  shortest way or on the square itself (:func:`astar.paths.obstruction`; without
-  it a rook whose way runs through the knight and bishop of its home corner looked one
-  move away, and the leg searched blindly).
+  shortest way or on the square itself (:func:`astar.paths.obstruction`: a piece
+  boxed in by its own units is further away than its relaxed distance says).
 
 All other pieces are free; the leg ends as soon as the partial goal holds.
 
 Then, when the goal is given, the **quiet promotions** (texel's extended kernel carries
-them; ours stops at the last capture, and leaving them all to the final A* stalled it
-on crowded boards): the pawns beyond the goal's count on a file are the most advanced
+them; ours stops at the last capture): the pawns beyond the goal's count on a file are the most advanced
 ones there (pawns of a file never pass each other without captures, and none are
 left). Repeatedly, one pawn whose way to the last rank holds no pawn and no blocked
 square promotes, in a leg of its own (:class:`_PromotionLeg`: no capture; other pawns
@@ -63,9 +61,8 @@ pawns change files only by its captures; :func:`_later_promotion_squares`).
 When a capture's legs fail, they are tried once more with the pawns that take part in
 no capture and no promotion from there on (their file keeps its number of pawns in
 every later plan) already on their last squares of the plan: the plan keeps pawns as
-late as it can, which can shut a unit out (dev #109: the rook to be taken on f2 behind
-the f1 bishop, boxed in by the e2 and g2 pawns; with the g-pawn on g4 it gets out).
-These files keep their last squares for the rest of the path.
+late as it can, which can shut a unit out (a rook to be taken behind a bishop boxed in
+by two pawns of its home rank gets out once one of them advances). These files keep their last squares for the rest of the path.
 
 When a leg fails (node limit), or the plan needs something this construction does not
 do (a capture of a promoted piece, en passant), the path stops there: the moves made
@@ -499,13 +496,12 @@ def _promotions(board: chess.Board, goal: chess.Board, blocked: int,
     Order: fewest pawn steps, then the kind whose nearest unfilled goal square is
     closest.
 
-    A goal bishop on a square it can never leave (every diagonal neighbour blocked:
-    Tromp's B1Q5/1p1b... wants one on a8 beside the b7 pawn) is born there: only a
-    promotion on that square makes it, and a bishop promoted there stays. So a bishop
-    promoted elsewhere is not offered for it (the path once promoted light bishops on
-    f1 and queens on a8 and had no pawn left for it), and no bishop is promoted there
-    while another pawn still has to promote on the same square (it would bar the way:
-    Bn1RBB1B/...'s two a-pawns)."""
+    A goal bishop on a square it can never leave (every diagonal neighbour blocked,
+    e.g. a8 beside a blocked b7 pawn) is born there: only a promotion on that square
+    makes it, and a bishop promoted there stays. So a bishop promoted elsewhere is not
+    offered for it (it would use up a pawn the square needs), and no bishop is promoted
+    there while another pawn still has to promote on the same square (it would bar the
+    way)."""
     ranked = []
     goal_pawns = _pawn_masks_of(goal) if target_pawns is None else target_pawns
     for color in chess.COLORS:
@@ -563,11 +559,9 @@ def _later_promotion_squares(kernel: tuple[KernelMove, ...], extended_moves: tup
     capture ``index`` on: pawns only change files by capturing, so the pawns a file
     has after capture ``j`` beyond those it has before capture ``j + 1`` (or in the
     end) promote quietly on that file; a capture that promotes lands on its square.
-    None when a capture's legs cannot be built.
-    (Tromp's 1bQ2b2/...: before the captures that send Black's a- and b-pawns to b1
-    and a1, only the number of later promotions counted, and the path promoted the
-    d-pawn to a queen on d1; with g2 shutting in h1, b1 was left as the one light
-    square for the two light bishops still lacking.)"""
+    None when a capture's legs cannot be built. (Counting the later promotions alone is
+    not enough: a quiet promotion now must leave the later ones the square colours
+    the goal's bishops still need.)"""
     squares: dict[chess.Color, list[chess.Square]] = {chess.WHITE: [], chess.BLACK: []}
     for j in range(index, len(kernel)):
         legs = _legs(kernel[j], extended_moves[j], plans[j])

@@ -80,12 +80,10 @@ constraint, so tests check it against brute-force enumeration on small boards. D
 is a composition of exact uniform choices: an option with probability proportional to
 its count, then a board under its constraint.
 
-Why options instead of a fixed set of rights per board (the first version of this
-module had 16 castling subsets x 9 ep files = 144 per board and mapped the incompatible
-ones to the position without rights): that made S 144 times larger than it needs to be,
-so only about one draw in 13,000 was legal. With options tied to the board, almost
-every board has just the option without rights on each side, and S is about 2.1 times
-the number of boards.
+Options are tied to the board (an element holds an option its board satisfies) rather
+than every board carrying every combination of rights: almost every board then
+satisfies only the option without rights on each side, so S stays a small multiple of
+the number of boards and a uniform draw is legal as often as it can be.
 
 Choices the paper leaves open: bishops count against 2 regardless of square colour (a
 tighter per-colour count would need square colours in the placement count), and nothing

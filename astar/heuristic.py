@@ -231,7 +231,7 @@ class Heuristic:
         if kings:
             total = piece_distances(chess.KING, goal_king, self.blocked_mask, self._forbidden[color])[chess.lsb(kings)]
         rows = []
-        for ptype, mask in zip(chess.PIECE_TYPES[:5], own_types[:5]):
+        for ptype, mask in zip(chess.PIECE_TYPES[:5], own_types[:5], strict=True):
             for sq in chess.scan_forward(mask & ~self.blocked_mask):
                 rows.append(self._row(color, ptype, sq, captures))
         if len(rows) < len(self._goal_pieces[color]):
@@ -283,7 +283,7 @@ class Heuristic:
             stuck &= ~self.blocked_mask
             if stuck:
                 if white & stuck != self._goal_white & stuck or any(
-                        mask & stuck != goal_mask & stuck for mask, goal_mask in zip(types, self._goal_types)):
+                        mask & stuck != goal_mask & stuck for mask, goal_mask in zip(types, self._goal_types, strict=False)):
                     return INF
                 bound = self._deadlock_bounds.get(stuck)
                 if bound is None:

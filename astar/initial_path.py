@@ -62,7 +62,8 @@ When a capture's legs fail, they are tried once more with the pawns that take pa
 no capture and no promotion from there on (their file keeps its number of pawns in
 every later plan) already on their last squares of the plan: the plan keeps pawns as
 late as it can, which can shut a unit out (a rook to be taken behind a bishop boxed in
-by two pawns of its home rank gets out once one of them advances). These files keep their last squares for the rest of the path.
+by two pawns of its home rank gets out once one of them advances). These files keep
+their last squares for the rest of the path.
 
 When a leg fails (node limit), or the plan needs something this construction does not
 do (a capture of a promoted piece, en passant), the path stops there: the moves made
@@ -219,7 +220,7 @@ class _Leg:
                         return INF, []
                     total += abs(len(ranks) - len(goals))
                     continue
-                for rank, goal in zip(ranks, goals):
+                for rank, goal in zip(ranks, goals, strict=False):
                     step = goal - rank if color == chess.WHITE else rank - goal
                     if step < 0:
                         return INF, []
@@ -292,7 +293,7 @@ class _PromotionLeg:
                 have = sorted(chess.scan_forward(board.pawns & board.occupied_co[color] & file_mask),
                               reverse=color == chess.BLACK)
                 # the least advanced pawns of a file are the ones that stay
-                if any(sq > goal if color == chess.WHITE else sq < goal for sq, goal in zip(have, goals)):
+                if any(sq > goal if color == chess.WHITE else sq < goal for sq, goal in zip(have, goals, strict=False)):
                     return INF, 0
         file_mask = chess.BB_FILES[chess.square_file(self.promotion_square)]
         file_pawns = board.pawns & board.occupied_co[self.color] & file_mask
@@ -515,9 +516,9 @@ def _promotions(board: chess.Board, goal: chess.Board, blocked: int,
         bishop_squares = [promo for promo in squares + later_squares if bishop_may_leave(promo, blocked)]
         light = sum(1 for promo in bishop_squares if _is_kind_square(promo, LIGHT_BISHOP))
         dark = len(bishop_squares) - light
-        lacking = [g - h for g, h in zip(_kind_counts(goal, color), _kind_counts(board, color))]
+        lacking = [g - h for g, h in zip(_kind_counts(goal, color), _kind_counts(board, color), strict=True)]
         after = chess.popcount(board.pawns & board.occupied_co[color]) - 1
-        for sq, promo in zip(pawns, squares):
+        for sq, promo in zip(pawns, squares, strict=False):
             way = chess.between(sq, promo) | chess.BB_SQUARES[promo]
             if way & (board.pawns | blocked):
                 continue

@@ -31,7 +31,7 @@ graph's region, the only ones it depends on.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import chess
 
@@ -105,7 +105,7 @@ def pawn_distance(color: chess.Color, start: chess.Square, target: chess.Square)
     return dr
 
 
-@lru_cache(maxsize=None)
+@cache
 def pawn_cone_mask(color: chess.Color, top: chess.Square, max_captures: int) -> int:
     """Squares from which a ``color`` pawn can reach ``top`` using at most ``max_captures`` captures.
 

@@ -116,7 +116,7 @@ def part_a(args: argparse.Namespace) -> None:
     print(f"verdicts contradicting the labels (soundness bugs): {len(bugs)}", *bugs, sep="\n  ")
 
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
-        for line, (verdict, evidence) in zip(lines, status):
+        for line, (verdict, evidence) in zip(lines, status, strict=False):
             handle.write(f"{line} {verdict}: {'proof: ' if verdict == 'legal' else ''}{evidence}\n")
         path = handle.name
     for mode in ("retro verdicts + labels", ):

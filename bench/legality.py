@@ -18,8 +18,6 @@ import sys
 import time
 from pathlib import Path
 
-import chess
-
 import retro.legality
 from retro.legality import decide
 from retro.position import parse_fen

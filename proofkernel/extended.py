@@ -45,8 +45,7 @@ from dataclasses import dataclass, field
 import chess
 from ortools.sat.python import cp_model
 
-from proofkernel.moves import (PAWN_X_PAWN, PAWN_X_PIECE, PAWN_X_PROMOTED, PIECE_X_PAWN, PIECE_X_PIECE,
-                               KernelMove)
+from proofkernel.moves import PAWN_X_PAWN, PAWN_X_PIECE, PAWN_X_PROMOTED, PIECE_X_PAWN, PIECE_X_PIECE, KernelMove
 from proofkernel.state import DARK_BISHOP, FILES, LIGHT_BISHOP, QUEEN, ROOK, split_promotions
 
 __all__ = ["ExtendedModel", "ExtendedKernel", "build_model", "extend_kernel"]

@@ -220,7 +220,8 @@ class Goal:
             checking = (chess.BB_PAWN_ATTACKS[not color][king]
                         if king is not None and blocked_mask & chess.BB_SQUARES[king] else 0)
 
-            def leaves(file: int) -> bool:  # a pawn may move on from the 7th-rank square
+            def leaves(file: int, seventh: int = seventh, checking: int = checking) -> bool:
+                """A pawn may move on from the 7th-rank square (called in this iteration only)."""
                 return free(file, seventh) and not checking & chess.BB_SQUARES[chess.square(file, seventh)]
 
             quiet.append(tuple(leaves(f) and free(f, last) for f in range(8)))
@@ -246,7 +247,7 @@ class Goal:
         """Goal test: columns equal up to quiet promotions that supply exactly the goal's
         surplus pieces (see the module docstring)."""
         files: dict[bool, list[int]] = {chess.WHITE: [], chess.BLACK: []}
-        for f, (column, goal_column) in enumerate(zip(state.columns, self.state.columns)):
+        for f, (column, goal_column) in enumerate(zip(state.columns, self.state.columns, strict=True)):
             if column == goal_column:
                 continue
             split = split_promotions(column, goal_column)

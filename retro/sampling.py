@@ -154,7 +154,7 @@ Units = tuple[int, int, int, int]  # N, B, R, Q
 
 def excess(signature: Signature, shape: SpaceShape) -> int:
     """Units beyond the initial counts: a lower bound on the promotions of that colour."""
-    return sum(max(0, c - base) for c, base in zip(signature[1:], shape.base_counts))
+    return sum(max(0, c - base) for c, base in zip(signature[1:], shape.base_counts, strict=False))
 
 
 def totals(signature: Signature, shape: SpaceShape) -> Totals:
@@ -259,7 +259,7 @@ class SampleSpace:
         def make() -> dict[Totals, _Group]:
             groups: dict[Totals, _Group] = {}
             for sig in self.signatures:
-                rest = tuple(c - f for c, f in zip(sig[1:], fixed_units))
+                rest = tuple(c - f for c, f in zip(sig[1:], fixed_units, strict=False))
                 if min(rest) < 0:
                     continue
                 group = groups.setdefault(totals(sig, self.shape), _Group([], []))
@@ -432,11 +432,11 @@ class SampleSpace:
         free_pw, free_pb = pw - white_fixed[0], pb - black_fixed[0]
         for i, square in enumerate(rng.sample(pawn_free, free_pw + free_pb)):
             cells[square] = "P" if i < free_pw else "p"
-        units = [letter for letter, count, fixed in zip(PIECE_LETTERS, white[1:], white_fixed[1:])
+        units = [letter for letter, count, fixed in zip(PIECE_LETTERS, white[1:], white_fixed[1:], strict=False)
                  for _ in range(count - fixed)]
-        units += [letter.lower() for letter, count, fixed in zip(PIECE_LETTERS, black[1:], black_fixed[1:])
+        units += [letter.lower() for letter, count, fixed in zip(PIECE_LETTERS, black[1:], black_fixed[1:], strict=False)
                   for _ in range(count - fixed)]
-        for square, letter in zip(rng.sample([s for s in range(self.shape.squares) if free(s)], len(units)), units):
+        for square, letter in zip(rng.sample([s for s in range(self.shape.squares) if free(s)], len(units)), units, strict=True):
             cells[square] = letter
         return cells
 

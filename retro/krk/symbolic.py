@@ -200,7 +200,7 @@ class Encoder:
         king = (0, 1) if white_moves else (2, 3)
         for dx, dy in KING_STEPS:
             terms = list(position)
-            for index, delta in zip(king, (dx, dy)):
+            for index, delta in zip(king, (dx, dy), strict=True):
                 name, offset = terms[index]
                 terms[index] = (name, offset + delta)
             label = f"{'K' if white_moves else 'k'}{dx:+d}{dy:+d}"

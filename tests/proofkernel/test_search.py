@@ -11,7 +11,7 @@ import pytest
 
 from proofkernel.blocked import blocked_squares, taken_by_piece
 from proofkernel.moves import apply_move, generate_moves, parse_move
-from proofkernel.search import INFINITE, KernelSearch, lower_bound, min_file_shifts, _domino_cover, _incomplete_cover
+from proofkernel.search import INFINITE, KernelSearch, _domino_cover, _incomplete_cover, lower_bound, min_file_shifts
 from proofkernel.state import Goal, KernelState, split_promotions
 from retro.legality import find_kernel
 from tests.conftest import read_jsonl
@@ -294,7 +294,7 @@ def test_lower_bound_holds_along_random_kernel_walks() -> None:
         goal = dataclasses.replace(free, state=states[-1])
         for i, state in enumerate(states):
             assert lower_bound(state, goal) <= len(states) - 1 - i, (str(state), str(goal.state))
-            incomplete = sum(1 << f for f, (c, g) in enumerate(zip(state.columns, goal.state.columns))
+            incomplete = sum(1 << f for f, (c, g) in enumerate(zip(state.columns, goal.state.columns, strict=True))
                              if c != g and split_promotions(c, g) is None)
             tighter += _incomplete_cover(state, goal) > _domino_cover(incomplete)
             checked += 1
@@ -310,7 +310,7 @@ def test_no_pawn_promotes_past_a_check_to_a_king_that_never_moves() -> None:
     board = chess.Board("1q2k1br/P4R2/NB1p1r1R/1KR1QB1p/5p1P/1N4p1/BRP2Pr1/n4Q1r b k - 0 1")
     search = KernelSearch.between(chess.Board(), board, blocked_squares(board), max_nodes=1_000_000)
     white = search.goal.quiet_promotion[chess.WHITE]
-    assert [name for name, free in zip("abcdefgh", white) if not free] == ["d", "e", "f", "h"]  # e8, h8 blocked
+    assert [name for name, free in zip("abcdefgh", white, strict=False) if not free] == ["d", "e", "f", "h"]  # e8, h8 blocked
     assert next(search.kernels(), None) is None and search.exhausted
     assert find_kernel(board).status == "no_kernel"
     old_rule = tuple(not search.goal.blocked_mask & (chess.BB_SQUARES[chess.square(f, 6)] | chess.BB_SQUARES[chess.square(f, 7)])

@@ -21,8 +21,17 @@ from retro.krk.explain import explain
 from retro.krk.outside import outside_predecessors
 from retro.krk.pfix import hand_game, pfix_proof_game
 from retro.krk.position import (
-    CODE_COUNT, PFIX_BLACK, PFIX_WHITE, KrkPosition, NotKrkPositionError, illegality_reason,
-    is_initially_legal, measure, parse_krk, predecessors, successors,
+    CODE_COUNT,
+    PFIX_BLACK,
+    PFIX_WHITE,
+    KrkPosition,
+    NotKrkPositionError,
+    illegality_reason,
+    is_initially_legal,
+    measure,
+    parse_krk,
+    predecessors,
+    successors,
 )
 from retro.krk.retrograde import analyse, claim_failures, min_measure_after
 from retro.krk.sat import descent_model, predecessor_model, prove_descent, prove_paper_claim_2, solve

@@ -139,7 +139,7 @@ def _positions() -> list[chess.Board]:
     games = random_game_positions(seed=77, count=3_000)
     sample = [board for board, _ in games[7::25]]  # 120 positions spread over early and late plies
     with open(data_path("lichess-30k-positions.txt"), encoding="utf-8") as handle:
-        lichess = [chess.Board(" ".join(line.split()[:6])) for line, _ in zip(handle, range(60))]
+        lichess = [chess.Board(" ".join(line.split()[:6])) for line, _ in zip(handle, range(60), strict=False)]
     return [chess.Board(fen) for fen in SPECIAL_FENS] + sample + lichess
 
 

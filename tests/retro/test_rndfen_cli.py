@@ -24,7 +24,7 @@ def test_header_and_fens_with_multiplicity(capsys):
     assert code == 0
     header = lines[0].split()
     assert header[:2] == ["#", "rndfen:"]
-    fields = dict(zip(header[2::2], header[3::2]))
+    fields = dict(zip(header[2::2], header[3::2], strict=False))
     assert int(fields["samples"]) == 150 and int(fields["seed"]) == 11
     assert int(fields["size"]) == STANDARD.size
     assert float(fields["multiplier"]) == pytest.approx(STANDARD.size / 150, rel=1e-6)

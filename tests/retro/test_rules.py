@@ -179,7 +179,7 @@ def _random_game_positions(seed: int, games: int) -> list[chess.Board]:
     positions = []
     for _ in range(games):
         board = chess.Board()
-        for ply in range(rng.randint(10, 200)):
+        for _ in range(rng.randint(10, 200)):
             moves = list(board.legal_moves)
             if not moves:
                 break

@@ -78,11 +78,11 @@ class ExtendedModel:
 
     @property
     def variables(self) -> int:
-        return len(self.model.Proto().variables)
+        return len(self.model.proto.variables)
 
     @property
     def constraints(self) -> int:
-        return len(self.model.Proto().constraints)
+        return len(self.model.proto.constraints)
 
 
 @dataclass(frozen=True)
@@ -148,14 +148,14 @@ class _ModelBuilder:
     def new_rank(self, pawn: _Pawn, file: int, name: str) -> cp_model.IntVar:
         """A rank variable of ``pawn`` on ``file``: off the blocked squares, fixed if it is blocked."""
         low, high = (1, 7) if pawn.color == chess.WHITE else (0, 6)
-        var = self.model.NewIntVar(low, high, f"p{pawn.ident}_{name}")
+        var = self.model.new_int_var(low, high, f"p{pawn.ident}_{name}")
         pawn.ranks.append(var)
         if pawn.blocked:
-            self.model.Add(var == chess.square_rank(pawn.start))
+            self.model.add(var == chess.square_rank(pawn.start))
         else:
             for rank in range(8):
                 if self.blocked_mask & chess.BB_SQUARES[chess.square(file, rank)]:
-                    self.model.Add(var != rank)
+                    self.model.add(var != rank)
         return var
 
     @staticmethod
@@ -174,26 +174,26 @@ class _ModelBuilder:
                 self.ok &= low_rank < up_rank or (low.color == up.color and front == self.promoted_value(low))
                 continue
             if low.color == up.color:
-                exempt = model.NewBoolVar("")
+                exempt = model.new_bool_var("")
                 target = up_rank if low.color == chess.WHITE else low_rank
-                model.Add(target == self.promoted_value(low)).OnlyEnforceIf(exempt)
-                model.Add(low_rank < up_rank).OnlyEnforceIf(exempt.Not())
+                model.add(target == self.promoted_value(low)).only_enforce_if(exempt)
+                model.add(low_rank < up_rank).only_enforce_if(exempt.Not())
             else:
-                model.Add(low_rank < up_rank)
+                model.add(low_rank < up_rank)
 
     def advance(self, pawn: _Pawn, earlier: Rank, later: Rank) -> None:
         """A pawn never moves backwards."""
         if isinstance(earlier, int) and isinstance(later, int):
             self.ok &= later >= earlier if pawn.color == chess.WHITE else later <= earlier
         elif pawn.color == chess.WHITE:
-            self.model.Add(later >= earlier)
+            self.model.add(later >= earlier)
         else:
-            self.model.Add(later <= earlier)
+            self.model.add(later <= earlier)
 
     def real_pawn(self, var: Rank) -> None:
         """A pawn (not a promoted one) stands on ranks 2 to 7."""
-        self.model.Add(var >= 1)
-        self.model.Add(var <= 6)
+        self.model.add(var >= 1)
+        self.model.add(var <= 6)
 
     def moment_before(self, step: int, current: dict[int, Rank]) -> dict[int, Rank]:
         """New rank variables of every pawn before kernel move ``step``, at or ahead of ``current``."""
@@ -230,29 +230,29 @@ class _ModelBuilder:
             source = columns[move.captured]
             promoter = source.pop(-1 if color == chess.BLACK else 0)
             self.pawns[promoter].may_promote = True
-            model.Add(before[promoter] == self.promoted_value(self.pawns[promoter]))
+            model.add(before[promoter] == self.promoted_value(self.pawns[promoter]))
             del after[promoter]
         mover = columns[move.file].pop(move.index)
         pawn = self.pawns[mover]
         self.real_pawn(before[mover])
         landing_rank: Rank
         if move.promotion >= 0:
-            model.Add(before[mover] == (6 if color == chess.WHITE else 1))
+            model.add(before[mover] == (6 if color == chess.WHITE else 1))
             landing_rank = 7 if color == chess.WHITE else 0
             del after[mover]
         else:
             landing_rank = self.new_rank(pawn, move.target, f"a{step}")
-            model.Add(landing_rank == before[mover] + _forward(color))
+            model.add(landing_rank == before[mover] + _forward(color))
             self.real_pawn(landing_rank)
             after[mover] = landing_rank
         if move.kind == PAWN_X_PAWN:
             victim = columns[move.target][move.target_index]
             self.real_pawn(before[victim])
-            en_passant = model.NewBoolVar("")
-            model.Add(before[victim] == landing_rank).OnlyEnforceIf(en_passant.Not())
+            en_passant = model.new_bool_var("")
+            model.add(before[victim] == landing_rank).only_enforce_if(en_passant.Not())
             ep_rank = 4 if color == chess.WHITE else 3
-            model.Add(before[victim] == ep_rank).OnlyEnforceIf(en_passant)
-            model.Add(before[mover] == ep_rank).OnlyEnforceIf(en_passant)
+            model.add(before[victim] == ep_rank).only_enforce_if(en_passant)
+            model.add(before[mover] == ep_rank).only_enforce_if(en_passant)
             columns[move.target][move.target_index] = mover
             del after[victim]
         elif move.promotion < 0:
@@ -262,8 +262,8 @@ class _ModelBuilder:
             if isinstance(landing_rank, int):
                 self.ok &= (move.target + landing_rank) % 2 == parity
             else:
-                helper = model.NewIntVar(0, 7, "")
-                model.Add(move.target + landing_rank == 2 * helper + parity)
+                helper = model.new_int_var(0, 7, "")
+                model.add(move.target + landing_rank == 2 * helper + parity)
         return ("P", move.file, before[mover], landing_rank)
 
     def reach_goal(self, goal: chess.Board, current: dict[int, Rank]) -> None:
@@ -333,14 +333,14 @@ def extend_kernel(kernel: tuple[KernelMove, ...], init: chess.Board, goal: chess
                 if not isinstance(rank, int):
                     advance.append(weights[ident] * (rank if built.pawns[ident].color == chess.WHITE else -rank))
         stuck = _stuck_victims(built, init)
-        built.model.Minimize(sum(advance) + _RELEASE_WEIGHT * sum(stuck))
+        built.model.minimize(sum(advance) + _RELEASE_WEIGHT * sum(stuck))
     if not built.feasible_by_construction:
         return ExtendedKernel("infeasible", variables=built.variables, constraints=built.constraints,
                               seconds=time.monotonic() - start)
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = time_limit
     solver.parameters.num_workers = 1
-    status = solver.Solve(built.model)
+    status = solver.solve(built.model)
     seconds = time.monotonic() - start
     if status == cp_model.INFEASIBLE:
         return ExtendedKernel("infeasible", variables=built.variables, constraints=built.constraints, seconds=seconds)
@@ -351,9 +351,9 @@ def extend_kernel(kernel: tuple[KernelMove, ...], init: chess.Board, goal: chess
         c = "w" if move.color == chess.WHITE else "b"
         for tag, file, before, landing in notes:
             if tag == "xP":
-                moves.append(f"{c}x{FILES[file]}{solver.Value(before) + 1}")
+                moves.append(f"{c}x{FILES[file]}{solver.value(before) + 1}")
             else:
-                moves.append(f"{c}P{FILES[file]}{solver.Value(before) + 1}x{FILES[move.target]}{_value(solver, landing) + 1}")
+                moves.append(f"{c}P{FILES[file]}{solver.value(before) + 1}x{FILES[move.target]}{_value(solver, landing) + 1}")
         if move.kind == PIECE_X_PIECE:
             moves.append(str(move))
     plan = []
@@ -402,22 +402,22 @@ def _stuck_victims(built: ExtendedModel, init: chess.Board) -> list[cp_model.Int
             continue
         opened = []
         for way in exits:
-            free = built.model.NewBoolVar(f"free_{step}")
+            free = built.model.new_bool_var(f"free_{step}")
             for square in way:
                 for _ident, file, rank in built.moments[step]:
                     if file != chess.square_file(square):
                         continue
                     if isinstance(rank, int):
                         if rank == chess.square_rank(square):
-                            built.model.Add(free == 0)
+                            built.model.add(free == 0)
                     else:
-                        built.model.Add(rank != chess.square_rank(square)).OnlyEnforceIf(free)
+                        built.model.add(rank != chess.square_rank(square)).only_enforce_if(free)
             opened.append(free)
-        flag = built.model.NewBoolVar(f"stuck_{step}")
-        built.model.AddBoolOr([*opened, flag])
+        flag = built.model.new_bool_var(f"stuck_{step}")
+        built.model.add_bool_or([*opened, flag])
         stuck.append(flag)
     return stuck
 
 
 def _value(solver: cp_model.CpSolver, value: cp_model.IntVar | int) -> int:
-    return value if isinstance(value, int) else solver.Value(value)
+    return value if isinstance(value, int) else solver.value(value)

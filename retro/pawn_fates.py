@@ -125,7 +125,7 @@ def _feasible(key: tuple, time_limit: float, *, files: bool) -> bool | None:
         if not _side_fates(model, fates, color, pawn_masks[color], excess[color], captures_made[color]):
             return False
     for color in chess.COLORS:
-        model.Add(sum(fates.taken[(not color, g)] for g in range(8)) <= captures_made[color])
+        model.add(sum(fates.taken[(not color, g)] for g in range(8)) <= captures_made[color])
     if files:
         end_file, landings = {}, {}
         for side in fates.captures:
@@ -152,12 +152,12 @@ def _side_fates(model: cp_model.CpModel, fates: _Fates, color: chess.Color, pawn
     for options in by_pawn.values():
         if not options:
             return False
-        model.AddExactlyOne(options)
+        model.add_exactly_one(options)
     other, light, dark = excess
-    model.Add(sum(light_promotions) >= light)
-    model.Add(sum(dark_promotions) >= dark)
-    model.Add(sum(light_promotions) + sum(dark_promotions) >= other + light + dark)
-    model.Add(sum(fates.captures[(color, g)] for g in range(8)) <= captures_made)
+    model.add(sum(light_promotions) >= light)
+    model.add(sum(dark_promotions) >= dark)
+    model.add(sum(light_promotions) + sum(dark_promotions) >= other + light + dark)
+    model.add(sum(fates.captures[(color, g)] for g in range(8)) <= captures_made)
     return True
 
 
@@ -167,33 +167,33 @@ def _pawn_fate(model: cp_model.CpModel, fates: _Fates, side: Side, pawns: list[c
     promotion variables (light, dark) are returned."""
     color, g = side
     light_parity = 0 if color == chess.WHITE else 1  # (g + c) parity of a light promotion square
-    c = model.NewIntVar(0, 6, f"c{int(color)}{g}")
-    zero = model.NewBoolVar(f"z{int(color)}{g}")
-    model.Add(c == 0).OnlyEnforceIf(zero)
-    model.Add(c >= 1).OnlyEnforceIf(zero.Not())
-    p_light = model.NewBoolVar(f"pl{int(color)}{g}")
-    p_dark = model.NewBoolVar(f"pd{int(color)}{g}")
-    x = model.NewBoolVar(f"x{int(color)}{g}")
-    half = model.NewIntVar(0, 7, f"h{int(color)}{g}")
-    parity = model.NewBoolVar(f"q{int(color)}{g}")
-    model.Add(c + g == 2 * half + parity)
-    model.Add(parity == light_parity).OnlyEnforceIf(p_light)
-    model.Add(parity != light_parity).OnlyEnforceIf(p_dark)
-    model.Add(c <= 5).OnlyEnforceIf(x)
+    c = model.new_int_var(0, 6, f"c{int(color)}{g}")
+    zero = model.new_bool_var(f"z{int(color)}{g}")
+    model.add(c == 0).only_enforce_if(zero)
+    model.add(c >= 1).only_enforce_if(zero.Not())
+    p_light = model.new_bool_var(f"pl{int(color)}{g}")
+    p_dark = model.new_bool_var(f"pd{int(color)}{g}")
+    x = model.new_bool_var(f"x{int(color)}{g}")
+    half = model.new_int_var(0, 7, f"h{int(color)}{g}")
+    parity = model.new_bool_var(f"q{int(color)}{g}")
+    model.add(c + g == 2 * half + parity)
+    model.add(parity == light_parity).only_enforce_if(p_light)
+    model.add(parity != light_parity).only_enforce_if(p_dark)
+    model.add(c <= 5).only_enforce_if(x)
     choices = [p_light, p_dark, x]
     fates.on_board[side] = []
     for square in pawns:
         f, r = chess.square_file(square), _relative_rank(square, color)
         if abs(f - g) > r:
             continue
-        is_here = model.NewBoolVar(f"a{int(color)}{g}{square}")
-        k = model.NewIntVar(0, 3, f"k{int(color)}{g}{square}")
-        model.Add(c == abs(f - g) + 2 * k).OnlyEnforceIf(is_here)
-        model.Add(c <= r).OnlyEnforceIf(is_here)
+        is_here = model.new_bool_var(f"a{int(color)}{g}{square}")
+        k = model.new_int_var(0, 3, f"k{int(color)}{g}{square}")
+        model.add(c == abs(f - g) + 2 * k).only_enforce_if(is_here)
+        model.add(c <= r).only_enforce_if(is_here)
         choices.append(is_here)
         by_pawn[square].append(is_here)
         fates.on_board[side].append((is_here, square))
-    model.AddExactlyOne(choices)
+    model.add_exactly_one(choices)
     fates.captures[side] = c
     fates.never_captured[side] = zero
     fates.promoted[side] = (p_light, p_dark)
@@ -209,12 +209,12 @@ def _blocked_files(model: cp_model.CpModel, fates: _Fates) -> None:
         for color in chess.COLORS:
             for promotion in fates.promoted[(color, g)]:
                 # promoted without leaving file g => the opponent's g-pawn left it or was taken
-                model.AddBoolOr([never_captured[(not color, g)].Not(), fates.taken[(not color, g)]]).OnlyEnforceIf(
+                model.add_bool_or([never_captured[(not color, g)].Not(), fates.taken[(not color, g)]]).only_enforce_if(
                     [promotion, never_captured[(color, g)]])
         for white_here, white_square in on_board[(chess.WHITE, g)]:
             for black_here, black_square in on_board[(chess.BLACK, g)]:
                 if chess.square_rank(white_square) > chess.square_rank(black_square):
-                    model.AddBoolOr([b.Not() for b in both_stayed] + [white_here.Not(), black_here.Not()])
+                    model.add_bool_or([b.Not() for b in both_stayed] + [white_here.Not(), black_here.Not()])
 
 
 def _solve(model: cp_model.CpModel, time_limit: float) -> bool | None:
@@ -225,7 +225,7 @@ def _solve(model: cp_model.CpModel, time_limit: float) -> bool | None:
     # these small models solve 2-3x faster without presolve and LP relaxation
     solver.parameters.cp_model_presolve = False
     solver.parameters.linearization_level = 0
-    status = solver.Solve(model)
+    status = solver.solve(model)
     if status == cp_model.INFEASIBLE:
         return False
     if status in (cp_model.FEASIBLE, cp_model.OPTIMAL):
@@ -239,16 +239,16 @@ def _capture_walk(model: cp_model.CpModel, key: tuple[chess.Color, int], c: cp_m
     on each file (linear expressions)."""
     color, g = key
     name = f"{int(color)}{g}"
-    end = [model.NewBoolVar(f"e{name}{x}") for x in range(8)]
-    model.AddExactlyOne(end)
-    right = [model.NewIntVar(0, 6, f"r{name}{x}") for x in range(7)]
-    left = [model.NewIntVar(0, 6, f"l{name}{x}") for x in range(7)]
+    end = [model.new_bool_var(f"e{name}{x}") for x in range(8)]
+    model.add_exactly_one(end)
+    right = [model.new_int_var(0, 6, f"r{name}{x}") for x in range(7)]
+    left = [model.new_int_var(0, 6, f"l{name}{x}") for x in range(7)]
     for x in range(7):
         beyond = sum(end[x + 1:])  # 1 when the walk ends right of boundary x|x+1
-        model.Add(right[x] - left[x] == (beyond if x >= g else beyond - 1))
-    model.Add(sum(right) + sum(left) == c)
+        model.add(right[x] - left[x] == (beyond if x >= g else beyond - 1))
+    model.add(sum(right) + sum(left) == c)
     for is_here, square in here:
-        model.Add(end[chess.square_file(square)] == 1).OnlyEnforceIf(is_here)
+        model.add(end[chess.square_file(square)] == 1).only_enforce_if(is_here)
     landings = [(right[x - 1] if x > 0 else 0) + (left[x] if x < 7 else 0) for x in range(8)]
     return end, landings
 
@@ -257,7 +257,7 @@ def _capture_files(model: cp_model.CpModel, color: chess.Color, end_file: dict, 
                    taken: dict, missing: int) -> None:
     """Rule 5 for the captures ``color`` made: per file, the opponent pawns taken there
     are at most the captures landing there."""
-    piece_captures = [model.NewIntVar(0, 15, f"pc{int(color)}{x}") for x in range(8)]
+    piece_captures = [model.new_int_var(0, 15, f"pc{int(color)}{x}") for x in range(8)]
     total = []
     for x in range(8):
         landed = sum(landings[(color, g)][x] for g in range(8))
@@ -265,11 +265,11 @@ def _capture_files(model: cp_model.CpModel, color: chess.Color, end_file: dict, 
         taken_here = []
         for g in range(8):
             victim = (not color, g)
-            here = model.NewBoolVar(f"t{int(color)}{g}{x}")
-            model.AddBoolOr([taken[victim].Not(), end_file[victim][x].Not(), here])
+            here = model.new_bool_var(f"t{int(color)}{g}{x}")
+            model.add_bool_or([taken[victim].Not(), end_file[victim][x].Not(), here])
             taken_here.append(here)
-        model.Add(sum(taken_here) <= landed + piece_captures[x])
-    model.Add(sum(total) + sum(piece_captures) == missing)
+        model.add(sum(taken_here) <= landed + piece_captures[x])
+    model.add(sum(total) + sum(piece_captures) == missing)
 
 
 def _home_square_blockers(model: cp_model.CpModel, color: chess.Color, blockers: chess.Bitboard,
@@ -283,11 +283,11 @@ def _home_square_blockers(model: cp_model.CpModel, color: chess.Color, blockers:
             continue
         for g in range(8):
             key = (color, g)
-            here = model.NewBoolVar(f"hp{int(color)}{g}{x}")
+            here = model.new_bool_var(f"hp{int(color)}{g}{x}")
             for promotion in promoted[key]:
-                model.AddBoolOr([promotion.Not(), end_file[key][x].Not(), here])
-            model.Add(captures[key] >= 1).OnlyEnforceIf(here)
-            only_one = model.NewBoolVar(f"o{int(color)}{g}{x}")
-            model.Add(captures[key] != 1).OnlyEnforceIf(only_one.Not())
-            model.AddBoolOr([here.Not(), only_one.Not(), never_captured[(not color, g)].Not(),
+                model.add_bool_or([promotion.Not(), end_file[key][x].Not(), here])
+            model.add(captures[key] >= 1).only_enforce_if(here)
+            only_one = model.new_bool_var(f"o{int(color)}{g}{x}")
+            model.add(captures[key] != 1).only_enforce_if(only_one.Not())
+            model.add_bool_or([here.Not(), only_one.Not(), never_captured[(not color, g)].Not(),
                              taken[(not color, g)]])

@@ -59,7 +59,7 @@ class Encoder:
 
     def __init__(self) -> None:
         self.model = cp_model.CpModel()
-        self.root_vars = {name: self.model.NewIntVar(0, 7, name) for name in COORDINATES}
+        self.root_vars = {name: self.model.new_int_var(0, 7, name) for name in COORDINATES}
         self.root: SymbolicPosition = tuple((name, 0) for name in COORDINATES)  # type: ignore[assignment]
         self._atoms: dict[tuple, Literal] = {}
         self._gates: dict[tuple, Literal] = {}
@@ -96,14 +96,14 @@ class Encoder:
                 return False
         key = ("eq" if equal else "le", name_a, name_b, bound)
         if key not in self._atoms:
-            literal = self.model.NewBoolVar(f"{key[0]}({name_a}-{name_b},{bound})")
+            literal = self.model.new_bool_var(f"{key[0]}({name_a}-{name_b},{bound})")
             expr = self._linear(name_a, name_b)
             if equal:
-                self.model.Add(expr == bound).OnlyEnforceIf(literal)
-                self.model.Add(expr != bound).OnlyEnforceIf(literal.Not())
+                self.model.add(expr == bound).only_enforce_if(literal)
+                self.model.add(expr != bound).only_enforce_if(literal.Not())
             else:
-                self.model.Add(expr <= bound).OnlyEnforceIf(literal)
-                self.model.Add(expr >= bound + 1).OnlyEnforceIf(literal.Not())
+                self.model.add(expr <= bound).only_enforce_if(literal)
+                self.model.add(expr >= bound + 1).only_enforce_if(literal.Not())
             self._atoms[key] = literal
         return self._atoms[key]
 
@@ -133,14 +133,14 @@ class Encoder:
             return next(iter(seen.values()))
         key = (kind, tuple(sorted(seen)))
         if key not in self._gates:
-            gate = self.model.NewBoolVar(kind)
+            gate = self.model.new_bool_var(kind)
             items = list(seen.values())
             if kind == "and":  # gate <-> all items
-                self.model.AddBoolAnd(items).OnlyEnforceIf(gate)
-                self.model.AddBoolOr([x.Not() for x in items]).OnlyEnforceIf(gate.Not())
+                self.model.add_bool_and(items).only_enforce_if(gate)
+                self.model.add_bool_or([x.Not() for x in items]).only_enforce_if(gate.Not())
             else:  # gate <-> some item
-                self.model.AddBoolOr(items).OnlyEnforceIf(gate)
-                self.model.AddBoolAnd([x.Not() for x in items]).OnlyEnforceIf(gate.Not())
+                self.model.add_bool_or(items).only_enforce_if(gate)
+                self.model.add_bool_and([x.Not() for x in items]).only_enforce_if(gate.Not())
             self._gates[key] = gate
         return self._gates[key]
 
@@ -218,8 +218,8 @@ class Encoder:
         name, offset = term
         key = ("abs", name, offset - target)
         if key not in self._ints:
-            var = self.model.NewIntVar(0, 14, f"|{name}{offset - target:+d}|")
-            self.model.AddAbsEquality(var, self.root_vars[name] + (offset - target))
+            var = self.model.new_int_var(0, 14, f"|{name}{offset - target:+d}|")
+            self.model.add_abs_equality(var, self.root_vars[name] + (offset - target))
             self._ints[key] = var
         return self._ints[key]
 
@@ -227,8 +227,8 @@ class Encoder:
         dx, dy = self._distance_to(x, target[0]), self._distance_to(y, target[1])
         key = ("max", dx.Index(), dy.Index())
         if key not in self._ints:
-            var = self.model.NewIntVar(0, 14, "chebyshev")
-            self.model.AddMaxEquality(var, [dx, dy])
+            var = self.model.new_int_var(0, 14, "chebyshev")
+            self.model.add_max_equality(var, [dx, dy])
             self._ints[key] = var
         return 2 * self._ints[key] + dx + dy
 
@@ -242,4 +242,4 @@ class Encoder:
     def fix_root(self, values: dict[str, int]) -> None:
         """Pin root coordinates (for checks on one position or a slice of positions)."""
         for name, value in values.items():
-            self.model.Add(self.root_vars[name] == value)
+            self.model.add(self.root_vars[name] == value)

@@ -97,11 +97,14 @@ import bisect
 import itertools
 import math
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TypeVar, cast
 
 import chess
+
+_T = TypeVar("_T")
 
 __all__ = [
     "SpaceShape",
@@ -163,13 +166,13 @@ def totals(signature: Signature, shape: SpaceShape) -> Totals:
 
 def colour_signatures(shape: SpaceShape) -> list[Signature]:
     """All (p, n, b, r, q) allowed by promotion accounting (item 1)."""
-    out = []
+    out: list[Signature] = []
     for p in range(shape.max_pawns + 1):
         spare = shape.max_pawns - p
         ranges = [range(base + spare + 1) for base in shape.base_counts]
-        for counts in itertools.product(*ranges):
-            if excess((p, *counts), shape) <= spare:
-                out.append((p, *counts))
+        for n, b, r, q in itertools.product(*ranges):
+            if excess((p, n, b, r, q), shape) <= spare:
+                out.append((p, n, b, r, q))
     return out
 
 
@@ -212,8 +215,8 @@ class Constraint:
 
     def material(self, color: chess.Color) -> Signature:
         """The fixed pawns, knights, bishops, rooks and queens of one colour."""
-        letters = "PNBRQ" if color else "pnbrq"
-        return tuple(sum(letter == wanted for _, letter in self.fixed) for wanted in letters)  # type: ignore[return-value]
+        p, n, b, r, q = (sum(letter == wanted for _, letter in self.fixed) for wanted in ("PNBRQ" if color else "pnbrq"))
+        return p, n, b, r, q
 
     def holds(self, board: chess.Board) -> bool:
         return all(board.piece_at(square) == chess.Piece.from_symbol(letter) for square, letter in self.fixed) and not any(
@@ -246,10 +249,11 @@ class SampleSpace:
         self.signatures = colour_signatures(shape)
         self._cache: dict[tuple, object] = {}
 
-    def _memo(self, key: tuple, make):  # type: ignore[no-untyped-def]
+    def _memo(self, key: tuple, make: Callable[[], _T]) -> _T:
+        """``make()``, computed once per ``key``."""
         if key not in self._cache:
             self._cache[key] = make()
-        return self._cache[key]
+        return cast(_T, self._cache[key])
 
     def groups(self, fixed_units: Units = (0, 0, 0, 0)) -> dict[Totals, _Group]:
         """Signatures with at least the fixed units, grouped by (pawns, units, excess) and
@@ -268,7 +272,7 @@ class SampleSpace:
                 group.cumulative.append(previous + _multinomial(sum(rest), rest))
             return groups
 
-        return self._memo(("groups", fixed_units), make)  # type: ignore[return-value]
+        return self._memo(("groups", fixed_units), make)
 
     def _material(self, white_units: Units, black_units: Units) -> dict[tuple[int, int, int, int], tuple]:
         """Per (pw, uw, pb, ub): the excess pairs allowed by item 2 and their cumulative
@@ -298,7 +302,7 @@ class SampleSpace:
                         out[(pw, uw, pb, ub)] = (pairs, cumulative)
             return out
 
-        return self._memo(("material", white_units, black_units), make)  # type: ignore[return-value]
+        return self._memo(("material", white_units, black_units), make)
 
     def _strata(self, white_fixed: Signature, black_fixed: Signature, pawn_room: int, room: int) -> tuple[list, list[int]]:
         """Boards per (pw, uw, pb, ub) beside one king pair when ``pawn_room`` free squares
@@ -322,7 +326,7 @@ class SampleSpace:
                 cumulative.append(total)
             return strata, cumulative
 
-        return self._memo(("strata", white_fixed, black_fixed, pawn_room, room), make)  # type: ignore[return-value]
+        return self._memo(("strata", white_fixed, black_fixed, pawn_room, room), make)
 
     def _layout(self, constraint: Constraint) -> tuple[list[list[tuple[int, int]]], int, int] | None:
         """The king pairs by the number k of free kings on pawn ranks, the free squares on
@@ -330,7 +334,7 @@ class SampleSpace:
         meets the constraint's fixed part (a pawn off the pawn ranks, two kings of a
         colour, a square both fixed and empty)."""
 
-        def make():  # type: ignore[no-untyped-def]
+        def make():
             shape = self.shape
             fixed = dict(constraint.fixed)
             if len(fixed) != len(constraint.fixed) or set(fixed) & constraint.empty:
@@ -354,7 +358,7 @@ class SampleSpace:
             free_kings = sum(1 for king in "Kk" if king not in fixed.values())
             return classes, pawn_room, len(free) - free_kings
 
-        return self._memo(("layout", constraint), make)  # type: ignore[return-value]
+        return self._memo(("layout", constraint), make)
 
     def _class_counts(self, constraint: Constraint) -> list[int]:
         """Boards of the constraint per king class k (items 1-5)."""
@@ -371,7 +375,7 @@ class SampleSpace:
                 counts.append(len(kings) * cumulative[-1] if cumulative else 0)
             return counts
 
-        return self._memo(("classes", constraint), make)  # type: ignore[return-value]
+        return self._memo(("classes", constraint), make)
 
     def count(self, constraint: Constraint = Constraint()) -> int:
         """The boards of items 1-5 that meet the constraint."""
@@ -387,7 +391,7 @@ class SampleSpace:
         def make() -> list[int]:
             return list(itertools.accumulate(self.count(option.constraint) for option in RIGHTS))
 
-        return self._memo(("options",), make)  # type: ignore[return-value]
+        return self._memo(("options",), make)
 
     @property
     def size(self) -> int:
@@ -415,8 +419,8 @@ class SampleSpace:
         pw, uw, pb, ub = strata[_pick(rng, cumulative)]
         pairs, material = self._material(white_fixed[1:], black_fixed[1:])[(pw, uw, pb, ub)]
         ew, eb = pairs[_pick(rng, material)]
-        white_group = self.groups(white_fixed[1:])[(pw, uw, ew)]  # type: ignore[arg-type]
-        black_group = self.groups(black_fixed[1:])[(pb, ub, eb)]  # type: ignore[arg-type]
+        white_group = self.groups(white_fixed[1:])[(pw, uw, ew)]
+        black_group = self.groups(black_fixed[1:])[(pb, ub, eb)]
         white = white_group.signatures[_pick(rng, white_group.cumulative)]
         black = black_group.signatures[_pick(rng, black_group.cumulative)]
         cells = ["."] * self.shape.squares
@@ -528,10 +532,11 @@ def board_in_space(board: chess.Board) -> bool:
         return False
     colour_totals = []
     for color in (chess.WHITE, chess.BLACK):
-        sig = tuple(len(board.pieces(pt, color)) for pt in (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN))
+        p, n, b, r, q = (len(board.pieces(pt, color)) for pt in chess.PIECE_TYPES[:5])
+        sig: Signature = (p, n, b, r, q)
         if sig not in _ALLOWED_SIGNATURES:
             return False
-        colour_totals.append(totals(sig, shape))  # type: ignore[arg-type]
+        colour_totals.append(totals(sig, shape))
     white, black = colour_totals
     return captures_allow(white, black, shape)
 
@@ -546,7 +551,7 @@ def multiplicity(board: chess.Board) -> int:
         return 0
     if not RightsOption(board.turn, castling, None).constraint.holds(board):
         return 0
-    pairs = [option.ep for option in _EP_OPTIONS[board.turn] if option.constraint.holds(board)]
+    pairs = [option.ep for option in _EP_OPTIONS[board.turn] if option.ep is not None and option.constraint.holds(board)]
     if board.ep_square is not None and board.has_legal_en_passant():
         return sum(pawn_file == chess.square_file(board.ep_square) for pawn_file, _ in pairs)
     trial = board.copy(stack=False)

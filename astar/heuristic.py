@@ -56,6 +56,13 @@ _BIG = 1_000_000
 _MAX_DEADLOCK_BOUNDS = 256  # distinct deadlocked sets whose bound is kept per heuristic
 
 
+def _piece_type(board: chess.Board, square: chess.Square) -> chess.PieceType:
+    """The type of the piece on the occupied ``square``."""
+    piece_type = board.piece_type_at(square)
+    assert piece_type is not None
+    return piece_type
+
+
 def _orthogonal_neighbours(mask: int) -> int:
     """Squares with an orthogonally adjacent square in ``mask``."""
     return chess.shift_up(mask) | chess.shift_down(mask) | chess.shift_left(mask) | chess.shift_right(mask)
@@ -123,7 +130,7 @@ class Heuristic:
         self._forbidden: dict[chess.Color, int] = {}
         for color in chess.COLORS:
             free = goal.occupied_co[color] & ~blocked_mask
-            self._goal_pieces[color] = [(goal.piece_type_at(sq), sq) for sq in chess.scan_forward(free & ~goal.kings)]
+            self._goal_pieces[color] = [(_piece_type(goal, sq), sq) for sq in chess.scan_forward(free & ~goal.kings)]
             self._goal_king[color] = chess.lsb(free & goal.kings) if free & goal.kings else None
             self._goal_count[color] = chess.popcount(goal.occupied_co[color])
             self._goal_pawns[color] = goal.pawns & goal.occupied_co[color]

@@ -387,7 +387,8 @@ def _legs(move: KernelMove, text: str, before: dict[chess.Color, int]) -> list[_
             approach = _Leg(before, [(enemy, (_KIND_TYPES[move.captured],), to_sq)])
         approach.capture_color = color
         approach.answer = chess.Move(from_sq, to_sq, promotion)
-        units = [(color, (promotion,), to_sq)] if promotion is not None else []
+        units: list[tuple[chess.Color, tuple[chess.PieceType, ...], chess.Square]] = (
+            [(color, (promotion,), to_sq)] if promotion is not None else [])
         capture = _Leg(after, units, capture_from=from_sq, capture_to=to_sq, capture_color=color,
                        promotion=promotion, before=before)
         return [approach, capture]
@@ -415,7 +416,8 @@ def _search_leg(board: chess.Board, leg: _Leg | _PromotionLeg, blocked: int, *, 
     counter = itertools.count()
     # a heap entry holds the parent board and the move: the child board is built only
     # when the entry is popped (most children are never expanded)
-    heap = [(10 * h0, rng.random(), next(counter), 0, board.copy(stack=False), None, ())]
+    heap: list[tuple[float, float, int, int, chess.Board, chess.Move | None, tuple[chess.Move, ...]]] = [
+        (10 * h0, rng.random(), next(counter), 0, board.copy(stack=False), None, ())]
     seen = {position_key(board)}
     nodes = 0
     while heap and nodes < max_nodes:
@@ -503,7 +505,7 @@ def _promotions(board: chess.Board, goal: chess.Board, blocked: int,
     offered for it (it would use up a pawn the square needs), and no bishop is promoted
     there while another pawn still has to promote on the same square (it would bar the
     way)."""
-    ranked = []
+    ranked: list[tuple[tuple[int, int, int], _PromotionLeg, int]] = []
     goal_pawns = _pawn_masks_of(goal) if target_pawns is None else target_pawns
     for color in chess.COLORS:
         pawns = _promoting_pawns(board, goal_pawns[color], color)

@@ -190,7 +190,7 @@ def path_obstruction(paths: tuple, occupied: int, placed: int) -> int:
     """Fewest pieces standing on one of the shortest ``paths`` (a
     :func:`shortest_path_layers` graph), in moves: 1 per piece of ``occupied``, 2 per
     piece also in ``placed`` (on its goal square: it must step aside and come back)."""
-    best = {}
+    best: dict[chess.Square, int] = {}
     for sq, steps in paths:
         cost = INF
         for to, crossed in steps:

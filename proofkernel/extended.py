@@ -380,8 +380,8 @@ _WHITE_EXITS = {
 }
 _MIRRORED_KIND = {LIGHT_BISHOP: DARK_BISHOP, DARK_BISHOP: LIGHT_BISHOP, QUEEN: QUEEN, ROOK: ROOK}
 _EXITS = {(chess.WHITE, kind): exits for kind, exits in _WHITE_EXITS.items()}
-_EXITS.update({(chess.BLACK, _MIRRORED_KIND[kind]): ([chess.square_mirror(sq) for sq in homes],
-                                                      [[chess.square_mirror(sq) for sq in way] for way in ways])
+_EXITS.update({(chess.BLACK, _MIRRORED_KIND[kind]): (tuple(chess.square_mirror(sq) for sq in homes),
+                                                      tuple(tuple(chess.square_mirror(sq) for sq in way) for way in ways))
                for kind, (homes, ways) in _WHITE_EXITS.items()})
 _HOME_TYPES = {LIGHT_BISHOP: chess.BISHOP, DARK_BISHOP: chess.BISHOP, QUEEN: chess.QUEEN, ROOK: chess.ROOK}
 _RELEASE_WEIGHT = 100

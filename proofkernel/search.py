@@ -70,7 +70,7 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 
 import chess
@@ -260,7 +260,7 @@ class KernelSearch:
         return bound
 
     def _search(self, state: KernelState, path: tuple[KernelMove, ...], accept, found
-                ) -> Iterator[tuple[KernelMove, ...]]:
+                ) -> Generator[tuple[KernelMove, ...], None, bool]:
         """Yields accepted kernels; returns (via StopIteration value) whether any
         kernel (accepted or not) was reached below ``state``."""
         self.nodes += 1
@@ -275,7 +275,7 @@ class KernelSearch:
             return False
         if state in self._dead or self._bound(state) > remaining:
             return False
-        children = []
+        children: list[tuple[int, int, KernelMove, KernelState]] = []
         white_left = state.units(chess.BLACK) - self.goal.state.units(chess.BLACK)
         black_left = state.units(chess.WHITE) - self.goal.state.units(chess.WHITE)
         for color, left in ((chess.WHITE, white_left), (chess.BLACK, black_left)):

@@ -191,7 +191,7 @@ class Goal:
 
     state: KernelState
     quiet_promotion: tuple[tuple[bool, ...], tuple[bool, ...]]
-    capture_promotion: tuple[tuple[tuple[bool, ...], ...], tuple[tuple[tuple[bool, ...], ...], ...]]
+    capture_promotion: tuple[tuple[tuple[bool, ...], ...], tuple[tuple[bool, ...], ...]]
     bishop_promotion: tuple[tuple[bool, ...], tuple[bool, ...]]
     locked_bottom: tuple[bool, ...]
     locked_top: tuple[bool, ...]

@@ -66,7 +66,7 @@ def main() -> None:
         verdict = decide(board, max_nodes=args.max_nodes, time_limit=args.time_limit)
         times.append(verdict.seconds)
         label = "legal" if row["legal"] else "illegal"
-        got = verdict.status
+        got = str(verdict.status)
         if got == "unknown" and verdict.kernel:
             got = "unknown+kernel"
         counts[(label, got)] += 1

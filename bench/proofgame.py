@@ -76,7 +76,7 @@ def main() -> None:
     verdicts = pool.map(work, fens) if pool is not None else map(work, fens)
     proved_times, proved_nodes = [], []
     for index, (row, verdict) in enumerate(zip(legal, verdicts, strict=True)):
-        statuses[verdict.status] += 1
+        statuses[str(verdict.status)] += 1
         times.append(verdict.seconds)
         nodes.append(verdict.nodes)
         if verdict.status == "legal":

@@ -175,7 +175,8 @@ def _chain(args: argparse.Namespace) -> list[str]:
             out.write(header + "\n")
             out.flush()
         progress = show_progress(args)
-        fens, static = [], []
+        fens: list[str] = []
+        static: list[str | None] = []  # the status line of a draw the static rules decide
         for index, board in enumerate(tqdm(draws(args.samples, args.seed), total=args.samples, desc="sampling",
                                            unit="draw", disable=not progress, file=sys.stderr,
                                            dynamic_ncols=True)):
@@ -195,7 +196,8 @@ def _chain(args: argparse.Namespace) -> list[str]:
                             total=len(todo), scheduler=args.scheduler)
         lines = list(done)
         for index in range(len(done), args.samples):
-            line = static[index] if static[index] is not None else _status_line(next(results))
+            decided = static[index]
+            line = decided if decided is not None else _status_line(next(results))
             lines.append(line)
             if out is not None:
                 out.write(line + "\n")

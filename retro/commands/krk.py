@@ -62,7 +62,8 @@ def summary(analysis: KrkAnalysis) -> dict:
     reached = analysis.distance >= 0
     covered = analysis.legal & (analysis.predecessor_count > 0)
     derived = np.flatnonzero(analysis.level > 0)
-    possibly, no_predecessor = [], []
+    possibly: list[str] = []
+    no_predecessor: list[str] = []
     for code in derived:
         position = KrkPosition.from_code(int(code))
         (possibly if outside_predecessors(position) else no_predecessor).append(position.fen())

@@ -104,7 +104,8 @@ def _pin(encoder: Encoder, root: KrkPosition | None) -> None:
                           "wrx": chess.square_file(root.white_rook), "wry": chess.square_rank(root.white_rook)})
 
 
-def solve(encoder: Encoder, *, time_limit: float = 600.0, workers: int = 1) -> tuple[cp_model.CpSolver, int, float]:
+def solve(encoder: Encoder, *, time_limit: float = 600.0,
+          workers: int = 1) -> tuple[cp_model.CpSolver, cp_model.CpSolverStatus, float]:
     """Run CP-SAT; returns the solver, its status and the wall time."""
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = time_limit

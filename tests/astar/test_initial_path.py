@@ -81,7 +81,7 @@ def test_late_pawn_plan_lets_home_bishops_out_before_their_capture(fen: str) -> 
     kernel, extended = _plan(goal)
     exits = {(chess.WHITE, True): (chess.E2, chess.G2), (chess.WHITE, False): (chess.B2, chess.D2),
              (chess.BLACK, True): (chess.B7, chess.D7), (chess.BLACK, False): (chess.E7, chess.G7)}
-    taken = {chess.WHITE: set(), chess.BLACK: set()}
+    taken: dict[chess.Color, set[chess.Square]] = {chess.WHITE: set(), chess.BLACK: set()}
     checked = 0
     for step, move in enumerate(kernel):
         text = str(move)
@@ -115,7 +115,7 @@ def test_an_approach_may_end_in_check_only_when_the_planned_capture_answers_it()
     for san in "a3 Nc6 a4 Nd4 a5 Nf3+".split():
         board.push_san(san)
     pawns = {color: board.pawns & board.occupied_co[color] for color in chess.COLORS}
-    unit = [(chess.BLACK, (chess.KNIGHT,), chess.F3)]
+    unit: list[tuple[chess.Color, tuple[chess.PieceType, ...], chess.Square]] = [(chess.BLACK, (chess.KNIGHT,), chess.F3)]
     assert board.is_check()
     assert _Leg(pawns, unit, capture_color=chess.WHITE, answer=chess.Move(chess.E2, chess.F3)).ends(board)
     assert not _Leg(pawns, unit, capture_color=chess.WHITE, answer=chess.Move(chess.D2, chess.D3)).ends(board)
@@ -390,8 +390,9 @@ def test_more_random_plans_find_the_pawn_that_must_make_way(monkeypatch) -> None
     blocked = blocked_squares(goal, START)
     monkeypatch.setattr(proofgame, "SHUFFLED_PLANS", 1)
     one = proofgame._initial_path(found, START, goal, goal, blocked, time.monotonic(), 60, 2)
-    assert one.done == 0
+    assert one is not None and one.done == 0
     monkeypatch.setattr(proofgame, "SHUFFLED_PLANS", 4)
     four = proofgame._initial_path(found, START, goal, goal, blocked, time.monotonic(), 60, 2)
+    assert four is not None
     assert four.done == four.total == 4 and four.reason == ""
     assert ProofGame(START.fen(), four.moves).final_board().board_fen() == four.board.board_fen()

@@ -59,7 +59,7 @@ def test_texel_astar_length_shortest(case: dict) -> None:
     """With weight 1:1 the admissible search returns a shortest proof game (texel's length)."""
     init, goal = chess.Board(case["init_fen"]), chess.Board(case["goal_fen"])
     verdict = prove(goal, init=init, use_kernel=False, weight=(1, 1), max_nodes=30_000, time_limit=20)
-    assert verdict.status == "legal"
+    assert verdict.status == "legal" and verdict.proof_game is not None
     assert len(verdict.proof_game.moves) == case["plies"]
 
 

@@ -81,7 +81,7 @@ def test_late_pawn_plan_lets_home_bishops_out_before_their_capture(fen: str) -> 
     kernel, extended = _plan(goal)
     exits = {(chess.WHITE, True): (chess.E2, chess.G2), (chess.WHITE, False): (chess.B2, chess.D2),
              (chess.BLACK, True): (chess.B7, chess.D7), (chess.BLACK, False): (chess.E7, chess.G7)}
-    taken: dict[chess.Color, set[chess.Square]] = {chess.WHITE: set(), chess.BLACK: set()}
+    taken: dict[chess.Color, set[tuple[chess.Color, bool]]] = {chess.WHITE: set(), chess.BLACK: set()}
     checked = 0
     for step, move in enumerate(kernel):
         text = str(move)
@@ -345,6 +345,7 @@ def test_steady_files_are_those_without_captures_or_promotions() -> None:
 TROMP_SHUT_IN = "5b2/5B2/pPbB3b/P1nb1p2/q4NQR/1qP2rp1/1kr2N2/R2NKRrr b - - 0 1"
 
 
+@pytest.mark.slow
 def test_a_promotion_before_a_capture_advances_the_pawns_that_shut_its_square() -> None:
     """When the quiet promotion a capture needs first fails, the pawns that take part in
     nothing more go to their last squares (as for a capture's legs) and it is tried
@@ -375,6 +376,7 @@ def test_a_shuffled_plan_plays_every_capture_where_the_late_one_stops() -> None:
     assert any(complete)
 
 
+@pytest.mark.slow
 def test_more_random_plans_find_the_pawn_that_must_make_way(monkeypatch) -> None:
     """Tromp's 1rrb1k2/... (data/cpr-sample-10k-undecided.fen): the late and the early
     plans both stop before the first capture, bxPg0 (with the pawns they keep home, only

@@ -130,6 +130,7 @@ def test_texel_goal_pos_rewrite_irreversible_last_move(case: dict) -> None:
         assert rewrite.predecessor.fen() != case["expected_goal_fen_not"]
 
 
+@pytest.mark.slow
 def test_descending_search_finishes_a_long_dev_proof_game() -> None:
     """From the position after the last capture of Texel's 172-ply proof game for a
     legal dev position, the committed-leg search finds the remaining ~144 plies."""
@@ -232,6 +233,7 @@ def test_non_admissible_heuristic_charges_the_king_danger() -> None:
         assert NonAdmissibleHeuristic(goal, mask).value(board) == 8 + danger, goal_fen
 
 
+@pytest.mark.slow
 def test_best_node_of_a_leg_has_a_move_left() -> None:
     """From a late node of dev legal position #9 (White's king c1 in check from the e1
     rook), the lowest-heuristic positions a search generates include near-mates whose

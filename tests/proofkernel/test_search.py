@@ -24,8 +24,12 @@ def _search(init: chess.Board, goal: chess.Board, **budget) -> KernelSearch:
     return KernelSearch(KernelState.from_board(init), Goal.from_boards(goal, blocked_squares(goal, init), init), **budget)
 
 
-@pytest.mark.parametrize("case", [c for c in SEARCH if c["expect_kernel"]],
-                         ids=[c["source"] for c in SEARCH if c["expect_kernel"]])
+#: texel cases whose kernel search takes minutes (proofkernelTest.cpp:891: 170 s on 2 loaded cores)
+_SLOW_SEARCHES = {"texel/test/texelutil/proofkernelTest.cpp:891"}
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c["source"], marks=[pytest.mark.slow] if c["source"] in _SLOW_SEARCHES
+                                               else []) for c in SEARCH if c["expect_kernel"]])
 def test_kernel_found_where_texel_finds_one(case: dict) -> None:
     result = find_kernel(chess.Board(case["goal_fen"]), init=chess.Board(case["init_fen"]))
     assert result.status == "found"
@@ -378,6 +382,7 @@ def test_a_bishop_sealed_on_its_promotion_square_was_born_there() -> None:
         assert find_kernel(goal).status == "found", fen
 
 
+@pytest.mark.slow
 def test_random_games_with_a_bishop_sealed_on_a8_have_a_kernel() -> None:
     """The rule on real games: after 1.b4 a5 2.bxa5 Nc6 3.a6 Rb8 4.a7 Nf6 5.a8=B (a
     light bishop born on a8 beside the b7 pawn), random continuations that leave b7

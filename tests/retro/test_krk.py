@@ -162,6 +162,7 @@ def test_symbolic_legality_matches_python_chess():
         assert (status != cp_model.INFEASIBLE) == is_initially_legal(position), position
 
 
+@pytest.mark.slow
 def test_claim_1_proved_on_the_slice_white_king_a1():
     """Claim 1 for every root with the white king on a1, both sides to move."""
     for white_to_move in (True, False):

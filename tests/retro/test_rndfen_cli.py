@@ -78,6 +78,7 @@ def test_bad_input(capsys):
     assert exit_info.value.code == 2
 
 
+@pytest.mark.slow
 def test_a_reader_that_stops_early_ends_the_run_quietly():
     """`retro rndfen ... | head -1`: once the reader has gone, the run ends with exit
     code 0 and nothing on stderr (a BrokenPipeError is an OSError: it used to be

@@ -14,8 +14,7 @@ from proofkernel.moves import apply_move, generate_moves, parse_move
 from proofkernel.search import INFINITE, KernelSearch, _domino_cover, _incomplete_cover, lower_bound, min_file_shifts
 from proofkernel.state import Goal, KernelState, split_promotions
 from retro.legality import find_kernel
-from tests.conftest import read_jsonl
-from tests.proofkernel.conftest import texel_cases
+from tests.conftest import read_jsonl, texel_cases
 
 SEARCH = texel_cases("proofkernel")
 

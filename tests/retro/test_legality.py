@@ -10,7 +10,7 @@ import chess
 import pytest
 
 from retro.legality import decide
-from tests.proofkernel.conftest import texel_cases
+from tests.conftest import texel_cases
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 LEGALITY = texel_cases("legality")

@@ -211,7 +211,8 @@ def impossible_double_check(facts: _Facts) -> str | None:
         line = chess.between(b, king)
         if _origins(board, a, x) & line:
             return None
-    names = " and ".join(f"{board.piece_at(s).symbol()}{chess.square_name(s)}" for s in checkers)  # type: ignore[union-attr]
+    pieces = board.piece_map(mask=board.attackers_mask(x, king))
+    names = " and ".join(f"{pieces[s].symbol()}{chess.square_name(s)}" for s in checkers)
     return f"double check by {names} that no single move can give"
 
 
@@ -500,8 +501,9 @@ def confined_originals(facts: _Facts) -> str | None:
             else:
                 confined_homes |= chess.BB_SQUARES[square]
         on_board: dict[tuple[chess.PieceType, bool], int] = {}
-        for square in chess.SquareSet(board.occupied_co[color] & ~board.pawns & ~board.kings & ~confined_homes):
-            kind = _kind(board.piece_type_at(square), square)  # type: ignore[arg-type]
+        pieces = board.piece_map(mask=board.occupied_co[color] & ~board.pawns & ~board.kings & ~confined_homes)
+        for square, piece in pieces.items():
+            kind = _kind(piece.piece_type, square)
             on_board[kind] = on_board.get(kind, 0) + 1
         promoted = sum(max(0, count - free.get(kind, 0)) for kind, count in on_board.items())
         pawns = _count(board, chess.PAWN, color)

@@ -525,8 +525,10 @@ def board_in_space(board: chess.Board) -> bool:
     """Items 1-5: material signatures, capture accounting, kings distinct and
     non-adjacent, pawns on ranks 2-7."""
     shape = SpaceShape()
-    kings = [board.king(chess.WHITE), board.king(chess.BLACK)]
-    if None in kings or chess.popcount(board.kings) != 2 or shape.adjacent(kings[0], kings[1]):  # type: ignore[arg-type]
+    white_king, black_king = board.king(chess.WHITE), board.king(chess.BLACK)
+    if white_king is None or black_king is None or chess.popcount(board.kings) != 2:
+        return False
+    if shape.adjacent(white_king, black_king):
         return False
     if board.pawns & (chess.BB_RANK_1 | chess.BB_RANK_8):
         return False

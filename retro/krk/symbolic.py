@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ortools.sat.python import cp_model
+from ortools.sat.python import cp_model, cp_model_helper
 
 __all__ = ["Term", "SymbolicPosition", "Encoder", "Move", "COORDINATES", "KING_STEPS"]
 
@@ -38,7 +38,7 @@ Term = tuple[str | None, int]
 """``(name, k)``: coordinate ``name`` of the root plus ``k``; ``(None, c)``: the constant ``c``."""
 
 SymbolicPosition = tuple[Term, Term, Term, Term, Term, Term]
-Literal = cp_model.IntVar | bool  # a BoolVar (possibly negated) or a constant
+Literal = cp_model_helper.Literal | bool  # a BoolVar (possibly negated) or a constant
 
 
 def constant(value: int) -> Term:
@@ -66,8 +66,8 @@ class Encoder:
         self._ints: dict[tuple, cp_model.IntVar] = {}
 
     # --- comparisons -------------------------------------------------------------
-    def _linear(self, a: str | None, b: str | None) -> cp_model.LinearExprT:
-        expr: cp_model.LinearExprT = 0
+    def _linear(self, a: str | None, b: str | None) -> cp_model.LinearExpr | int:
+        expr: cp_model.LinearExpr | int = 0
         if a is not None:
             expr = self.root_vars[a]
         if b is not None:
@@ -120,7 +120,7 @@ class Encoder:
 
     def _gate(self, kind: str, literals: Iterable[Literal]) -> Literal:
         absorbing = kind == "or"  # True absorbs an OR, False absorbs an AND
-        seen: dict[int, Literal] = {}
+        seen: dict[int, cp_model_helper.Literal] = {}
         for literal in literals:
             if isinstance(literal, bool):
                 if literal == absorbing:
@@ -216,6 +216,7 @@ class Encoder:
     # --- the measure (paper, 5.2) --------------------------------------------------
     def _distance_to(self, term: Term, target: int) -> cp_model.IntVar:
         name, offset = term
+        assert name is not None, "a constant has no distance variable"
         key = ("abs", name, offset - target)
         if key not in self._ints:
             var = self.model.new_int_var(0, 14, f"|{name}{offset - target:+d}|")
@@ -223,7 +224,7 @@ class Encoder:
             self._ints[key] = var
         return self._ints[key]
 
-    def _king_part(self, x: Term, y: Term, target: tuple[int, int]) -> cp_model.LinearExprT:
+    def _king_part(self, x: Term, y: Term, target: tuple[int, int]) -> cp_model.LinearExpr:
         dx, dy = self._distance_to(x, target[0]), self._distance_to(y, target[1])
         key = ("max", dx.Index(), dy.Index())
         if key not in self._ints:
@@ -232,11 +233,13 @@ class Encoder:
             self._ints[key] = var
         return 2 * self._ints[key] + dx + dy
 
-    def measure(self, position: SymbolicPosition) -> cp_model.LinearExprT:
+    def measure(self, position: SymbolicPosition) -> cp_model.LinearExpr | int:
         """M = 2*CDWK + MDWK + 2*CDBK + MDBK + DWR, targets e5 (4,4), c5 (2,4), h1 (7,0)."""
         wkx, wky, bkx, bky, wrx, wry = position
         rook_on_file, rook_on_rank = self.eq(wrx, constant(7)), self.eq(wry, constant(0))
-        dwr = 2 - sum(int(x) if isinstance(x, bool) else x for x in (rook_on_file, rook_on_rank))
+        dwr: cp_model.LinearExpr | int = 2
+        for on_line in (rook_on_file, rook_on_rank):
+            dwr = dwr - (int(on_line) if isinstance(on_line, bool) else on_line)
         return self._king_part(wkx, wky, (4, 4)) + self._king_part(bkx, bky, (2, 4)) + dwr
 
     def fix_root(self, values: dict[str, int]) -> None:

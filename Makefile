@@ -1,19 +1,20 @@
-# Quick start: `make run` (demonstration), `make test` (test suite) and `make serve` (the workbench
-# at http://127.0.0.1:8000/).
-# All three create .venv if it is missing and install the project into it from PyPI.
+# Quick start: `make run` (demonstration), `make test` (test suite; `make test-fast` leaves out
+# the tests marked slow) and `make serve` (the workbench at http://127.0.0.1:8000/).
+# `make lint` runs ruff (lint and format check) and mypy.
+# All create .venv if it is missing and install the project into it from PyPI.
 VENV := .venv
 PY := $(VENV)/bin/python
 RETRO := $(VENV)/bin/retro
 STAMP := $(VENV)/.installed
 
-.PHONY: run test serve bench clean
+.PHONY: run test test-fast lint serve clean
 
 $(PY):
 	python3 -m venv $(VENV)
 
 $(STAMP): $(PY) pyproject.toml
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test,dask]'
+	$(PY) -m pip install -q -e '.[test,lint,dask]'
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -38,6 +39,16 @@ serve: $(STAMP)
 
 test: $(STAMP)
 	$(VENV)/bin/pytest -q -n 2
+
+test-fast: $(STAMP)
+	$(VENV)/bin/pytest -q -n 2 -m "not slow"
+
+LINTED := retro proofkernel astar cages tests bench
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check $(LINTED)
+	$(VENV)/bin/ruff format --check $(LINTED)
+	$(VENV)/bin/mypy $(LINTED)
 
 clean:
 	rm -rf $(VENV) build *.egg-info

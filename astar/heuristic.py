@@ -56,6 +56,13 @@ _BIG = 1_000_000
 _MAX_DEADLOCK_BOUNDS = 256  # distinct deadlocked sets whose bound is kept per heuristic
 
 
+def _piece_type(board: chess.Board, square: chess.Square) -> chess.PieceType:
+    """The type of the piece on the occupied ``square``."""
+    piece_type = board.piece_type_at(square)
+    assert piece_type is not None
+    return piece_type
+
+
 def _orthogonal_neighbours(mask: int) -> int:
     """Squares with an orthogonally adjacent square in ``mask``."""
     return chess.shift_up(mask) | chess.shift_down(mask) | chess.shift_left(mask) | chess.shift_right(mask)
@@ -123,7 +130,7 @@ class Heuristic:
         self._forbidden: dict[chess.Color, int] = {}
         for color in chess.COLORS:
             free = goal.occupied_co[color] & ~blocked_mask
-            self._goal_pieces[color] = [(goal.piece_type_at(sq), sq) for sq in chess.scan_forward(free & ~goal.kings)]
+            self._goal_pieces[color] = [(_piece_type(goal, sq), sq) for sq in chess.scan_forward(free & ~goal.kings)]
             self._goal_king[color] = chess.lsb(free & goal.kings) if free & goal.kings else None
             self._goal_count[color] = chess.popcount(goal.occupied_co[color])
             self._goal_pawns[color] = goal.pawns & goal.occupied_co[color]
@@ -231,7 +238,7 @@ class Heuristic:
         if kings:
             total = piece_distances(chess.KING, goal_king, self.blocked_mask, self._forbidden[color])[chess.lsb(kings)]
         rows = []
-        for ptype, mask in zip(chess.PIECE_TYPES[:5], own_types[:5]):
+        for ptype, mask in zip(chess.PIECE_TYPES[:5], own_types[:5], strict=True):
             for sq in chess.scan_forward(mask & ~self.blocked_mask):
                 rows.append(self._row(color, ptype, sq, captures))
         if len(rows) < len(self._goal_pieces[color]):
@@ -283,7 +290,7 @@ class Heuristic:
             stuck &= ~self.blocked_mask
             if stuck:
                 if white & stuck != self._goal_white & stuck or any(
-                        mask & stuck != goal_mask & stuck for mask, goal_mask in zip(types, self._goal_types)):
+                        mask & stuck != goal_mask & stuck for mask, goal_mask in zip(types, self._goal_types, strict=False)):
                     return INF
                 bound = self._deadlock_bounds.get(stuck)
                 if bound is None:

@@ -34,15 +34,13 @@ bound) is the sum of
   nearest piece of that kind around the blocked squares and the planned pawn squares
   (or, when they close every way, the pawns already on their planned squares: a piece
   may pass before a pawn arrives), plus one per piece standing on its least obstructed
-  shortest way or on the square itself (:func:`astar.paths.obstruction`; without
-  it a rook whose way runs through the knight and bishop of its home corner looked one
-  move away, and the leg searched blindly).
+  shortest way or on the square itself (:func:`astar.paths.obstruction`: a piece
+  boxed in by its own units is further away than its relaxed distance says).
 
 All other pieces are free; the leg ends as soon as the partial goal holds.
 
 Then, when the goal is given, the **quiet promotions** (texel's extended kernel carries
-them; ours stops at the last capture, and leaving them all to the final A* stalled it
-on crowded boards): the pawns beyond the goal's count on a file are the most advanced
+them; ours stops at the last capture): the pawns beyond the goal's count on a file are the most advanced
 ones there (pawns of a file never pass each other without captures, and none are
 left). Repeatedly, one pawn whose way to the last rank holds no pawn and no blocked
 square promotes, in a leg of its own (:class:`_PromotionLeg`: no capture; other pawns
@@ -63,9 +61,9 @@ pawns change files only by its captures; :func:`_later_promotion_squares`).
 When a capture's legs fail, they are tried once more with the pawns that take part in
 no capture and no promotion from there on (their file keeps its number of pawns in
 every later plan) already on their last squares of the plan: the plan keeps pawns as
-late as it can, which can shut a unit out (dev #109: the rook to be taken on f2 behind
-the f1 bishop, boxed in by the e2 and g2 pawns; with the g-pawn on g4 it gets out).
-These files keep their last squares for the rest of the path.
+late as it can, which can shut a unit out (a rook to be taken behind a bishop boxed in
+by two pawns of its home rank gets out once one of them advances). These files keep
+their last squares for the rest of the path.
 
 When a leg fails (node limit), or the plan needs something this construction does not
 do (a capture of a promoted piece, en passant), the path stops there: the moves made
@@ -222,7 +220,7 @@ class _Leg:
                         return INF, []
                     total += abs(len(ranks) - len(goals))
                     continue
-                for rank, goal in zip(ranks, goals):
+                for rank, goal in zip(ranks, goals, strict=False):
                     step = goal - rank if color == chess.WHITE else rank - goal
                     if step < 0:
                         return INF, []
@@ -295,7 +293,7 @@ class _PromotionLeg:
                 have = sorted(chess.scan_forward(board.pawns & board.occupied_co[color] & file_mask),
                               reverse=color == chess.BLACK)
                 # the least advanced pawns of a file are the ones that stay
-                if any(sq > goal if color == chess.WHITE else sq < goal for sq, goal in zip(have, goals)):
+                if any(sq > goal if color == chess.WHITE else sq < goal for sq, goal in zip(have, goals, strict=False)):
                     return INF, 0
         file_mask = chess.BB_FILES[chess.square_file(self.promotion_square)]
         file_pawns = board.pawns & board.occupied_co[self.color] & file_mask
@@ -389,7 +387,8 @@ def _legs(move: KernelMove, text: str, before: dict[chess.Color, int]) -> list[_
             approach = _Leg(before, [(enemy, (_KIND_TYPES[move.captured],), to_sq)])
         approach.capture_color = color
         approach.answer = chess.Move(from_sq, to_sq, promotion)
-        units = [(color, (promotion,), to_sq)] if promotion is not None else []
+        units: list[tuple[chess.Color, tuple[chess.PieceType, ...], chess.Square]] = (
+            [(color, (promotion,), to_sq)] if promotion is not None else [])
         capture = _Leg(after, units, capture_from=from_sq, capture_to=to_sq, capture_color=color,
                        promotion=promotion, before=before)
         return [approach, capture]
@@ -417,7 +416,8 @@ def _search_leg(board: chess.Board, leg: _Leg | _PromotionLeg, blocked: int, *, 
     counter = itertools.count()
     # a heap entry holds the parent board and the move: the child board is built only
     # when the entry is popped (most children are never expanded)
-    heap = [(10 * h0, rng.random(), next(counter), 0, board.copy(stack=False), None, ())]
+    heap: list[tuple[float, float, int, int, chess.Board, chess.Move | None, tuple[chess.Move, ...]]] = [
+        (10 * h0, rng.random(), next(counter), 0, board.copy(stack=False), None, ())]
     seen = {position_key(board)}
     nodes = 0
     while heap and nodes < max_nodes:
@@ -499,14 +499,13 @@ def _promotions(board: chess.Board, goal: chess.Board, blocked: int,
     Order: fewest pawn steps, then the kind whose nearest unfilled goal square is
     closest.
 
-    A goal bishop on a square it can never leave (every diagonal neighbour blocked:
-    Tromp's B1Q5/1p1b... wants one on a8 beside the b7 pawn) is born there: only a
-    promotion on that square makes it, and a bishop promoted there stays. So a bishop
-    promoted elsewhere is not offered for it (the path once promoted light bishops on
-    f1 and queens on a8 and had no pawn left for it), and no bishop is promoted there
-    while another pawn still has to promote on the same square (it would bar the way:
-    Bn1RBB1B/...'s two a-pawns)."""
-    ranked = []
+    A goal bishop on a square it can never leave (every diagonal neighbour blocked,
+    e.g. a8 beside a blocked b7 pawn) is born there: only a promotion on that square
+    makes it, and a bishop promoted there stays. So a bishop promoted elsewhere is not
+    offered for it (it would use up a pawn the square needs), and no bishop is promoted
+    there while another pawn still has to promote on the same square (it would bar the
+    way)."""
+    ranked: list[tuple[tuple[int, int, int], _PromotionLeg, int]] = []
     goal_pawns = _pawn_masks_of(goal) if target_pawns is None else target_pawns
     for color in chess.COLORS:
         pawns = _promoting_pawns(board, goal_pawns[color], color)
@@ -519,9 +518,9 @@ def _promotions(board: chess.Board, goal: chess.Board, blocked: int,
         bishop_squares = [promo for promo in squares + later_squares if bishop_may_leave(promo, blocked)]
         light = sum(1 for promo in bishop_squares if _is_kind_square(promo, LIGHT_BISHOP))
         dark = len(bishop_squares) - light
-        lacking = [g - h for g, h in zip(_kind_counts(goal, color), _kind_counts(board, color))]
+        lacking = [g - h for g, h in zip(_kind_counts(goal, color), _kind_counts(board, color), strict=True)]
         after = chess.popcount(board.pawns & board.occupied_co[color]) - 1
-        for sq, promo in zip(pawns, squares):
+        for sq, promo in zip(pawns, squares, strict=False):
             way = chess.between(sq, promo) | chess.BB_SQUARES[promo]
             if way & (board.pawns | blocked):
                 continue
@@ -563,11 +562,9 @@ def _later_promotion_squares(kernel: tuple[KernelMove, ...], extended_moves: tup
     capture ``index`` on: pawns only change files by capturing, so the pawns a file
     has after capture ``j`` beyond those it has before capture ``j + 1`` (or in the
     end) promote quietly on that file; a capture that promotes lands on its square.
-    None when a capture's legs cannot be built.
-    (Tromp's 1bQ2b2/...: before the captures that send Black's a- and b-pawns to b1
-    and a1, only the number of later promotions counted, and the path promoted the
-    d-pawn to a queen on d1; with g2 shutting in h1, b1 was left as the one light
-    square for the two light bishops still lacking.)"""
+    None when a capture's legs cannot be built. (Counting the later promotions alone is
+    not enough: a quiet promotion now must leave the later ones the square colours
+    the goal's bishops still need.)"""
     squares: dict[chess.Color, list[chess.Square]] = {chess.WHITE: [], chess.BLACK: []}
     for j in range(index, len(kernel)):
         legs = _legs(kernel[j], extended_moves[j], plans[j])
@@ -614,121 +611,147 @@ def initial_path(init: chess.Board, kernel: tuple[KernelMove, ...], extended_mov
     """Realise ``kernel`` (with its extended-kernel moves and pawn plan) from ``init``;
     with ``goal``, then also the quiet promotions (and, with ``place``, each promoted
     piece's walk to an unfilled goal square of its kind)."""
-    deadline = None if time_limit is None else time.monotonic() + time_limit
-    rng = random.Random(seed)
-    board = init.copy(stack=False)
-    moves: list[chess.Move] = []
-    nodes = 0
-    promoted = 0
-    unreached: set[chess.Square] = set()  # goal squares a promoted piece's walk failed to reach
-    stuck: set[chess.Square] = set()  # promotion squares a promotion leg failed to reach
+    path = _PathBuilder(init, kernel, blocked, goal=goal, place=place, tries=tries, leg_nodes=leg_nodes,
+                        time_limit=time_limit, seed=seed)
+    if len(extended_moves) != len(kernel) or len(pawn_plan) != len(kernel) + 1:
+        return path.stop(0, "extended kernel does not match the kernel")
+    plans = [_pawn_masks(plan) for plan in pawn_plan]
+    for index, (move, text) in enumerate(zip(kernel, extended_moves, strict=True)):
+        failed = path.play_capture(plans, index, move, text, extended_moves)
+        if failed is not None:
+            return path.stop(index, failed)
+    if goal is not None:
+        while path.must_promote(_pawn_masks_of(goal)):
+            if not path.promote_one(goal, None):
+                return path.stop(len(kernel), "no way found for the next quiet promotion")
+    return path.stop(len(kernel), "")
 
-    def stop(done: int, reason: str) -> InitialPath:
-        return InitialPath(tuple(moves), board, done, len(kernel), nodes, reason, promoted)
 
-    def play(leg: _Leg | _PromotionLeg, budget: int) -> bool:
-        nonlocal board, nodes
-        found, spent = _search_leg(board, leg, blocked, max_nodes=budget, deadline=deadline, rng=rng)
-        nodes += spent
+class _PathBuilder:
+    """An initial path under construction: the moves played from ``init``, the board they
+    reach, the nodes spent, the quiet promotions played, and the squares that failed."""
+
+    def __init__(self, init: chess.Board, kernel: tuple[KernelMove, ...], blocked: int, *,
+                 goal: chess.Board | None, place: bool, tries: int, leg_nodes: int, time_limit: float | None,
+                 seed: int) -> None:
+        self.deadline = None if time_limit is None else time.monotonic() + time_limit
+        self.rng = random.Random(seed)
+        self.kernel, self.blocked, self.goal = kernel, blocked, goal
+        self.place, self.tries, self.leg_nodes = place, tries, leg_nodes
+        self.board = init.copy(stack=False)
+        self.moves: list[chess.Move] = []
+        self.nodes = 0
+        self.promoted = 0
+        self.unreached: set[chess.Square] = set()  # goal squares a promoted piece's walk failed to reach
+        self.stuck: set[chess.Square] = set()  # promotion squares a promotion leg failed to reach
+        #: files whose pawns went to their last squares early, and the pawns before the capture at hand
+        self.advanced: dict[chess.Color, int] = {chess.WHITE: 0, chess.BLACK: 0}
+        self.before: dict[chess.Color, int] = {}
+
+    def stop(self, done: int, reason: str) -> InitialPath:
+        return InitialPath(tuple(self.moves), self.board, done, len(self.kernel), self.nodes, reason, self.promoted)
+
+    def play(self, leg: _Leg | _PromotionLeg, budget: int) -> bool:
+        """Search ``leg`` within ``budget`` nodes and play it; False when it was not found."""
+        found, spent = _search_leg(self.board, leg, self.blocked, max_nodes=budget, deadline=self.deadline,
+                                   rng=self.rng)
+        self.nodes += spent
         if found is None:
             return False
         for real in found:
-            board.push(real)
-        moves.extend(found)
-        board = board.copy(stack=False)
+            self.board.push(real)
+        self.moves.extend(found)
+        self.board = self.board.copy(stack=False)
         return True
 
-    def promote_one(target_pawns: dict[chess.Color, int] | None,
+    def promote_one(self, goal: chess.Board, target_pawns: dict[chess.Color, int] | None,
                     later: dict[chess.Color, list[chess.Square]] | None = None) -> bool:
         """One quiet promotion toward ``target_pawns`` (None: the goal's pawns), the
         plan's ``later`` promotion squares left for the others, then the new piece's
         walk."""
-        nonlocal promoted
-        # promotion squares whose leg failed come last (a failure there tends to repeat:
-        # a Tromp sample position retried f1 in every round, 2 s each time)
-        ranked = _promotions(board, goal, blocked, target_pawns, later)
-        candidates = sorted(ranked, key=lambda item: item[0].promotion_square in stuck)[:tries]
+        # promotion squares whose leg failed come last (a failure there tends to repeat)
+        ranked = _promotions(self.board, goal, self.blocked, target_pawns, later)
+        candidates = sorted(ranked, key=lambda item: item[0].promotion_square in self.stuck)[:self.tries]
         # when every candidate fails, the best one gets a second try with twice the nodes
-        attempts = [(leg, kind, leg_nodes) for leg, kind in candidates]
-        attempts += [(leg, kind, 2 * leg_nodes) for leg, kind in candidates[:1]]
-        for leg, kind, budget in attempts:
-            if play(leg, budget):
-                break
-            stuck.add(leg.promotion_square)
-        else:
+        attempts = [(leg, kind, self.leg_nodes) for leg, kind in candidates]
+        attempts += [(leg, kind, 2 * self.leg_nodes) for leg, kind in candidates[:1]]
+        played = next(((leg, kind) for leg, kind, budget in attempts if self._play_or_mark(leg, budget)), None)
+        if played is None:
             return False
-        promoted += 1
-        # (a walk to a square a pawn keeps ends at once: the leg's guide is INF there)
-        # (never to a square a walk failed to reach: dev #50 sent five promoted queens to
-        # a1, held by a white rook boxed in by its pawn and knight; each walk spent the
-        # whole leg budget, 16 of the path's 17 s)
-        target = (_nearest_unfilled(board, goal, leg.color, kind, leg.promotion_square, blocked, unreached)[1]
-                  if place else None)
-        if target is not None:
-            # a walk takes a few nodes when it succeeds (2 to 7 on dev #50, #61, #71), and
-            # its failure is ignored: a small budget
-            walk = _Leg(_pawn_masks_of(board), [(leg.color, (leg.ptype,), target)], capture_color=leg.color)
-            if not play(walk, leg_nodes // 6):
-                unreached.add(target)
+        leg, kind = played
+        self.promoted += 1
+        if self.place:
+            self._walk_to_goal_square(goal, leg, kind)
         return True
 
-    def must_promote(target_pawns: dict[chess.Color, int]) -> bool:
-        return any(_promoting_pawns(board, target_pawns[c], c) for c in chess.COLORS)
+    def _play_or_mark(self, leg: _PromotionLeg, budget: int) -> bool:
+        """Play the promotion ``leg``, or mark its square as stuck."""
+        if self.play(leg, budget):
+            return True
+        self.stuck.add(leg.promotion_square)
+        return False
 
-    def realise(move: KernelMove, text: str, before: dict[chess.Color, int]) -> str | None:
+    def _walk_to_goal_square(self, goal: chess.Board, leg: _PromotionLeg, kind: int) -> None:
+        """Walk the piece ``leg`` promoted to the nearest unfilled goal square of its kind.
+        A walk to a square a pawn keeps ends at once (the leg's guide is INF there); never
+        to a square a walk failed to reach (it would spend the whole leg budget again).
+        A walk takes a few nodes when it succeeds, and its failure is ignored: a small budget."""
+        target = _nearest_unfilled(self.board, goal, leg.color, kind, leg.promotion_square, self.blocked,
+                                   self.unreached)[1]
+        if target is not None:
+            walk = _Leg(_pawn_masks_of(self.board), [(leg.color, (leg.ptype,), target)], capture_color=leg.color)
+            if not self.play(walk, self.leg_nodes // 6):
+                self.unreached.add(target)
+
+    def must_promote(self, target_pawns: dict[chess.Color, int]) -> bool:
+        return any(_promoting_pawns(self.board, target_pawns[c], c) for c in chess.COLORS)
+
+    def realise(self, move: KernelMove, text: str) -> str | None:
         """Play the legs of the kernel capture ``move`` (extended move ``text``) with the
         pawns ``before`` it; None, or why not."""
-        legs = _legs(move, text, before)
+        legs = _legs(move, text, self.before)
         if isinstance(legs, str):
             return legs
         for leg in legs:
             if leg.capture_to >= 0 and leg.capture_from < 0:
-                leg.units = [_without_checks(board, unit) for unit in leg.units]
+                leg.units = [_without_checks(self.board, unit) for unit in leg.units]
             if leg.victim_kind >= 0:
-                leg.victims_left = leg._victims(board) - 1
-            if not play(leg, leg_nodes):
+                leg.victims_left = leg._victims(self.board) - 1
+            if not self.play(leg, self.leg_nodes):
                 return f"no way found to {'capture' if leg is legs[-1] else 'prepare'} {move}"
         return None
 
-    def advance_steady(index: int) -> bool:
+    def advance_steady(self, plans: list[dict[chess.Color, int]], index: int) -> bool:
         """Send the pawns that take part in nothing from capture ``index`` on to their
         last squares (``advanced``, and ``before`` with them); False when they are
         there already."""
-        nonlocal advanced, before
         steady = _steady_files(plans[index:])
-        if steady == advanced:
+        if steady == self.advanced:
             return False
-        advanced, before = steady, _advance(plans[index], plans[-1], steady)
+        self.advanced, self.before = steady, _advance(plans[index], plans[-1], steady)
         return True
 
-    if len(extended_moves) != len(kernel) or len(pawn_plan) != len(kernel) + 1:
-        return stop(0, "extended kernel does not match the kernel")
-    plans = [_pawn_masks(plan) for plan in pawn_plan]
-    advanced = {chess.WHITE: 0, chess.BLACK: 0}  # files whose pawns went to their last squares early
-    for index, (move, text) in enumerate(zip(kernel, extended_moves)):
-        before = _advance(plans[index], plans[-1], advanced)
-        # pawns the plan no longer has before this capture promote quietly first
-        later = _later_promotion_squares(kernel, extended_moves, plans, index) if goal is not None else None
-        while goal is not None and must_promote(before):
-            if promote_one(before, later):
-                continue
-            # (Tromp's 5b2/5B2/...: Black's c-pawn promotes on c1 before wPd0xNc2, but
-            # the plan keeps White's b- and d-pawns at home, shutting in the c1 bishop)
-            if not advance_steady(index):
-                return stop(index, "no way found for a quiet promotion before this capture")
+    def play_capture(self, plans: list[dict[chess.Color, int]], index: int, move: KernelMove, text: str,
+                     extended_moves: tuple[str, ...]) -> str | None:
+        """Kernel capture ``index``: first the quiet promotions of the pawns the plan no
+        longer has before it, then its legs; None, or why not. When either gets stuck, the
+        pawns that take part in nothing more advance early and it is tried again (a pawn
+        kept home can shut in the piece to promote on or to be captured)."""
+        self.before = _advance(plans[index], plans[-1], self.advanced)
+        if self.goal is not None:
+            later = _later_promotion_squares(self.kernel, extended_moves, plans, index)
+            while self.must_promote(self.before):
+                if self.promote_one(self.goal, self.before, later):
+                    continue
+                if not self.advance_steady(plans, index):
+                    return "no way found for a quiet promotion before this capture"
+        board = self.board
         for color in chess.COLORS:
-            if chess.popcount(before[color]) != chess.popcount(board.pawns & board.occupied_co[color]):
-                return stop(index, "a pawn promotes quietly before this capture")
+            if chess.popcount(self.before[color]) != chess.popcount(board.pawns & board.occupied_co[color]):
+                return "a pawn promotes quietly before this capture"
         while True:
-            failed = realise(move, text, before)
+            failed = self.realise(move, text)
             if failed is None:
-                break
-            # (dev #109: the rook to be taken on f2 could not get there past the f1
-            # bishop, shut in by the pawns on e2 and g2 - the plan moves the g-pawn on
-            # only later; once it stands on g4, the bishop gets out and the rook in)
-            if not advance_steady(index):
-                return stop(index, failed)
-    while goal is not None and must_promote(_pawn_masks_of(goal)):
-        if not promote_one(None):
-            return stop(len(kernel), "no way found for the next quiet promotion")
-    return stop(len(kernel), "")
+                return None
+            if not self.advance_steady(plans, index):
+                return failed

@@ -50,7 +50,7 @@ def _assigned_obstruction(rows: list[list[tuple[int, int]]]) -> int:
         return min(((d + extra, extra) for d, extra in rows[0] if d < INF), default=(0, 0))[1]
     costs = np.array([[min(d + extra, _BIG) for d, extra in row] for row in rows], dtype=np.int64)
     pieces, squares = linear_sum_assignment(costs)
-    return sum(rows[i][j][1] for i, j in zip(pieces, squares) if costs[i, j] < _BIG)
+    return sum(rows[i][j][1] for i, j in zip(pieces, squares, strict=True) if costs[i, j] < _BIG)
 
 
 class NonAdmissibleHeuristic(Heuristic):

@@ -31,9 +31,11 @@ graph's region, the only ones it depends on.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import chess
+
+from retro.attacks import attacks_mask
 
 __all__ = [
     "INF",
@@ -49,22 +51,6 @@ __all__ = [
 ]
 
 INF = 10_000
-
-
-def attacks_mask(piece_type: chess.PieceType, square: chess.Square, occupied: int) -> int:
-    """Squares a knight, bishop, rook, queen or king on ``square`` attacks when the
-    squares of ``occupied`` hold pieces (python-chess's attack tables)."""
-    if piece_type == chess.KNIGHT:
-        return chess.BB_KNIGHT_ATTACKS[square]
-    if piece_type == chess.KING:
-        return chess.BB_KING_ATTACKS[square]
-    attacks = 0
-    if piece_type in (chess.BISHOP, chess.QUEEN):
-        attacks |= chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & occupied]
-    if piece_type in (chess.ROOK, chess.QUEEN):
-        attacks |= chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
-        attacks |= chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied]
-    return attacks
 
 
 def _moves_mask(piece_type: chess.PieceType, square: chess.Square, blocked_mask: int) -> int:
@@ -119,7 +105,7 @@ def pawn_distance(color: chess.Color, start: chess.Square, target: chess.Square)
     return dr
 
 
-@lru_cache(maxsize=None)
+@cache
 def pawn_cone_mask(color: chess.Color, top: chess.Square, max_captures: int) -> int:
     """Squares from which a ``color`` pawn can reach ``top`` using at most ``max_captures`` captures.
 
@@ -204,7 +190,7 @@ def path_obstruction(paths: tuple, occupied: int, placed: int) -> int:
     """Fewest pieces standing on one of the shortest ``paths`` (a
     :func:`shortest_path_layers` graph), in moves: 1 per piece of ``occupied``, 2 per
     piece also in ``placed`` (on its goal square: it must step aside and come back)."""
-    best = {}
+    best: dict[chess.Square, int] = {}
     for sq, steps in paths:
         cost = INF
         for to, crossed in steps:

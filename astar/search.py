@@ -141,7 +141,8 @@ def search(
     counter = itertools.count()
     # heap entries hold the parent board and the move; the child board is built only
     # when the entry is popped (most generated children are never expanded)
-    heap = [(b * h0, 0, 0, 0, 0, 0, next(counter), 0, root, None, root_key, h0)]
+    heap: list[tuple[float, int, int, int, int, float, int, int, chess.Board, chess.Move | None, tuple, int]] = [
+        (b * h0, 0, 0, 0, 0, 0, next(counter), 0, root, None, root_key, h0)]
     closed: set[tuple] = set()
     nodes = improved_at = 0
     while heap:
@@ -257,15 +258,17 @@ def search_descending(
     non-admissible heuristic for a search starting at ``board``."""
     start = time.monotonic()
     total = 0
-    current, path = init, ()
-    best_h, best_path = INF, ()
+    current = init
+    path: tuple[chess.Move, ...] = ()
+    best_h = INF
+    best_path: tuple[chess.Move, ...] = ()
     fallback = 0  # 1 while the non-admissible heuristic leads
     committed = {position_key(init)}  # the positions the legs of this attempt started from
     while total < max_nodes:
         left = None if time_limit is None else time_limit - (time.monotonic() - start)
         if left is not None and left <= 0:
             break
-        result = None
+        result: SearchResult | None = None
         pair = heuristics(current)
         for index in (fallback, 1 - fallback):
             result = search(current, goal, heuristic=pair[index], weight=weight,
@@ -282,6 +285,7 @@ def search_descending(
         if dead_end and not path and result is not None and result.status == "unreachable":
             return SearchResult("unreachable", (), total, time.monotonic() - start)
         if not dead_end:
+            assert result is not None  # a leg without a result is a dead end
             path = path + result.best_moves
             current = current.copy(stack=False)
             for move in result.best_moves:
@@ -293,6 +297,7 @@ def search_descending(
             current, path, fallback = init, (), 0  # start over with a new seed
             committed = {position_key(init)}
             continue
+        assert result is not None
         if result.best_h < best_h:
             best_h, best_path = result.best_h, path
             if on_improve is not None:

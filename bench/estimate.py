@@ -77,12 +77,12 @@ def part_a(args: argparse.Namespace) -> None:
 
     todo = survivors[: args.decide_limit]
     start = time.monotonic()
-    decided = collections.Counter()
+    decided: collections.Counter[str] = collections.Counter()
     for k, i in enumerate(todo):
-        verdict = decide(parse_fen(lines[i]).board, max_nodes=args.decide_nodes, time_limit=args.decide_seconds)
-        decided[verdict.status] += 1
-        if verdict.status == "illegal":
-            status[i] = ("illegal", verdict.reason)
+        legality = decide(parse_fen(lines[i]).board, max_nodes=args.decide_nodes, time_limit=args.decide_seconds)
+        decided[legality.status] += 1
+        if legality.status == "illegal":
+            status[i] = ("illegal", legality.reason)
         _progress(k + 1, len(todo), "decide")
     decide_seconds = time.monotonic() - start
     print(f"\nlegality.decide (max_nodes {args.decide_nodes}, {args.decide_seconds} s) on {len(todo)} of the "
@@ -91,12 +91,12 @@ def part_a(args: argparse.Namespace) -> None:
 
     unknown = [i for i in survivors if status[i][0] == "unknown"][: args.prove]
     start = time.monotonic()
-    proved = collections.Counter()
+    proved: collections.Counter[str] = collections.Counter()
     for k, i in enumerate(unknown):
-        verdict = prove(parse_fen(lines[i]).board, max_nodes=args.nodes, time_limit=args.seconds)
-        proved[verdict.status] += 1
-        if verdict.status != "unknown":
-            status[i] = (verdict.status, " ".join(verdict.proof) or verdict.reason)
+        game = prove(parse_fen(lines[i]).board, max_nodes=args.nodes, time_limit=args.seconds)
+        proved[game.status] += 1
+        if game.status != "unknown":
+            status[i] = (game.status, " ".join(game.proof) or game.reason)
         _progress(k + 1, len(unknown), "prove")
     prove_seconds = time.monotonic() - start
     print(f"\nproofgame.prove (max_nodes {args.nodes}, {args.seconds} s) on {len(unknown)} unknown survivors: "
@@ -116,8 +116,8 @@ def part_a(args: argparse.Namespace) -> None:
     print(f"verdicts contradicting the labels (soundness bugs): {len(bugs)}", *bugs, sep="\n  ")
 
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
-        for line, (verdict, evidence) in zip(lines, status):
-            handle.write(f"{line} {verdict}: {'proof: ' if verdict == 'legal' else ''}{evidence}\n")
+        for line, (label, evidence) in zip(lines, status, strict=True):
+            handle.write(f"{line} {label}: {'proof: ' if label == 'legal' else ''}{evidence}\n")
         path = handle.name
     for mode in ("retro verdicts + labels", ):
         out, seconds = _retro("estimate", "--status", path, "--size", str(TROMP_N))

@@ -5,7 +5,7 @@ Prints, for the 301 labelled positions: verdict counts against the labels (an
 how many legal ones got a kernel, the median / max / total seconds, the sizes and
 solve times of every extended-kernel CP-SAT model built, and the FENs left unknown.
 
-    .venv/bin/python bench/legality.py [--limit N] [--max-nodes N] [--time-limit S]
+    .venv/bin/python bench/legality.py [--limit N] [--max-nodes N] [--time-limit S] [--each]
 """
 
 from __future__ import annotations
@@ -17,8 +17,6 @@ import statistics
 import sys
 import time
 from pathlib import Path
-
-import chess
 
 import retro.legality
 from retro.legality import decide
@@ -50,6 +48,7 @@ def main() -> None:
     parser.add_argument("--max-nodes", type=int, default=200_000)
     parser.add_argument("--time-limit", type=float, default=30.0)
     parser.add_argument("--only", choices=["legal", "illegal"], default=None)
+    parser.add_argument("--each", action="store_true", help="print each position's verdict and nodes")
     args = parser.parse_args()
     retro.legality.extend_kernel = _recording(retro.legality.extend_kernel)
     rows = [json.loads(line) for line in DATA.open()]
@@ -67,7 +66,7 @@ def main() -> None:
         verdict = decide(board, max_nodes=args.max_nodes, time_limit=args.time_limit)
         times.append(verdict.seconds)
         label = "legal" if row["legal"] else "illegal"
-        got = verdict.status
+        got = str(verdict.status)
         if got == "unknown" and verdict.kernel:
             got = "unknown+kernel"
         counts[(label, got)] += 1
@@ -77,6 +76,8 @@ def main() -> None:
             reasons[verdict.reason.split(":")[0][:60]] += 1
             if label == "legal":
                 wrong.append(row["fen"])
+        if args.each:
+            print(f"#{i} {verdict.status} {verdict.nodes} nodes {verdict.reason}", flush=True)
         print(f"\r{i + 1}/{len(rows)}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     total = time.monotonic() - start

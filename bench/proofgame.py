@@ -75,8 +75,8 @@ def main() -> None:
     fens = [row["fen"] for row in legal]
     verdicts = pool.map(work, fens) if pool is not None else map(work, fens)
     proved_times, proved_nodes = [], []
-    for index, (row, verdict) in enumerate(zip(legal, verdicts)):
-        statuses[verdict.status] += 1
+    for index, (row, verdict) in enumerate(zip(legal, verdicts, strict=True)):
+        statuses[str(verdict.status)] += 1
         times.append(verdict.seconds)
         nodes.append(verdict.nodes)
         if verdict.status == "legal":
@@ -87,9 +87,9 @@ def main() -> None:
             proved_nodes.append(verdict.nodes)
         if verdict.status == "illegal":
             wrong += 1
+        ours = len(verdict.proof_game.moves) if verdict.proof_game else "-"
         print(f"{verdict.status:8s} {verdict.seconds:6.1f}s {verdict.nodes:7d} nodes "
-              f"known-len {len(row['proof'].split()):4d} ours {len(verdict.proof_game.moves) if verdict.proof_game else '-'}"
-              f"  #{index} {verdict.reason}", flush=True)
+              f"known-len {len(row['proof'].split()):4d} ours {ours}  #{index} {verdict.reason}", flush=True)
     if pool is not None:
         pool.shutdown()
     print(f"budget: {args.nodes} nodes and {args.seconds} s per position, weight {args.weight}, "
@@ -98,14 +98,18 @@ def main() -> None:
           f"contradicting the label {wrong}")
     print(f"time per position: median {statistics.median(times):.2f} s, mean {statistics.mean(times):.2f} s, "
           f"max {max(times):.2f} s; total {time.monotonic() - start:.0f} s")
-    print(f"nodes per position: median {statistics.median(nodes):.0f}, mean {statistics.mean(nodes):.0f}, max {max(nodes)}")
+    print(f"nodes per position: median {statistics.median(nodes):.0f}, mean {statistics.mean(nodes):.0f}, "
+          f"max {max(nodes)}")
     if proved_times:
-        deciles = " ".join(f"{q:.1f}" for q in statistics.quantiles(proved_times, n=10)) if len(proved_times) > 1 else "-"
+        deciles = "-"
+        if len(proved_times) > 1:
+            deciles = " ".join(f"{q:.1f}" for q in statistics.quantiles(proved_times, n=10))
         print(f"proved positions: time median {statistics.median(proved_times):.2f} s, mean "
               f"{statistics.mean(proved_times):.2f} s (deciles {deciles}); nodes median "
               f"{statistics.median(proved_nodes):.0f}, mean {statistics.mean(proved_nodes):.0f}")
     if lengths:
-        print(f"proof-game lengths (plies): min {min(lengths)}, median {statistics.median(lengths)}, max {max(lengths)}")
+        print(f"proof-game lengths (plies): min {min(lengths)}, median {statistics.median(lengths)}, "
+              f"max {max(lengths)}")
         hist = collections.Counter(10 * (n // 10) for n in lengths)
         print("  " + ", ".join(f"{k}-{k + 9}: {hist[k]}" for k in sorted(hist)))
 

@@ -1,5 +1,6 @@
 """Cages (Hwa, *Cages in Retrograde Analysis*, 2022).
 
-Will hold: zones, retractions under the extension principle, the verification tree
-with its cache, and the library of known cages.
+Modules: :mod:`~cages.retractions` (retractions under the extension principle),
+:mod:`~cages.verify` (zones and the verification tree with its cache) and
+:mod:`~cages.library` (the library of known cages).
 """

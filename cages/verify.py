@@ -48,6 +48,7 @@ from collections.abc import Iterable
 import chess
 
 from cages.retractions import HOME_SQUARES, Retraction, retractions, unblockable_checkers
+from retro.status import CageStatus
 
 __all__ = ["CageVerdict", "default_zone", "verify", "Options"]
 
@@ -66,8 +67,11 @@ class Options:
 
 @dataclasses.dataclass(frozen=True)
 class CageVerdict:
-    board: str
-    status: str  # "cage" or "not_verified"
+    """``cage`` when no retraction sequence gets out, else ``not_verified`` with the
+    ``line`` that did (or reached the depth bound). ``fen`` is the partial board."""
+
+    fen: str
+    status: CageStatus
     line: tuple[str, ...]  # the retractions that reached the failing state, in order
     reason: str
     zone: tuple[str, ...]
@@ -75,7 +79,7 @@ class CageVerdict:
     seconds: float
 
     def as_dict(self) -> dict[str, object]:
-        return {"fen": self.board, "status": self.status, "line": list(self.line), "reason": self.reason,
+        return {"fen": self.fen, "status": self.status, "line": list(self.line), "reason": self.reason,
                 "zone": list(self.zone), "nodes": self.nodes, "seconds": round(self.seconds, 3)}
 
 
@@ -260,7 +264,7 @@ def verify(
     zone_names = tuple(chess.square_name(s) for s in chess.SquareSet(zone))
 
     def verdict(status: str, line: Iterable[str], reason: str) -> CageVerdict:
-        return CageVerdict(board.board_fen(), status, tuple(line), reason, zone_names, search.nodes,
+        return CageVerdict(board.board_fen(), CageStatus(status), tuple(line), reason, zone_names, search.nodes,
                            time.perf_counter() - start)
 
     white_checks, black_checks = _checkers(units, chess.WHITE), _checkers(units, chess.BLACK)

@@ -125,7 +125,7 @@ def blocked_squares(goal: chess.Board, init: chess.Board | None = None) -> int:
     while True:
         kept = 0
         for square in chess.scan_forward(blocked_pawns):
-            color = init.color_at(square)
+            color = bool(init.occupied_co[chess.WHITE] & chess.BB_SQUARES[square])
             movers = init.pawns & init.occupied_co[color] & ~blocked_pawns
             if not any(pawn_can_reach(color, other, square, budgets[color]) for other in chess.scan_forward(movers)):
                 kept |= chess.BB_SQUARES[square]

@@ -45,8 +45,7 @@ from dataclasses import dataclass, field
 import chess
 from ortools.sat.python import cp_model
 
-from proofkernel.moves import (PAWN_X_PAWN, PAWN_X_PIECE, PAWN_X_PROMOTED, PIECE_X_PAWN, PIECE_X_PIECE,
-                               KernelMove)
+from proofkernel.moves import PAWN_X_PAWN, PAWN_X_PIECE, PAWN_X_PROMOTED, PIECE_X_PAWN, PIECE_X_PIECE, KernelMove
 from proofkernel.state import DARK_BISHOP, FILES, LIGHT_BISHOP, QUEEN, ROOK, split_promotions
 
 __all__ = ["ExtendedModel", "ExtendedKernel", "build_model", "extend_kernel"]
@@ -62,24 +61,28 @@ class _Pawn:
     ranks: list[cp_model.IntVar] = field(default_factory=list)
 
 
+Rank = cp_model.IntVar | int  # a pawn's rank at one moment: a model variable, or known
+Note = tuple[str, int, Rank, Rank]  # (kind, file, rank before, rank after) of one kernel move's pawn
+
+
 @dataclass
 class ExtendedModel:
     """The CP-SAT model of one kernel and what a reader needs to interpret it."""
 
     model: cp_model.CpModel
     feasible_by_construction: bool
-    events: list[tuple[KernelMove, list[tuple[str, int, cp_model.IntVar | int, cp_model.IntVar | int]]]]
+    events: list[tuple[KernelMove, list[Note]]]
     pawns: list[_Pawn]
     #: before each kernel move and at the end: (pawn, file, rank) for every pawn still on the board
-    moments: list[list[tuple[int, int, cp_model.IntVar | int]]] = field(default_factory=list)
+    moments: list[list[tuple[int, int, Rank]]] = field(default_factory=list)
 
     @property
     def variables(self) -> int:
-        return len(self.model.Proto().variables)
+        return len(self.model.proto.variables)
 
     @property
     def constraints(self) -> int:
-        return len(self.model.Proto().constraints)
+        return len(self.model.proto.constraints)
 
 
 @dataclass(frozen=True)
@@ -106,156 +109,194 @@ def _forward(color: chess.Color) -> int:
 def build_model(kernel: tuple[KernelMove, ...], init: chess.Board, goal: chess.Board,
                 blocked_mask: int) -> ExtendedModel:
     """Build the CP-SAT model of ``kernel`` (see the module docstring)."""
-    model = cp_model.CpModel()
-    pawns: list[_Pawn] = []
-    columns: list[list[int]] = []
-    for file in range(8):
-        column = []
-        for rank in range(8):
-            square = chess.square(file, rank)
-            piece = init.piece_at(square)
-            if piece is not None and piece.piece_type == chess.PAWN:
-                pawns.append(_Pawn(len(pawns), piece.color, square, bool(blocked_mask & chess.BB_SQUARES[square])))
-                column.append(len(pawns) - 1)
-        columns.append(column)
-    ok = True
+    builder = _ModelBuilder(init, blocked_mask)
+    current: dict[int, Rank] = {p.ident: chess.square_rank(p.start) for p in builder.pawns}
+    for step, move in enumerate(kernel):
+        before = builder.moment_before(step, current)
+        after, notes = builder.play(step, move, before)
+        for column in builder.columns:
+            builder.order(column, after)
+        builder.events.append((move, notes))
+        current = after
+    builder.reach_goal(goal, current)
+    return builder.result()
 
-    def new_rank(pawn: _Pawn, file: int, name: str) -> cp_model.IntVar:
+
+class _ModelBuilder:
+    """The model under construction: the pawns of ``init`` by column (bottom to top), and
+    whether the constraints decided without the solver all hold (``ok``)."""
+
+    def __init__(self, init: chess.Board, blocked_mask: int) -> None:
+        self.model = cp_model.CpModel()
+        self.blocked_mask = blocked_mask
+        self.pawns: list[_Pawn] = []
+        self.columns: list[list[int]] = []
+        for file in range(8):
+            column = []
+            for rank in range(8):
+                square = chess.square(file, rank)
+                piece = init.piece_at(square)
+                if piece is not None and piece.piece_type == chess.PAWN:
+                    blocked = bool(blocked_mask & chess.BB_SQUARES[square])
+                    self.pawns.append(_Pawn(len(self.pawns), piece.color, square, blocked))
+                    column.append(len(self.pawns) - 1)
+            self.columns.append(column)
+        self.ok = True
+        self.events: list[tuple[KernelMove, list[Note]]] = []
+        self.moments: list[list[tuple[int, int, Rank]]] = []
+
+    def new_rank(self, pawn: _Pawn, file: int, name: str) -> cp_model.IntVar:
+        """A rank variable of ``pawn`` on ``file``: off the blocked squares, fixed if it is blocked."""
         low, high = (1, 7) if pawn.color == chess.WHITE else (0, 6)
-        var = model.NewIntVar(low, high, f"p{pawn.ident}_{name}")
+        var = self.model.new_int_var(low, high, f"p{pawn.ident}_{name}")
         pawn.ranks.append(var)
         if pawn.blocked:
-            model.Add(var == chess.square_rank(pawn.start))
+            self.model.add(var == chess.square_rank(pawn.start))
         else:
             for rank in range(8):
-                if blocked_mask & chess.BB_SQUARES[chess.square(file, rank)]:
-                    model.Add(var != rank)
+                if self.blocked_mask & chess.BB_SQUARES[chess.square(file, rank)]:
+                    self.model.add(var != rank)
         return var
 
+    @staticmethod
     def promoted_value(pawn: _Pawn) -> int:
         return 7 if pawn.color == chess.WHITE else 0
 
-    def order(column: list[int], ranks: dict[int, cp_model.IntVar | int]) -> None:
-        nonlocal ok
-        for lower, upper in zip(column, column[1:]):
-            low, up = pawns[lower], pawns[upper]
-            if isinstance(ranks[lower], int) and isinstance(ranks[upper], int):
-                ok &= ranks[lower] < ranks[upper] or (
-                    low.color == up.color and ranks[upper if low.color == chess.WHITE else lower] == promoted_value(low))
+    def order(self, column: list[int], ranks: dict[int, Rank]) -> None:
+        """The pawns of ``column`` stand in its order, bottom to top (two pawns of a colour
+        may share the promotion rank: both have promoted)."""
+        model = self.model
+        for lower, upper in zip(column, column[1:], strict=False):
+            low, up = self.pawns[lower], self.pawns[upper]
+            low_rank, up_rank = ranks[lower], ranks[upper]
+            if isinstance(low_rank, int) and isinstance(up_rank, int):
+                front = up_rank if low.color == chess.WHITE else low_rank
+                self.ok &= low_rank < up_rank or (low.color == up.color and front == self.promoted_value(low))
                 continue
             if low.color == up.color:
-                exempt = model.NewBoolVar("")
-                target = ranks[upper] if low.color == chess.WHITE else ranks[lower]
-                model.Add(target == promoted_value(low)).OnlyEnforceIf(exempt)
-                model.Add(ranks[lower] < ranks[upper]).OnlyEnforceIf(exempt.Not())
+                exempt = model.new_bool_var("")
+                target = up_rank if low.color == chess.WHITE else low_rank
+                model.add(target == self.promoted_value(low)).only_enforce_if(exempt)
+                model.add(low_rank < up_rank).only_enforce_if(exempt.Not())
             else:
-                model.Add(ranks[lower] < ranks[upper])
+                model.add(low_rank < up_rank)
 
-    def advance(pawn: _Pawn, earlier: cp_model.IntVar | int, later: cp_model.IntVar | int) -> None:
-        nonlocal ok
+    def advance(self, pawn: _Pawn, earlier: Rank, later: Rank) -> None:
+        """A pawn never moves backwards."""
         if isinstance(earlier, int) and isinstance(later, int):
-            ok &= later >= earlier if pawn.color == chess.WHITE else later <= earlier
+            self.ok &= later >= earlier if pawn.color == chess.WHITE else later <= earlier
         elif pawn.color == chess.WHITE:
-            model.Add(later >= earlier)
+            self.model.add(later >= earlier)
         else:
-            model.Add(later <= earlier)
+            self.model.add(later <= earlier)
 
-    def real_pawn(var: cp_model.IntVar) -> None:
-        model.Add(var >= 1)
-        model.Add(var <= 6)
+    def real_pawn(self, var: Rank) -> None:
+        """A pawn (not a promoted one) stands on ranks 2 to 7."""
+        self.model.add(var >= 1)
+        self.model.add(var <= 6)
 
-    current: dict[int, cp_model.IntVar | int] = {p.ident: chess.square_rank(p.start) for p in pawns}
-    events = []
-    moments = []
-    for step, move in enumerate(kernel):
-        before: dict[int, cp_model.IntVar | int] = {}
-        for file, column in enumerate(columns):
+    def moment_before(self, step: int, current: dict[int, Rank]) -> dict[int, Rank]:
+        """New rank variables of every pawn before kernel move ``step``, at or ahead of ``current``."""
+        before: dict[int, Rank] = {}
+        for file, column in enumerate(self.columns):
             for ident in column:
-                var = new_rank(pawns[ident], file, f"b{step}")
-                advance(pawns[ident], current[ident], var)
+                var = self.new_rank(self.pawns[ident], file, f"b{step}")
+                self.advance(self.pawns[ident], current[ident], var)
                 before[ident] = var
-            order(column, before)
-        moments.append([(ident, file, before[ident]) for file, column in enumerate(columns) for ident in column])
+            self.order(column, before)
+        self.moments.append([(ident, file, before[ident]) for file, column in enumerate(self.columns)
+                             for ident in column])
+        return before
+
+    def play(self, step: int, move: KernelMove, before: dict[int, Rank]) -> tuple[dict[int, Rank], list[Note]]:
+        """The pawn ranks after kernel move ``move`` and its notes; the columns are updated."""
         after = dict(before)
-        notes: list[tuple[str, int, cp_model.IntVar | int, cp_model.IntVar | int]] = []
-        color = move.color
+        notes: list[Note] = []
         if move.kind == PIECE_X_PIECE:
             pass
         elif move.kind == PIECE_X_PAWN:
-            victim = columns[move.target].pop(move.target_index)
-            pawns[victim].may_promote = True
+            victim = self.columns[move.target].pop(move.target_index)
+            self.pawns[victim].may_promote = True
             notes.append(("xP", move.target, before[victim], 0))
             del after[victim]
         else:
-            if move.kind == PAWN_X_PROMOTED:
-                source = columns[move.captured]
-                promoter = source.pop(-1 if color == chess.BLACK else 0)
-                pawns[promoter].may_promote = True
-                model.Add(before[promoter] == promoted_value(pawns[promoter]))
-                del after[promoter]
-            mover = columns[move.file].pop(move.index)
-            pawn = pawns[mover]
-            real_pawn(before[mover])
-            landing_rank: cp_model.IntVar | int
-            if move.promotion >= 0:
-                model.Add(before[mover] == (6 if color == chess.WHITE else 1))
-                landing_rank = 7 if color == chess.WHITE else 0
-                del after[mover]
+            notes.append(self._pawn_capture(step, move, before, after))
+        return after, notes
+
+    def _pawn_capture(self, step: int, move: KernelMove, before: dict[int, Rank], after: dict[int, Rank]) -> Note:
+        """A pawn's capture (of a pawn, a piece or a promoted piece), maybe promoting."""
+        model, columns, color = self.model, self.columns, move.color
+        if move.kind == PAWN_X_PROMOTED:
+            source = columns[move.captured]
+            promoter = source.pop(-1 if color == chess.BLACK else 0)
+            self.pawns[promoter].may_promote = True
+            model.add(before[promoter] == self.promoted_value(self.pawns[promoter]))
+            del after[promoter]
+        mover = columns[move.file].pop(move.index)
+        pawn = self.pawns[mover]
+        self.real_pawn(before[mover])
+        landing_rank: Rank
+        if move.promotion >= 0:
+            model.add(before[mover] == (6 if color == chess.WHITE else 1))
+            landing_rank = 7 if color == chess.WHITE else 0
+            del after[mover]
+        else:
+            landing_rank = self.new_rank(pawn, move.target, f"a{step}")
+            model.add(landing_rank == before[mover] + _forward(color))
+            self.real_pawn(landing_rank)
+            after[mover] = landing_rank
+        if move.kind == PAWN_X_PAWN:
+            victim = columns[move.target][move.target_index]
+            self.real_pawn(before[victim])
+            en_passant = model.new_bool_var("")
+            model.add(before[victim] == landing_rank).only_enforce_if(en_passant.Not())
+            ep_rank = 4 if color == chess.WHITE else 3
+            model.add(before[victim] == ep_rank).only_enforce_if(en_passant)
+            model.add(before[mover] == ep_rank).only_enforce_if(en_passant)
+            columns[move.target][move.target_index] = mover
+            del after[victim]
+        elif move.promotion < 0:
+            columns[move.target].insert(move.target_index, mover)
+        if move.kind == PAWN_X_PIECE and move.captured in (LIGHT_BISHOP, DARK_BISHOP):
+            parity = 1 if move.captured == LIGHT_BISHOP else 0
+            if isinstance(landing_rank, int):
+                self.ok &= (move.target + landing_rank) % 2 == parity
             else:
-                landing_rank = new_rank(pawn, move.target, f"a{step}")
-                model.Add(landing_rank == before[mover] + _forward(color))
-                real_pawn(landing_rank)
-                after[mover] = landing_rank
-            if move.kind == PAWN_X_PAWN:
-                victim = columns[move.target][move.target_index]
-                real_pawn(before[victim])
-                en_passant = model.NewBoolVar("")
-                model.Add(before[victim] == landing_rank).OnlyEnforceIf(en_passant.Not())
-                ep_rank = 4 if color == chess.WHITE else 3
-                model.Add(before[victim] == ep_rank).OnlyEnforceIf(en_passant)
-                model.Add(before[mover] == ep_rank).OnlyEnforceIf(en_passant)
-                columns[move.target][move.target_index] = mover
-                del after[victim]
-            elif move.promotion < 0:
-                columns[move.target].insert(move.target_index, mover)
-            if move.kind == PAWN_X_PIECE and move.captured in (LIGHT_BISHOP, DARK_BISHOP):
-                parity = 1 if move.captured == LIGHT_BISHOP else 0
-                if isinstance(landing_rank, int):
-                    ok &= (move.target + landing_rank) % 2 == parity
+                helper = model.new_int_var(0, 7, "")
+                model.add(move.target + landing_rank == 2 * helper + parity)
+        return ("P", move.file, before[mover], landing_rank)
+
+    def reach_goal(self, goal: chess.Board, current: dict[int, Rank]) -> None:
+        """After the last kernel move, every column's pawns end on the goal's squares of
+        that file, the ones below and above them promoting (:func:`split_promotions`)."""
+        final: dict[int, Rank] = {}
+        for file, column in enumerate(self.columns):
+            goal_squares = list(chess.SquareSet(goal.pawns & chess.BB_FILES[file]))
+            goal_column = "".join("w" if goal.color_at(sq) == chess.WHITE else "b" for sq in goal_squares)
+            letters = "".join("w" if self.pawns[i].color == chess.WHITE else "b" for i in column)
+            split = split_promotions(letters, goal_column)
+            if split is None:
+                self.ok = False
+                continue
+            black, white = split
+            for position, ident in enumerate(column):
+                pawn = self.pawns[ident]
+                if position < black or position >= len(column) - white:
+                    pawn.may_promote = True
+                    final[ident] = self.promoted_value(pawn)
                 else:
-                    helper = model.NewIntVar(0, 7, "")
-                    model.Add(move.target + landing_rank == 2 * helper + parity)
-            notes.append(("P", move.file, before[mover], landing_rank))
-        for file, column in enumerate(columns):
-            order(column, after)
-        events.append((move, notes))
-        current = after
-    final: dict[int, cp_model.IntVar | int] = {}
-    for file, column in enumerate(columns):
-        goal_squares = [sq for sq in chess.SquareSet(goal.pawns & chess.BB_FILES[file])]
-        goal_column = "".join("w" if goal.color_at(sq) == chess.WHITE else "b" for sq in goal_squares)
-        letters = "".join("w" if pawns[i].color == chess.WHITE else "b" for i in column)
-        split = split_promotions(letters, goal_column)
-        if split is None:
-            ok = False
-            continue
-        black, white = split
-        for position, ident in enumerate(column):
-            pawn = pawns[ident]
-            if position < black or position >= len(column) - white:
-                pawn.may_promote = True
-                final[ident] = promoted_value(pawn)
-            else:
-                final[ident] = chess.square_rank(goal_squares[position - black])
-            advance(pawn, current[ident], final[ident])
-        order(column, final)
-    moments.append([(ident, file, final[ident]) for file, column in enumerate(columns) for ident in column
-                    if ident in final])
-    for pawn in pawns:  # a pawn that never leaves the board as a piece is never "promoted"
-        if not pawn.may_promote:
-            for var in pawn.ranks:
-                real_pawn(var)
-    return ExtendedModel(model, ok, events, pawns, moments)
+                    final[ident] = chess.square_rank(goal_squares[position - black])
+                self.advance(pawn, current[ident], final[ident])
+            self.order(column, final)
+        self.moments.append([(ident, file, final[ident]) for file, column in enumerate(self.columns)
+                             for ident in column if ident in final])
+        for pawn in self.pawns:  # a pawn that never leaves the board as a piece is never "promoted"
+            if not pawn.may_promote:
+                for var in pawn.ranks:
+                    self.real_pawn(var)
+
+    def result(self) -> ExtendedModel:
+        return ExtendedModel(self.model, self.ok, self.events, self.pawns, self.moments)
 
 
 def extend_kernel(kernel: tuple[KernelMove, ...], init: chess.Board, goal: chess.Board, blocked_mask: int,
@@ -292,14 +333,14 @@ def extend_kernel(kernel: tuple[KernelMove, ...], init: chess.Board, goal: chess
                 if not isinstance(rank, int):
                     advance.append(weights[ident] * (rank if built.pawns[ident].color == chess.WHITE else -rank))
         stuck = _stuck_victims(built, init)
-        built.model.Minimize(sum(advance) + _RELEASE_WEIGHT * sum(stuck))
+        built.model.minimize(sum(advance) + _RELEASE_WEIGHT * sum(stuck))
     if not built.feasible_by_construction:
         return ExtendedKernel("infeasible", variables=built.variables, constraints=built.constraints,
                               seconds=time.monotonic() - start)
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = time_limit
     solver.parameters.num_workers = 1
-    status = solver.Solve(built.model)
+    status = solver.solve(built.model)
     seconds = time.monotonic() - start
     if status == cp_model.INFEASIBLE:
         return ExtendedKernel("infeasible", variables=built.variables, constraints=built.constraints, seconds=seconds)
@@ -310,9 +351,9 @@ def extend_kernel(kernel: tuple[KernelMove, ...], init: chess.Board, goal: chess
         c = "w" if move.color == chess.WHITE else "b"
         for tag, file, before, landing in notes:
             if tag == "xP":
-                moves.append(f"{c}x{FILES[file]}{solver.Value(before) + 1}")
+                moves.append(f"{c}x{FILES[file]}{solver.value(before) + 1}")
             else:
-                moves.append(f"{c}P{FILES[file]}{solver.Value(before) + 1}x{FILES[move.target]}{_value(solver, landing) + 1}")
+                moves.append(f"{c}P{FILES[file]}{solver.value(before) + 1}x{FILES[move.target]}{_value(solver, landing) + 1}")
         if move.kind == PIECE_X_PIECE:
             moves.append(str(move))
     plan = []
@@ -339,8 +380,8 @@ _WHITE_EXITS = {
 }
 _MIRRORED_KIND = {LIGHT_BISHOP: DARK_BISHOP, DARK_BISHOP: LIGHT_BISHOP, QUEEN: QUEEN, ROOK: ROOK}
 _EXITS = {(chess.WHITE, kind): exits for kind, exits in _WHITE_EXITS.items()}
-_EXITS.update({(chess.BLACK, _MIRRORED_KIND[kind]): ([chess.square_mirror(sq) for sq in homes],
-                                                      [[chess.square_mirror(sq) for sq in way] for way in ways])
+_EXITS.update({(chess.BLACK, _MIRRORED_KIND[kind]): (tuple(chess.square_mirror(sq) for sq in homes),
+                                                      tuple(tuple(chess.square_mirror(sq) for sq in way) for way in ways))
                for kind, (homes, ways) in _WHITE_EXITS.items()})
 _HOME_TYPES = {LIGHT_BISHOP: chess.BISHOP, DARK_BISHOP: chess.BISHOP, QUEEN: chess.QUEEN, ROOK: chess.ROOK}
 _RELEASE_WEIGHT = 100
@@ -361,22 +402,22 @@ def _stuck_victims(built: ExtendedModel, init: chess.Board) -> list[cp_model.Int
             continue
         opened = []
         for way in exits:
-            free = built.model.NewBoolVar(f"free_{step}")
+            free = built.model.new_bool_var(f"free_{step}")
             for square in way:
                 for _ident, file, rank in built.moments[step]:
                     if file != chess.square_file(square):
                         continue
                     if isinstance(rank, int):
                         if rank == chess.square_rank(square):
-                            built.model.Add(free == 0)
+                            built.model.add(free == 0)
                     else:
-                        built.model.Add(rank != chess.square_rank(square)).OnlyEnforceIf(free)
+                        built.model.add(rank != chess.square_rank(square)).only_enforce_if(free)
             opened.append(free)
-        flag = built.model.NewBoolVar(f"stuck_{step}")
-        built.model.AddBoolOr([*opened, flag])
+        flag = built.model.new_bool_var(f"stuck_{step}")
+        built.model.add_bool_or([*opened, flag])
         stuck.append(flag)
     return stuck
 
 
 def _value(solver: cp_model.CpSolver, value: cp_model.IntVar | int) -> int:
-    return value if isinstance(value, int) else solver.Value(value)
+    return value if isinstance(value, int) else solver.value(value)

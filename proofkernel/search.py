@@ -175,7 +175,7 @@ def _column_cover(incomplete: int, entered: int) -> int:
 
 def _incomplete_cover(state: KernelState, goal: Goal) -> int:
     incomplete = entered = 0
-    for file, (column, goal_column) in enumerate(zip(state.columns, goal.state.columns)):
+    for file, (column, goal_column) in enumerate(zip(state.columns, goal.state.columns, strict=True)):
         if column != goal_column and split_promotions(column, goal_column) is None:
             incomplete |= 1 << file
             if not _contains(column, goal_column):
@@ -226,23 +226,27 @@ def lower_bound(state: KernelState, goal: Goal) -> int:
         # promotions each kind still needs (the goal's sealed bishops need their own)
         sealed = goal.sealed_bishops[offset:offset + 5]
         surplus = [max(g - c, born, 0) for c, g, born in zip(state.pieces[offset:offset + 5],
-                                                              goal.state.pieces[offset:offset + 5], sealed)]
+                                                              goal.state.pieces[offset:offset + 5], sealed,
+                                                              strict=True)]
         # the colour's pieces the goal has no room for, sealed squares aside, are taken
         # by the other colour
         other = piece_index(not color, 0)
-        room = [g - born for g, born in zip(goal.state.pieces[other:other + 5], goal.sealed_bishops[other:other + 5])]
-        if sum(max(0, c - r) for c, r in zip(state.pieces[other:other + 5], room)) > captures:
+        room = [g - born for g, born in zip(goal.state.pieces[other:other + 5], goal.sealed_bishops[other:other + 5],
+                                            strict=True)]
+        if sum(max(0, c - r) for c, r in zip(state.pieces[other:other + 5], room, strict=True)) > captures:
             return INFINITE
         pawns = state.pawns(color)
         if sum(surplus) > pawns - goal.state.pawns(color):
             return INFINITE
         # promotions beyond the pawns that can promote without capturing
-        quiet = sum(h - w for h, w, free in zip(have, want, goal.quiet_promotion[color]) if h > w and free)
+        quiet = sum(h - w for h, w, free in zip(have, want, goal.quiet_promotion[color], strict=True)
+                    if h > w and free)
         if sum(surplus) - quiet > captures:
             return INFINITE
         # the pawns a file has beyond the goal's there are the ones that can promote from
         # it, to a bishop where one can leave the promotion square
-        spare = [h - w if h > w and bishop else 0 for h, w, bishop in zip(have, want, goal.bishop_promotion[color])]
+        spare = [h - w if h > w and bishop else 0
+                 for h, w, bishop in zip(have, want, goal.bishop_promotion[color], strict=True)]
         light = sum(spare[f] for f in LIGHT_PROMOTION_FILES[color])
         shortfall = max(0, surplus[LIGHT_BISHOP] - light) + max(0, surplus[DARK_BISHOP] - (sum(spare) - light))
         if shortfall > captures:

@@ -176,14 +176,14 @@ class Goal:
     neighbour of the promotion square is blocked (such a bishop never leaves the
     square: a blocked square is never vacated and its unit never captured; so it could
     only be a goal bishop standing on that very square, and the goal has none there;
-    dev #162 and #144: Black's h1 beside White's blocked g2 pawn, #121: a1 beside b2).
+    e.g. h1 beside a blocked g2 pawn).
     ``locked_bottom[file]``/``locked_top[file]``: the column's lowest
     (a white pawn on rank 2) / highest (a black pawn on rank 7) pawn is blocked, so it
     never moves nor is captured. ``capturable_min[i]``: blocked pieces of each kind,
     which can never be captured. ``sealed_bishops[i]`` (our rule): the goal's bishops,
     per :func:`piece_index`, on their colour's promotion rank on a square they can never
-    leave (every diagonal neighbour blocked; Tromp's B1Q5/1p1b..., White's a8 beside
-    Black's b7), unless the initial position has it there already. No bishop ever
+    leave (every diagonal neighbour blocked, e.g. White's a8 beside Black's blocked b7),
+    unless the initial position has it there already. No bishop ever
     moves onto such a square either (moves are symmetric),
     and no pawn captures onto it (it would stand on a blocked square first), so each
     was born there by a quiet promotion: the goal test needs at least that many quiet
@@ -191,7 +191,7 @@ class Goal:
 
     state: KernelState
     quiet_promotion: tuple[tuple[bool, ...], tuple[bool, ...]]
-    capture_promotion: tuple[tuple[tuple[bool, ...], ...], tuple[tuple[tuple[bool, ...], ...], ...]]
+    capture_promotion: tuple[tuple[tuple[bool, ...], ...], tuple[tuple[bool, ...], ...]]
     bishop_promotion: tuple[tuple[bool, ...], tuple[bool, ...]]
     locked_bottom: tuple[bool, ...]
     locked_top: tuple[bool, ...]
@@ -220,7 +220,8 @@ class Goal:
             checking = (chess.BB_PAWN_ATTACKS[not color][king]
                         if king is not None and blocked_mask & chess.BB_SQUARES[king] else 0)
 
-            def leaves(file: int) -> bool:  # a pawn may move on from the 7th-rank square
+            def leaves(file: int, seventh: int = seventh, checking: int = checking) -> bool:
+                """A pawn may move on from the 7th-rank square (called in this iteration only)."""
                 return free(file, seventh) and not checking & chess.BB_SQUARES[chess.square(file, seventh)]
 
             quiet.append(tuple(leaves(f) and free(f, last) for f in range(8)))
@@ -246,7 +247,7 @@ class Goal:
         """Goal test: columns equal up to quiet promotions that supply exactly the goal's
         surplus pieces (see the module docstring)."""
         files: dict[bool, list[int]] = {chess.WHITE: [], chess.BLACK: []}
-        for f, (column, goal_column) in enumerate(zip(state.columns, self.state.columns)):
+        for f, (column, goal_column) in enumerate(zip(state.columns, self.state.columns, strict=True)):
             if column == goal_column:
                 continue
             split = split_promotions(column, goal_column)

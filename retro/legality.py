@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 import chess
 
@@ -40,18 +41,31 @@ from proofkernel.extended import ExtendedKernel, extend_kernel
 from proofkernel.search import KernelSearch
 from retro.revmoves import predecessor, retractions
 from retro.rules import check_static
+from retro.status import CheckStatus, LegalityStatus
 
-__all__ = ["LegalityVerdict", "KernelResult", "decide", "find_kernel"]
+__all__ = ["LegalityVerdict", "KernelResult", "KernelSearchStatus", "decide", "find_kernel"]
 
 _START = chess.Board()
 
 
+class KernelSearchStatus(StrEnum):
+    """Outcome of :func:`find_kernel`: a kernel with a feasible (or undecided) extended
+    kernel, no kernel at all, kernels whose extended kernels are all infeasible, or the
+    budget ran out first."""
+
+    FOUND = "found"
+    NO_KERNEL = "no_kernel"
+    NO_EXTENDED_KERNEL = "no_extended_kernel"
+    UNKNOWN = "unknown"
+
+
 @dataclass(frozen=True)
 class KernelResult:
-    """``status``: ``found`` (with ``kernel`` and ``extended``), ``no_kernel``,
-    ``no_extended_kernel`` or ``unknown`` (budget)."""
+    """``status`` :attr:`~KernelSearchStatus.FOUND` comes with ``kernel`` (texel's notation)
+    and ``extended``; ``nodes`` and ``models`` count the search nodes and the extended-kernel
+    models solved."""
 
-    status: str
+    status: KernelSearchStatus
     kernel: tuple[str, ...] = ()
     extended: ExtendedKernel | None = None
     nodes: int = 0
@@ -63,7 +77,7 @@ class LegalityVerdict:
     """``illegal`` with ``reason``, or ``unknown`` with the kernel evidence found."""
 
     fen: str
-    status: str
+    status: LegalityStatus
     reason: str = ""
     kernel: str | None = None
     extended_kernel: str | None = None
@@ -72,27 +86,34 @@ class LegalityVerdict:
     #: the kernel search result behind ``kernel`` (the proof-game search starts from it)
     kernel_result: KernelResult | None = field(default=None, repr=False, compare=False)
 
+    def as_dict(self) -> dict[str, str | int | float | None]:
+        return {"fen": self.fen, "status": self.status, "reason": self.reason, "kernel": self.kernel,
+                "extended_kernel": self.extended_kernel, "nodes": self.nodes, "seconds": round(self.seconds, 3)}
+
 
 def find_kernel(goal: chess.Board, *, init: chess.Board | None = None, max_nodes: int = 200_000,
-                time_limit: float | None = None, solver_time: float = 10.0) -> KernelResult:
+                time_limit: float | None = None, model_time_limit: float = 10.0) -> KernelResult:
     """Search a kernel from ``init`` (default the start position) to ``goal`` whose
-    extended-kernel model is not infeasible."""
+    extended-kernel model is not infeasible; ``model_time_limit`` bounds the CP-SAT solve of
+    each model (an undecided model counts as not infeasible)."""
     init = _START if init is None else init
     blocked = blocked_squares(goal, init)
     search = KernelSearch.between(init, goal, blocked, max_nodes=max_nodes, time_limit=time_limit)
     models: list[ExtendedKernel] = []
 
     def accept(kernel) -> bool:
-        extended = extend_kernel(kernel, init, goal, blocked, time_limit=solver_time)
+        extended = extend_kernel(kernel, init, goal, blocked, time_limit=model_time_limit)
         models.append(extended)
         return extended.status != "infeasible"
 
     kernel = next(search.kernels(accept), None)
     if kernel is not None:
-        return KernelResult("found", tuple(str(m) for m in kernel), models[-1], search.nodes, len(models))
+        return KernelResult(KernelSearchStatus.FOUND, tuple(str(m) for m in kernel), models[-1], search.nodes,
+                            len(models))
     if not search.exhausted:
-        return KernelResult("unknown", nodes=search.nodes, models=len(models))
-    return KernelResult("no_extended_kernel" if models else "no_kernel", nodes=search.nodes, models=len(models))
+        return KernelResult(KernelSearchStatus.UNKNOWN, nodes=search.nodes, models=len(models))
+    status = KernelSearchStatus.NO_EXTENDED_KERNEL if models else KernelSearchStatus.NO_KERNEL
+    return KernelResult(status, nodes=search.nodes, models=len(models))
 
 
 class _Budget:
@@ -118,13 +139,13 @@ def _refute(board: chess.Board, budget: _Budget, depth: int) -> tuple[str | None
     if _same_as_start(board):
         return None, None
     static = check_static(board)
-    if static.status == "illegal":
+    if static.status == CheckStatus.ILLEGAL:
         return static.reason or str(static.rule), None
     result = find_kernel(board, max_nodes=max(1, budget.max_nodes - budget.nodes), time_limit=budget.left())
     budget.nodes += result.nodes
-    if result.status == "no_kernel":
+    if result.status == KernelSearchStatus.NO_KERNEL:
         return "no proof kernel", result
-    if result.status == "no_extended_kernel":
+    if result.status == KernelSearchStatus.NO_EXTENDED_KERNEL:
         return "no extended proof kernel", result
     if depth == 0 or budget.out():
         return None, result
@@ -159,10 +180,8 @@ def decide(board: chess.Board, *, max_nodes: int = 200_000, time_limit: float | 
     reason, result = _refute(board, budget, max_depth)
     seconds = time.monotonic() - start
     if reason is not None:
-        return LegalityVerdict(board.fen(), "illegal", reason, nodes=budget.nodes, seconds=seconds)
-    kernel = extended = None
-    if result is not None and result.status == "found":
-        kernel = " ".join(result.kernel)
-        extended = str(result.extended)
-    return LegalityVerdict(board.fen(), "unknown", "", kernel, extended, budget.nodes, seconds,
-                           result if result is not None and result.status == "found" else None)
+        return LegalityVerdict(board.fen(), LegalityStatus.ILLEGAL, reason, nodes=budget.nodes, seconds=seconds)
+    if result is None or result.status != KernelSearchStatus.FOUND:
+        return LegalityVerdict(board.fen(), LegalityStatus.UNKNOWN, "", nodes=budget.nodes, seconds=seconds)
+    return LegalityVerdict(board.fen(), LegalityStatus.UNKNOWN, "", " ".join(result.kernel), str(result.extended),
+                           budget.nodes, seconds, result)

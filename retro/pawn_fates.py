@@ -50,6 +50,7 @@ is the "pawns cannot pass each other on a file" ordering of the extended kernel.
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import chess
@@ -171,6 +172,20 @@ def _promotion_free_fates(board: chess.Board) -> bool:
         if sum(max(0, t - n) for t, n in zip(taken, landings, strict=True)) > missing - sum(landings):
             return False
     return True
+Side = tuple[chess.Color, int]  # (colour, g): the original pawn of that colour from file g
+
+
+@dataclass
+class _Fates:
+    """The model's variables of each original pawn (colour, g): its capture count, c = 0,
+    promoted on a light / dark square, taken as a pawn, and is-it-this-pawn-now for each
+    pawn on the board it can be."""
+
+    captures: dict[Side, cp_model.IntVar] = field(default_factory=dict)
+    never_captured: dict[Side, cp_model.IntVar] = field(default_factory=dict)
+    promoted: dict[Side, tuple[cp_model.IntVar, cp_model.IntVar]] = field(default_factory=dict)
+    taken: dict[Side, cp_model.IntVar] = field(default_factory=dict)
+    on_board: dict[Side, list[tuple[cp_model.IntVar, chess.Square]]] = field(default_factory=dict)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -187,87 +202,114 @@ def _feasible(key: tuple, time_limit: float, *, files: bool) -> bool | None:
     captures_made = {color: 16 - units[not color] for color in chess.COLORS}
     if min(captures_made.values()) < 0:
         return False
-    captures = {}  # (color, g) -> IntVar
-    never_captured = {}  # (color, g) -> BoolVar, c == 0
-    promoted = {}
-    taken = {}
-    on_board: dict[tuple[chess.Color, int], list[tuple[cp_model.IntVar, chess.Square]]] = {}
+    fates = _Fates()
     for color in chess.COLORS:
-        pawns = list(chess.SquareSet(pawn_masks[color]))
-        light_parity = 0 if color == chess.WHITE else 1  # (g + c) parity of a light promotion square
-        by_pawn: dict[chess.Square, list[cp_model.IntVar]] = {sq: [] for sq in pawns}
-        light_promotions, dark_promotions = [], []
-        for g in range(8):
-            c = model.NewIntVar(0, 6, f"c{int(color)}{g}")
-            zero = model.NewBoolVar(f"z{int(color)}{g}")
-            model.Add(c == 0).OnlyEnforceIf(zero)
-            model.Add(c >= 1).OnlyEnforceIf(zero.Not())
-            p_light = model.NewBoolVar(f"pl{int(color)}{g}")
-            p_dark = model.NewBoolVar(f"pd{int(color)}{g}")
-            x = model.NewBoolVar(f"x{int(color)}{g}")
-            half = model.NewIntVar(0, 7, f"h{int(color)}{g}")
-            parity = model.NewBoolVar(f"q{int(color)}{g}")
-            model.Add(c + g == 2 * half + parity)
-            model.Add(parity == light_parity).OnlyEnforceIf(p_light)
-            model.Add(parity != light_parity).OnlyEnforceIf(p_dark)
-            model.Add(c <= 5).OnlyEnforceIf(x)
-            fates = [p_light, p_dark, x]
-            on_board[(color, g)] = []
-            for square in pawns:
-                f, r = chess.square_file(square), _relative_rank(square, color)
-                if abs(f - g) > r:
-                    continue
-                is_here = model.NewBoolVar(f"a{int(color)}{g}{square}")
-                k = model.NewIntVar(0, 3, f"k{int(color)}{g}{square}")
-                model.Add(c == abs(f - g) + 2 * k).OnlyEnforceIf(is_here)
-                model.Add(c <= r).OnlyEnforceIf(is_here)
-                fates.append(is_here)
-                by_pawn[square].append(is_here)
-                on_board[(color, g)].append((is_here, square))
-            model.AddExactlyOne(fates)
-            captures[(color, g)] = c
-            never_captured[(color, g)] = zero
-            promoted[(color, g)] = (p_light, p_dark)
-            taken[(color, g)] = x
-            light_promotions.append(p_light)
-            dark_promotions.append(p_dark)
-        for square, options in by_pawn.items():
-            if not options:
-                return False
-            model.AddExactlyOne(options)
-        other, light, dark = excess[color]
-        model.Add(sum(light_promotions) >= light)
-        model.Add(sum(dark_promotions) >= dark)
-        model.Add(sum(light_promotions) + sum(dark_promotions) >= other + light + dark)
-        model.Add(sum(captures[(color, g)] for g in range(8)) <= captures_made[color])
+        if not _side_fates(model, fates, color, pawn_masks[color], excess[color], captures_made[color]):
+            return False
     for color in chess.COLORS:
-        model.Add(sum(taken[(not color, g)] for g in range(8)) <= captures_made[color])
+        model.add(sum(fates.taken[(not color, g)] for g in range(8)) <= captures_made[color])
     if files:
         end_file, landings = {}, {}
-        for key in captures:
-            end_file[key], landings[key] = _capture_walk(model, key, captures[key], on_board[key])
+        for side in fates.captures:
+            end_file[side], landings[side] = _capture_walk(model, side, fates.captures[side], fates.on_board[side])
         for color in chess.COLORS:
-            _capture_files(model, color, end_file, landings, taken, captures_made[color])
-            _home_square_blockers(model, color, pawn_masks[not color], end_file, captures, promoted,
-                                  never_captured, taken)
+            _capture_files(model, color, end_file, landings, fates.taken, captures_made[color])
+            _home_square_blockers(model, color, pawn_masks[not color], end_file, fates.captures, fates.promoted,
+                                  fates.never_captured, fates.taken)
+    _blocked_files(model, fates)
+    return _solve(model, time_limit)
+
+
+def _side_fates(model: cp_model.CpModel, fates: _Fates, color: chess.Color, pawn_mask: chess.Bitboard,
+                excess: tuple[int, int, int], captures_made: int) -> bool:
+    """Rules 1-3 for the pawns of ``color``; False when a pawn on the board can be none
+    of the original pawns."""
+    pawns = list(chess.SquareSet(pawn_mask))
+    by_pawn: dict[chess.Square, list[cp_model.IntVar]] = {sq: [] for sq in pawns}
+    light_promotions, dark_promotions = [], []
+    for g in range(8):
+        p_light, p_dark = _pawn_fate(model, fates, (color, g), pawns, by_pawn)
+        light_promotions.append(p_light)
+        dark_promotions.append(p_dark)
+    for options in by_pawn.values():
+        if not options:
+            return False
+        model.add_exactly_one(options)
+    other, light, dark = excess
+    model.add(sum(light_promotions) >= light)
+    model.add(sum(dark_promotions) >= dark)
+    model.add(sum(light_promotions) + sum(dark_promotions) >= other + light + dark)
+    model.add(sum(fates.captures[(color, g)] for g in range(8)) <= captures_made)
+    return True
+
+
+def _pawn_fate(model: cp_model.CpModel, fates: _Fates, side: Side, pawns: list[chess.Square],
+               by_pawn: dict[chess.Square, list[cp_model.IntVar]]) -> tuple[cp_model.IntVar, cp_model.IntVar]:
+    """Rules 1 and 2 for one original pawn: exactly one fate, with its capture count; the
+    promotion variables (light, dark) are returned."""
+    color, g = side
+    light_parity = 0 if color == chess.WHITE else 1  # (g + c) parity of a light promotion square
+    c = model.new_int_var(0, 6, f"c{int(color)}{g}")
+    zero = model.new_bool_var(f"z{int(color)}{g}")
+    model.add(c == 0).only_enforce_if(zero)
+    model.add(c >= 1).only_enforce_if(zero.Not())
+    p_light = model.new_bool_var(f"pl{int(color)}{g}")
+    p_dark = model.new_bool_var(f"pd{int(color)}{g}")
+    x = model.new_bool_var(f"x{int(color)}{g}")
+    half = model.new_int_var(0, 7, f"h{int(color)}{g}")
+    parity = model.new_bool_var(f"q{int(color)}{g}")
+    model.add(c + g == 2 * half + parity)
+    model.add(parity == light_parity).only_enforce_if(p_light)
+    model.add(parity != light_parity).only_enforce_if(p_dark)
+    model.add(c <= 5).only_enforce_if(x)
+    choices = [p_light, p_dark, x]
+    fates.on_board[side] = []
+    for square in pawns:
+        f, r = chess.square_file(square), _relative_rank(square, color)
+        if abs(f - g) > r:
+            continue
+        is_here = model.new_bool_var(f"a{int(color)}{g}{square}")
+        k = model.new_int_var(0, 3, f"k{int(color)}{g}{square}")
+        model.add(c == abs(f - g) + 2 * k).only_enforce_if(is_here)
+        model.add(c <= r).only_enforce_if(is_here)
+        choices.append(is_here)
+        by_pawn[square].append(is_here)
+        fates.on_board[side].append((is_here, square))
+    model.add_exactly_one(choices)
+    fates.captures[side] = c
+    fates.never_captured[side] = zero
+    fates.promoted[side] = (p_light, p_dark)
+    fates.taken[side] = x
+    return p_light, p_dark
+
+
+def _blocked_files(model: cp_model.CpModel, fates: _Fates) -> None:
+    """Rule 4: two pawns of a file that never captured cannot pass each other."""
+    never_captured, on_board = fates.never_captured, fates.on_board
     for g in range(8):
         both_stayed = [never_captured[(chess.WHITE, g)], never_captured[(chess.BLACK, g)]]
         for color in chess.COLORS:
-            for promotion in promoted[(color, g)]:
+            for promotion in fates.promoted[(color, g)]:
                 # promoted without leaving file g => the opponent's g-pawn left it or was taken
-                model.AddBoolOr([never_captured[(not color, g)].Not(), taken[(not color, g)]]).OnlyEnforceIf(
+                model.add_bool_or([never_captured[(not color, g)].Not(), fates.taken[(not color, g)]]).only_enforce_if(
                     [promotion, never_captured[(color, g)]])
         for white_here, white_square in on_board[(chess.WHITE, g)]:
             for black_here, black_square in on_board[(chess.BLACK, g)]:
                 if chess.square_rank(white_square) > chess.square_rank(black_square):
-                    model.AddBoolOr([b.Not() for b in both_stayed] + [white_here.Not(), black_here.Not()])
+                    model.add_bool_or([b.Not() for b in both_stayed] + [white_here.Not(), black_here.Not()])
+
+
+def _solve(model: cp_model.CpModel, time_limit: float) -> bool | None:
+    """False when CP-SAT proves the model infeasible, True when it finds a solution, None otherwise."""
+    from ortools.sat.python import cp_model  # imported where used, as in _feasible
+
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = time_limit
     solver.parameters.num_workers = 1
     # these small models solve 2-3x faster without presolve and LP relaxation
     solver.parameters.cp_model_presolve = False
     solver.parameters.linearization_level = 0
-    status = solver.Solve(model)
+    status = solver.solve(model)
     if status == cp_model.INFEASIBLE:
         return False
     if status in (cp_model.FEASIBLE, cp_model.OPTIMAL):
@@ -281,16 +323,16 @@ def _capture_walk(model: cp_model.CpModel, key: tuple[chess.Color, int], c: cp_m
     on each file (linear expressions)."""
     color, g = key
     name = f"{int(color)}{g}"
-    end = [model.NewBoolVar(f"e{name}{x}") for x in range(8)]
-    model.AddExactlyOne(end)
-    right = [model.NewIntVar(0, 6, f"r{name}{x}") for x in range(7)]
-    left = [model.NewIntVar(0, 6, f"l{name}{x}") for x in range(7)]
+    end = [model.new_bool_var(f"e{name}{x}") for x in range(8)]
+    model.add_exactly_one(end)
+    right = [model.new_int_var(0, 6, f"r{name}{x}") for x in range(7)]
+    left = [model.new_int_var(0, 6, f"l{name}{x}") for x in range(7)]
     for x in range(7):
         beyond = sum(end[x + 1:])  # 1 when the walk ends right of boundary x|x+1
-        model.Add(right[x] - left[x] == (beyond if x >= g else beyond - 1))
-    model.Add(sum(right) + sum(left) == c)
+        model.add(right[x] - left[x] == (beyond if x >= g else beyond - 1))
+    model.add(sum(right) + sum(left) == c)
     for is_here, square in here:
-        model.Add(end[chess.square_file(square)] == 1).OnlyEnforceIf(is_here)
+        model.add(end[chess.square_file(square)] == 1).only_enforce_if(is_here)
     landings = [(right[x - 1] if x > 0 else 0) + (left[x] if x < 7 else 0) for x in range(8)]
     return end, landings
 
@@ -299,7 +341,7 @@ def _capture_files(model: cp_model.CpModel, color: chess.Color, end_file: dict, 
                    taken: dict, missing: int) -> None:
     """Rule 5 for the captures ``color`` made: per file, the opponent pawns taken there
     are at most the captures landing there."""
-    piece_captures = [model.NewIntVar(0, 15, f"pc{int(color)}{x}") for x in range(8)]
+    piece_captures = [model.new_int_var(0, 15, f"pc{int(color)}{x}") for x in range(8)]
     total = []
     for x in range(8):
         landed = sum(landings[(color, g)][x] for g in range(8))
@@ -307,11 +349,11 @@ def _capture_files(model: cp_model.CpModel, color: chess.Color, end_file: dict, 
         taken_here = []
         for g in range(8):
             victim = (not color, g)
-            here = model.NewBoolVar(f"t{int(color)}{g}{x}")
-            model.AddBoolOr([taken[victim].Not(), end_file[victim][x].Not(), here])
+            here = model.new_bool_var(f"t{int(color)}{g}{x}")
+            model.add_bool_or([taken[victim].Not(), end_file[victim][x].Not(), here])
             taken_here.append(here)
-        model.Add(sum(taken_here) <= landed + piece_captures[x])
-    model.Add(sum(total) + sum(piece_captures) == missing)
+        model.add(sum(taken_here) <= landed + piece_captures[x])
+    model.add(sum(total) + sum(piece_captures) == missing)
 
 
 def _home_square_blockers(model: cp_model.CpModel, color: chess.Color, blockers: chess.Bitboard,
@@ -325,11 +367,11 @@ def _home_square_blockers(model: cp_model.CpModel, color: chess.Color, blockers:
             continue
         for g in range(8):
             key = (color, g)
-            here = model.NewBoolVar(f"hp{int(color)}{g}{x}")
+            here = model.new_bool_var(f"hp{int(color)}{g}{x}")
             for promotion in promoted[key]:
-                model.AddBoolOr([promotion.Not(), end_file[key][x].Not(), here])
-            model.Add(captures[key] >= 1).OnlyEnforceIf(here)
-            only_one = model.NewBoolVar(f"o{int(color)}{g}{x}")
-            model.Add(captures[key] != 1).OnlyEnforceIf(only_one.Not())
-            model.AddBoolOr([here.Not(), only_one.Not(), never_captured[(not color, g)].Not(),
+                model.add_bool_or([promotion.Not(), end_file[key][x].Not(), here])
+            model.add(captures[key] >= 1).only_enforce_if(here)
+            only_one = model.new_bool_var(f"o{int(color)}{g}{x}")
+            model.add(captures[key] != 1).only_enforce_if(only_one.Not())
+            model.add_bool_or([here.Not(), only_one.Not(), never_captured[(not color, g)].Not(),
                              taken[(not color, g)]])

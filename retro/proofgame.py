@@ -2,9 +2,10 @@
 
 Pipeline (texel documentation, "If a position cannot be proven illegal ..."):
 
-1. Illegality: ``retro.legality.decide`` when it exists (kernel search, extended
-   kernel, last-move analysis); otherwise the static rules ``retro.rules.check_static``.
-   An ``illegal`` from them is returned as is (their soundness is theirs).
+1. Illegality: :func:`retro.legality.decide` (static rules, kernel search, extended
+   kernel, last-move analysis); without the kernel (``use_kernel=False``) the static
+   rules :func:`retro.rules.check_static` alone. Either runs once per position. An
+   ``illegal`` from them is returned as is (their soundness is theirs).
 2. A forced last move (:mod:`astar.last_move`) replaces the goal by its predecessor,
    the first candidate whose predecessor has a proof kernel, and that kernel replaces
    the goal's (which may count the last move itself).
@@ -16,10 +17,9 @@ Pipeline (texel documentation, "If a position cannot be proven illegal ..."):
    that path stops early, the extended kernel with the pawns as early as the solver
    likes is tried too, then up to :data:`SHUFFLED_PLANS` whose objective weights the
    pawns at random (seeded: some pawns go early, so each attempt and each batch pass
-   plays other plans; Tromp's 1rrb1k2/... needs a pawn out of the way that the late
-   and early plans keep home, and one random plan in four finds it), until a path
-   plays every capture and promotion; the path with more captures (then promotions)
-   is kept.
+   plays other plans, e.g. one that moves a pawn out of the way the late and early
+   plans keep home), until a path plays every capture and promotion; the path with
+   more captures (then promotions) is kept.
 4. Weighted A* in committed legs (:func:`astar.search.search_descending`) from the end
    of the initial path to the goal (or to the forced last move's predecessor); when the
    goal is unreachable from there, from the initial position with the attempt's time
@@ -35,24 +35,27 @@ Pipeline (texel documentation, "If a position cannot be proven illegal ..."):
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import chess
 
 from astar.heuristic import Heuristic
+from astar.initial_path import InitialPath, initial_path
 from astar.last_move import ForcedLastMove, forced_last_moves
 from astar.nonadmissible import NonAdmissibleHeuristic
-from astar.initial_path import InitialPath, initial_path
 from astar.proofgame import ProofGame, ProofGameError
-from astar.search import search_descending
+from astar.search import SearchResult, search_descending
 from proofkernel.blocked import blocked_squares
 from proofkernel.extended import extend_kernel
 from proofkernel.moves import parse_move
+from retro.legality import KernelResult, KernelSearchStatus, LegalityVerdict, decide, find_kernel
+from retro.rules import check_static
+from retro.status import CheckStatus, LegalityStatus
 
-__all__ = ["ProofGameVerdict", "prove", "blocked_mask_for"]
+__all__ = ["ProofGameVerdict", "prove"]
 
 
 @dataclass(frozen=True)
@@ -60,7 +63,7 @@ class ProofGameVerdict:
     """``status`` legal (with ``proof_game``), illegal (with ``reason``) or unknown."""
 
     fen: str
-    status: str
+    status: LegalityStatus
     reason: str = ""
     proof_game: ProofGame | None = None
     kernel: str | None = None
@@ -72,31 +75,10 @@ class ProofGameVerdict:
     def proof(self) -> list[str]:
         return self.proof_game.san() if self.proof_game else []
 
-
-def _optional(module: str, name: str):
-    try:
-        return getattr(importlib.import_module(module), name)
-    except (ImportError, AttributeError):
-        return None
-
-
-def blocked_mask_for(goal: chess.Board, init: chess.Board) -> int:
-    """Squares whose piece never moves in any game from ``init`` to ``goal``.
-
-    Sources: :func:`proofkernel.blocked.blocked_squares` between ``init`` and the goal;
-    plus the king and rook of every castling right the goal
-    keeps (a right, once lost, never returns; FIDE 3.8.2.1).
-    """
-    mask = blocked_squares(goal, init)
-    rights = goal.clean_castling_rights() & init.clean_castling_rights()
-    for color, king_sq, rank in ((chess.WHITE, chess.E1, chess.BB_RANK_1), (chess.BLACK, chess.E8, chess.BB_RANK_8)):
-        if rights & rank:
-            mask |= chess.BB_SQUARES[king_sq] | (rights & rank)
-    same = 0
-    for sq in chess.scan_forward(mask):
-        if goal.piece_at(sq) is not None and goal.piece_at(sq) == init.piece_at(sq):
-            same |= chess.BB_SQUARES[sq]
-    return same
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON record of ``retro proofgame``."""
+        return {"fen": self.fen, "status": self.status, "proof": self.proof, "reason": self.reason,
+                "kernel": self.kernel, "nodes": self.nodes, "seconds": round(self.seconds, 3)}
 
 
 def prove(
@@ -107,119 +89,180 @@ def prove(
     """Decide ``board``: legal with a replay-checked proof game, illegal, or unknown."""
     start = time.monotonic()
     fen = board.fen()
-    kernel = None
-    kernel_result = None
-    if use_kernel:
-        decide = _optional("retro.legality", "decide")
-        if decide is not None:
-            # at most half the time: the rest is for the proof-game search
-            verdict = decide(board, max_nodes=max_nodes, time_limit=None if time_limit is None else time_limit / 2)
-            if verdict.status == "illegal":
-                return ProofGameVerdict(fen, "illegal", verdict.reason, nodes=verdict.nodes,
-                                        seconds=time.monotonic() - start)
-            kernel = getattr(verdict, "kernel", None)
-            kernel = str(kernel) if kernel else None
-            kernel_result = getattr(verdict, "kernel_result", None)
-    check_static = _optional("retro.rules", "check_static")
-    if check_static is not None:
-        static = check_static(board)
-        if static.status == "illegal":
-            return ProofGameVerdict(fen, "illegal", static.reason or str(static.rule), kernel=kernel,
-                                    seconds=time.monotonic() - start)
+    pipeline = _illegality(board, use_kernel=use_kernel, max_nodes=max_nodes, time_limit=time_limit)
+    if pipeline.status == LegalityStatus.ILLEGAL:
+        return ProofGameVerdict(fen, LegalityStatus.ILLEGAL, pipeline.reason, nodes=pipeline.nodes,
+                                seconds=time.monotonic() - start)
+    kernel = pipeline.kernel or None
     init_board = init.copy(stack=False) if init is not None else chess.Board()
     # the pipeline's kernel runs from the start position, so it only guides a search from there
-    kernel_result = kernel_result if init is None else None
-    candidates = forced_last_moves(board)
-    last, kernel_goal = (candidates[0] if candidates else None), board
-    if candidates and kernel_result is not None:
-        last, kernel_result, kernel_goal = _predecessor_with_kernel(candidates, board, kernel_result, start,
-                                                                    time_limit, max_nodes)
-    target = last.predecessor if last else board
-    # the searches end at the target: its pieces that never move (dev #144: the g2 pawn
-    # of the predecessor of g2-g3, which traps a bishop promoted on h1)
-    blocked = blocked_mask_for(target, init_board)
+    aim = _aim(board, pipeline.kernel_result if init is None else None, start=start, time_limit=time_limit,
+               max_nodes=max_nodes)
+    legs = _Legs(init_board, aim.target, weight, non_admissible, on_improve)
+    result, path = _attempts(legs, aim, max_nodes=max_nodes, time_limit=time_limit, start=start, seed=seed)
+    seconds = time.monotonic() - start
+    if result.status == "found":
+        return _replayed(board, init_board, result.moves + ((aim.last.move,) if aim.last else ()), kernel,
+                         result.nodes, seconds)
+    best = tuple(ProofGame(init_board.fen(), result.best_moves).san()) if result.best_moves else ()
+    return ProofGameVerdict(fen, LegalityStatus.UNKNOWN, _unknown_reason(result, path), kernel=kernel,
+                            nodes=result.nodes, seconds=seconds, best_line=best)
 
-    def heuristics(node: chess.Board) -> tuple[Heuristic, Heuristic]:
-        mask = blocked_mask_for(target, node)
-        pair = Heuristic(target, mask), NonAdmissibleHeuristic(target, mask)
-        return pair[::-1] if non_admissible else pair
 
-    def improve(h: int, moves: tuple[chess.Move, ...]) -> None:
-        on_improve(h, ProofGame(init_board.fen(), prefix + moves).san())
+def _illegality(board: chess.Board, *, use_kernel: bool, max_nodes: int, time_limit: float | None) -> LegalityVerdict:
+    """The illegality pipeline's verdict, or without ``use_kernel`` the static rules' alone."""
+    if use_kernel:
+        # at most half the time: the rest is for the proof-game search
+        return decide(board, max_nodes=max_nodes, time_limit=None if time_limit is None else time_limit / 2)
+    static = check_static(board)
+    if static.status == CheckStatus.ILLEGAL:
+        return LegalityVerdict(static.fen, LegalityStatus.ILLEGAL, static.reason or str(static.rule))
+    return LegalityVerdict(static.fen, LegalityStatus.UNKNOWN)
 
-    report = improve if on_improve is not None else None
-    # with a kernel and a time limit, two attempts, each with half of the time: the
-    # second plays another initial path (new seed), as the final search's fate turns
-    # on the path's details (where its promoted pieces stand)
-    attempts = 2 if kernel_result is not None and time_limit is not None else 1
+
+@dataclass(frozen=True)
+class _Aim:
+    """Where the searches go: ``target``, the goal or the predecessor of its forced last
+    move ``last``; ``kernel``, the kernel leading to ``kernel_goal`` (None without one)."""
+
+    last: ForcedLastMove | None
+    kernel: KernelResult | None
+    kernel_goal: chess.Board
+
+    @property
+    def target(self) -> chess.Board:
+        return self.last.predecessor if self.last else self.kernel_goal
+
+
+def _aim(goal: chess.Board, kernel: KernelResult | None, *, start: float, time_limit: float | None,
+         max_nodes: int) -> _Aim:
+    """The forced last move of ``goal`` to search behind, if any (step 2 of the module docstring)."""
+    candidates = forced_last_moves(goal)
+    if candidates and kernel is not None:
+        return _predecessor_with_kernel(candidates, goal, kernel, start, time_limit, max_nodes)
+    return _Aim(candidates[0] if candidates else None, kernel, goal)
+
+
+@dataclass(frozen=True)
+class _Legs:
+    """The weighted A* searches toward ``target`` in committed legs; improved lines are
+    reported to ``on_improve`` as SAN from ``init``."""
+
+    init: chess.Board
+    target: chess.Board
+    weight: tuple[int, int]
+    non_admissible: bool
+    on_improve: Callable[[int, list[str]], None] | None
+
+    def heuristics(self, node: chess.Board) -> tuple[Heuristic, Heuristic]:
+        """The admissible and the non-admissible heuristic (in that order unless
+        ``non_admissible``) for a leg starting at ``node``."""
+        mask = blocked_squares(self.target, node)
+        admissible, guide = Heuristic(self.target, mask), NonAdmissibleHeuristic(self.target, mask)
+        return (guide, admissible) if self.non_admissible else (admissible, guide)
+
+    def search(self, begin: chess.Board, prefix: tuple[chess.Move, ...], *, max_nodes: int,
+               time_limit: float | None, seed: int) -> SearchResult:
+        """Search from ``begin``, reached from ``init`` by ``prefix``."""
+        report = None
+        if self.on_improve is not None:
+            on_improve, init_fen = self.on_improve, self.init.fen()
+
+            def report(h: int, moves: tuple[chess.Move, ...]) -> None:
+                on_improve(h, ProofGame(init_fen, prefix + moves).san())
+
+        return search_descending(begin, self.target, heuristics=self.heuristics, weight=self.weight,
+                                 max_nodes=max_nodes, time_limit=time_limit, seed=seed, on_improve=report)
+
+
+def _attempts(legs: _Legs, aim: _Aim, *, max_nodes: int, time_limit: float | None, start: float,
+              seed: int) -> tuple[SearchResult, InitialPath | None]:
+    """Steps 3 and 4 of the module docstring: the search result (its ``nodes`` count every
+    attempt) and the last attempt's initial path. With a kernel and a time limit, two
+    attempts, each with half of the time: the second plays another initial path (new
+    seed), as the final search's fate turns on the path's details (where its promoted
+    pieces stand)."""
+    # the searches end at the target: its pieces that never move
+    blocked = blocked_squares(legs.target, legs.init)
+    attempts = 2 if aim.kernel is not None and time_limit is not None else 1
     nodes = 0
     for attempt in range(attempts):
         began = time.monotonic()
         budget = None if time_limit is None else max(0.0, time_limit - (began - start))
         if budget is not None and attempt + 1 < attempts:
             budget /= attempts - attempt
-        path = _initial_path(kernel_result, init_board, kernel_goal, target, blocked, began, budget, seed + attempt)
-        begin = path.board if path is not None else init_board
-        prefix = path.moves if path is not None else ()
-        nodes += path.nodes if path is not None else 0
-        left = None if budget is None else max(0.0, budget - (time.monotonic() - began))
-        result = search_descending(begin, target, heuristics=heuristics, weight=weight,
-                                   max_nodes=max(1, max_nodes - nodes), time_limit=left, seed=seed + 1000 * attempt,
-                                   on_improve=report)
-        nodes += result.nodes
-        result = dataclasses.replace(result, moves=prefix + result.moves, best_moves=prefix + result.best_moves,
-                                     nodes=nodes)
-        if result.status == "unreachable" and prefix:
-            # the initial path led into a dead end: search from the initial position instead
-            prefix = ()
-            left = None if budget is None else max(0.0, budget - (time.monotonic() - began))
-            again = search_descending(init_board, target, heuristics=heuristics, weight=weight, time_limit=left,
-                                      max_nodes=max(1, max_nodes - nodes), seed=seed + 1000 * attempt + 1,
-                                      on_improve=report)
-            nodes += again.nodes
-            result = dataclasses.replace(again, nodes=nodes)
+        path = _initial_path(aim.kernel, legs.init, aim.kernel_goal, legs.target, blocked, began, budget,
+                             seed + attempt)
+        result = _attempt(legs, path, nodes=nodes, max_nodes=max_nodes, began=began, budget=budget,
+                          seed=seed + 1000 * attempt)
+        nodes = result.nodes
         if result.status == "found" or nodes >= max_nodes:
             break
-    seconds = time.monotonic() - start
-    if result.status == "found":
-        moves = result.moves + ((last.move,) if last else ())
-        game = ProofGame(init_board.fen(), moves)
-        try:
-            game.replay_check(board)
-        except ProofGameError as error:
-            return ProofGameVerdict(fen, "unknown", f"internal: proof game rejected ({error})", kernel=kernel,
-                                    nodes=result.nodes, seconds=seconds)
-        return ProofGameVerdict(fen, "legal", "", game, kernel, result.nodes, seconds)
+    return result, path
+
+
+def _attempt(legs: _Legs, path: InitialPath | None, *, nodes: int, max_nodes: int, began: float,
+             budget: float | None, seed: int) -> SearchResult:
+    """One attempt: the search from the end of ``path`` (``nodes`` spent before it); when
+    the target is unreachable from there, from the initial position instead. The result's
+    moves start at the initial position and its ``nodes`` include ``nodes``."""
+    begin = path.board if path is not None else legs.init
+    prefix = path.moves if path is not None else ()
+    nodes += path.nodes if path is not None else 0
+    left = None if budget is None else max(0.0, budget - (time.monotonic() - began))
+    result = legs.search(begin, prefix, max_nodes=max(1, max_nodes - nodes), time_limit=left, seed=seed)
+    nodes += result.nodes
+    if result.status == "unreachable" and prefix:
+        # the initial path led into a dead end: search from the initial position instead
+        left = None if budget is None else max(0.0, budget - (time.monotonic() - began))
+        again = legs.search(legs.init, (), max_nodes=max(1, max_nodes - nodes), time_limit=left, seed=seed + 1)
+        return dataclasses.replace(again, nodes=nodes + again.nodes)
+    return dataclasses.replace(result, moves=prefix + result.moves, best_moves=prefix + result.best_moves,
+                               nodes=nodes)
+
+
+def _replayed(goal: chess.Board, init: chess.Board, moves: tuple[chess.Move, ...], kernel: str | None, nodes: int,
+              seconds: float) -> ProofGameVerdict:
+    """``legal`` with the proof game ``moves`` once it replays from ``init`` to ``goal``;
+    ``unknown`` (an internal error, reported) when it does not."""
+    game = ProofGame(init.fen(), moves)
+    try:
+        game.replay_check(goal)
+    except ProofGameError as error:
+        return ProofGameVerdict(goal.fen(), LegalityStatus.UNKNOWN, f"internal: proof game rejected ({error})",
+                                kernel=kernel, nodes=nodes, seconds=seconds)
+    return ProofGameVerdict(goal.fen(), LegalityStatus.LEGAL, "", game, kernel, nodes, seconds)
+
+
+def _unknown_reason(result: SearchResult, path: InitialPath | None) -> str:
+    """Why no proof game was found: the search's end, and how far the initial path got."""
     reason = "search space exhausted" if result.status == "unreachable" else "search budget exhausted"
     if path is not None:
         reason += (f"; initial path: {path.done} of {path.total} kernel captures, {path.promoted} promotions"
                    f" in {len(path.moves)} plies")
         if path.reason:
             reason += f" ({path.reason})"
-    best = tuple(ProofGame(init_board.fen(), result.best_moves).san()) if result.best_moves else ()
-    return ProofGameVerdict(fen, "unknown", reason, kernel=kernel, nodes=result.nodes, seconds=seconds, best_line=best)
+    return reason
 
 
-def _predecessor_with_kernel(candidates: list[ForcedLastMove], goal: chess.Board, goal_kernel, start: float,
-                             time_limit: float | None, max_nodes: int) -> tuple[ForcedLastMove, object, chess.Board]:
+def _predecessor_with_kernel(candidates: list[ForcedLastMove], goal: chess.Board, goal_kernel: KernelResult,
+                             start: float, time_limit: float | None, max_nodes: int) -> _Aim:
     """Among ``candidates`` (:func:`~astar.last_move.forced_last_moves` of ``goal``), the
     forced last move to search behind, the kernel of its predecessor and that
     predecessor (the board the kernel leads to). The predecessor's kernel, not the
-    goal's: the goal's may count the last move itself. Among the candidates (dev #146:
-    c3xd4 of five kinds of unit, or d3-d4), the first whose predecessor has a kernel
-    (the kernel search proves the others illegal or does not decide them within a
-    quarter of the time left, shared out); else the first candidate with the goal's
-    kernel. Only completeness depends on this choice (see :mod:`astar.last_move`)."""
-    find_kernel = _optional("retro.legality", "find_kernel")
-    if find_kernel is not None:
-        left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - start))
-        share = None if left is None else left / 4 / len(candidates)
-        for candidate in candidates:
-            found = find_kernel(candidate.predecessor, max_nodes=max_nodes, time_limit=share,
-                                solver_time=10.0 if share is None else share)
-            if found.status == "found":
-                return candidate, found, candidate.predecessor
-    return candidates[0], goal_kernel, goal
+    goal's: the goal's may count the last move itself. The first candidate whose
+    predecessor has a kernel (the kernel search proves the others illegal or does not
+    decide them within a quarter of the time left, shared out); else the first candidate
+    with the goal's kernel. Only completeness depends on this choice (see
+    :mod:`astar.last_move`)."""
+    left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - start))
+    share = None if left is None else left / 4 / len(candidates)
+    for candidate in candidates:
+        found = find_kernel(candidate.predecessor, max_nodes=max_nodes, time_limit=share,
+                            model_time_limit=10.0 if share is None else share)
+        if found.status == KernelSearchStatus.FOUND:
+            return _Aim(candidate, found, candidate.predecessor)
+    return _Aim(candidates[0], goal_kernel, goal)
 
 
 #: Plans with random weights the initial path tries, after the late and the early one,
@@ -227,10 +270,10 @@ def _predecessor_with_kernel(candidates: list[ForcedLastMove], goal: chess.Board
 SHUFFLED_PLANS = 4
 
 
-def _initial_path(kernel_result, init: chess.Board, goal: chess.Board, target: chess.Board, blocked: int,
-                  start: float, time_limit: float | None, seed: int) -> InitialPath | None:
+def _initial_path(kernel_result: KernelResult | None, init: chess.Board, goal: chess.Board, target: chess.Board,
+                  blocked: int, start: float, time_limit: float | None, seed: int) -> InitialPath | None:
     """The initial path of the kernel the pipeline found (None without one)."""
-    if kernel_result is None or getattr(kernel_result, "status", None) != "found":
+    if kernel_result is None or kernel_result.status != KernelSearchStatus.FOUND:
         return None
     kernel = tuple(parse_move(text) for text in kernel_result.kernel)
     kernel_blocked = blocked_squares(goal, init)

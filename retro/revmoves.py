@@ -114,8 +114,12 @@ from chess import (
     ROOK,
 )
 
+from retro.attacks import attacks_mask
+from retro.status import RevmovesStatus
+
 __all__ = [
     "Retraction",
+    "RevmovesVerdict",
     "retractions",
     "predecessor",
     "piece_counts_possible",
@@ -289,22 +293,6 @@ def _attacked(
     )
 
 
-def _attacks_from(piece_type: chess.PieceType, square: chess.Square, occupied: int) -> int:
-    if piece_type == KNIGHT:
-        return BB_KNIGHT_ATTACKS[square]
-    if piece_type == KING:
-        return BB_KING_ATTACKS[square]
-    result = 0
-    if piece_type != ROOK:
-        result |= BB_DIAG_ATTACKS[square][BB_DIAG_MASKS[square] & occupied]
-    if piece_type != BISHOP:
-        result |= (
-            BB_FILE_ATTACKS[square][BB_FILE_MASKS[square] & occupied]
-            | BB_RANK_ATTACKS[square][BB_RANK_MASKS[square] & occupied]
-        )
-    return result
-
-
 # --------------------------------------------------------------------------- generator
 
 def _ep_field_shape_ok(board: chess.Board, ep: chess.Square) -> bool:
@@ -419,7 +407,24 @@ class _Generator:
         captures: Iterable[chess.PieceType | None],
         kind: int,
     ) -> None:
-        us, them = self.us, self.them
+        """Add the retractions of the move ``from_square``-``to_square`` (a ``piece_type``
+        that was an ``origin_type`` in Q) with each possible captured unit of ``captures``."""
+        us_q, occupied_q, rook_from = self._our_units_in_q(from_square, to_square, piece_type, origin_type, kind)
+        rights = self._castling_rights_in_q(from_square, to_square, origin_type, kind, us_q, rook_from)
+        if rights is None:
+            return
+        if kind == _DOUBLE_PUSH and not self.forced_double_push and self._p_allows_ep_after(to_square):
+            return
+        if kind == _CASTLING and not self._castling_legal_in_q(from_square, to_square, occupied_q):
+            return
+        self._add_captures(chess.Move(from_square, to_square, promotion), kind, captures, us_q, occupied_q, *rights)
+
+    def _our_units_in_q(
+        self, from_square: chess.Square, to_square: chess.Square, piece_type: chess.PieceType,
+        origin_type: chess.PieceType, kind: int,
+    ) -> tuple[list[chess.Bitboard], chess.Bitboard, chess.Square | None]:
+        """Our units by type and the occupied squares in Q (without the captured unit),
+        and the castling rook's square in Q."""
         from_bb, to_bb = BB_SQUARES[from_square], BB_SQUARES[to_square]
         us_q = list(self.us_pieces)
         us_q[piece_type] &= ~to_bb
@@ -430,14 +435,23 @@ class _Generator:
             rook_from, rook_to = _CASTLING_ROOK[(from_square, to_square)]
             us_q[ROOK] = (us_q[ROOK] & ~BB_SQUARES[rook_to]) | BB_SQUARES[rook_from]
             occupied_q = (occupied_q & ~BB_SQUARES[rook_to]) | BB_SQUARES[rook_from]
+        return us_q, occupied_q, rook_from
 
-        # Castling rights the move removes (python-chess push semantics).
-        touched = (from_bb | to_bb) & chess.BB_CORNERS
+    def _castling_rights_in_q(
+        self, from_square: chess.Square, to_square: chess.Square, origin_type: chess.PieceType, kind: int,
+        us_q: list[chess.Bitboard], rook_from: chess.Square | None,
+    ) -> tuple[chess.Bitboard, chess.Bitboard, chess.Bitboard] | None:
+        """The castling rights Q must have (``required``: the castling's own right), may
+        have (``optional_ours``, which the move removes) and may have only with a rook
+        captured on its corner (``their_corner``); None when P keeps a right the move
+        removes (python-chess push semantics: a right once lost never returns)."""
+        us, them = self.us, self.them
+        to_bb = BB_SQUARES[to_square]
+        touched = (BB_SQUARES[from_square] | to_bb) & chess.BB_CORNERS
         if origin_type == KING:
             touched |= _HOME_CORNERS[us]
         if self.rights & touched:
-            return
-        # Our rights among them that are valid in Q (their corner: only via a captured rook).
+            return None
         optional_ours = 0
         if touched & _HOME_CORNERS[us] and us_q[KING] & BB_SQUARES[_HOME_KING[us]]:
             optional_ours = touched & _HOME_CORNERS[us] & us_q[ROOK]
@@ -449,19 +463,27 @@ class _Generator:
             assert rook_from is not None
             required = BB_SQUARES[rook_from]
             if not optional_ours & required:
-                return
+                return None
             optional_ours &= ~required
+        return required, optional_ours, their_corner
 
-        if kind == _DOUBLE_PUSH and not self.forced_double_push and self._p_allows_ep_after(to_square):
-            return
+    def _castling_legal_in_q(self, from_square: chess.Square, to_square: chess.Square,
+                             occupied_q: chess.Bitboard) -> bool:
+        """Castling is legal in Q: the king is not in check and does not pass an attacked square."""
+        for square in chess.scan_forward(BB_SQUARES[from_square] | chess.between(from_square, to_square)
+                                         | BB_SQUARES[to_square]):
+            if self._attacked_by_them(square, self.them_pieces, occupied_q):
+                return False
+        return True
 
-        if kind == _CASTLING:
-            # Castling is legal in Q: the king is not in check and does not pass an attacked square.
-            for square in chess.scan_forward(BB_SQUARES[from_square] | chess.between(from_square, to_square)
-                                             | to_bb):
-                if self._attacked_by_them(square, self.them_pieces, occupied_q):
-                    return
-
+    def _add_captures(
+        self, move: chess.Move, kind: int, captures: Iterable[chess.PieceType | None], us_q: list[chess.Bitboard],
+        occupied_q: chess.Bitboard, required: chess.Bitboard, optional_ours: chess.Bitboard,
+        their_corner: chess.Bitboard,
+    ) -> None:
+        """One retraction per captured unit (rules 1 and 2), castling rights and en-passant square of Q."""
+        us = self.us
+        to_square = move.to_square
         capture_square = to_square - _FORWARD[us] if kind == _EN_PASSANT else to_square
         capture_bb = BB_SQUARES[capture_square]
         light = bool(capture_bb & chess.BB_LIGHT_SQUARES)
@@ -483,7 +505,6 @@ class _Generator:
         # En-passant options: possible only if we have a pawn on the capturing rank.
         ep_rank = _EP_CAPTURER_RANK[us]
         ep_possible = kind != _EN_PASSANT and self.include_ep_square and bool(us_q[PAWN] & ep_rank)
-        move = chess.Move(from_square, to_square, promotion)
         append = self.result.append
         for captured in captures:
             if captured is None:
@@ -541,7 +562,7 @@ class _Generator:
                 to_bb = BB_SQUARES[to_square]
                 on_back_rank = to_bb & chess.BB_BACKRANKS
                 captures = (None, *_PIECES_ONLY) if on_back_rank else (None, *CAPTURABLE)
-                for from_square in chess.scan_forward(_attacks_from(piece_type, to_square, occupied) & empty):
+                for from_square in chess.scan_forward(attacks_mask(piece_type, to_square, occupied) & empty):
                     self.consider(from_square, to_square, piece_type, piece_type, None, captures, _NORMAL)
                 if piece_type == KING:
                     self._castlings(to_square)
@@ -612,6 +633,26 @@ def retractions(board: chess.Board, *, include_ep_square: bool = True) -> list[R
     result = _Generator(board, include_ep_square).run()
     result.sort(key=_sort_key)
     return result
+
+
+@dataclasses.dataclass(frozen=True)
+class RevmovesVerdict:
+    """The :func:`retractions` of the position ``fen``: ``found``, or ``none`` when it
+    has no legal predecessor (it is illegal, or the start position)."""
+
+    fen: str
+    status: RevmovesStatus
+    retractions: tuple[Retraction, ...]
+
+    @classmethod
+    def of(cls, fen: str, board: chess.Board, *, include_ep_square: bool = True) -> RevmovesVerdict:
+        found = tuple(retractions(board, include_ep_square=include_ep_square))
+        return cls(fen, RevmovesStatus.FOUND if found else RevmovesStatus.NONE, found)
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON record of ``retro revmoves``."""
+        return {"fen": self.fen, "status": self.status, "count": len(self.retractions),
+                "retractions": [r.as_dict() for r in self.retractions]}
 
 
 _MASK_NAME = {PAWN: "pawns", KNIGHT: "knights", BISHOP: "bishops", ROOK: "rooks", QUEEN: "queens", KING: "kings"}

@@ -26,6 +26,7 @@ import chess
 from retro.pawn_fates import excess_pieces, pawn_fates_feasible
 from retro.position import Position
 from retro.revmoves import retractions
+from retro.status import CheckStatus
 
 __all__ = ["StaticVerdict", "RULES", "RULE_NAMES", "check_static", "min_pawn_captures"]
 
@@ -38,9 +39,14 @@ class StaticVerdict:
     """``status`` is ``illegal`` (with the ``rule`` name and a ``reason``) or ``unknown``
     (no static objection: the position may still be illegal for deeper reasons)."""
 
-    status: str
+    fen: str
+    status: CheckStatus
     rule: str | None = None
     reason: str = ""
+
+    def as_dict(self) -> dict[str, str | None]:
+        """The JSON record of ``retro check``."""
+        return {"fen": self.fen, "status": self.status, "rule": self.rule, "reason": self.reason}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -203,7 +209,8 @@ def impossible_double_check(facts: _Facts) -> str | None:
         line = chess.between(b, king)
         if _origins(board, a, x) & line:
             return None
-    names = " and ".join(f"{board.piece_at(s).symbol()}{chess.square_name(s)}" for s in checkers)  # type: ignore[union-attr]
+    pieces = board.piece_map(mask=board.attackers_mask(x, king))
+    names = " and ".join(f"{pieces[s].symbol()}{chess.square_name(s)}" for s in checkers)
     return f"double check by {names} that no single move can give"
 
 
@@ -513,8 +520,9 @@ def confined_originals(facts: _Facts) -> str | None:
             else:
                 confined_homes |= chess.BB_SQUARES[square]
         on_board: dict[tuple[chess.PieceType, bool], int] = {}
-        for square in chess.SquareSet(board.occupied_co[color] & ~board.pawns & ~board.kings & ~confined_homes):
-            kind = _kind(board.piece_type_at(square), square)  # type: ignore[arg-type]
+        pieces = board.piece_map(mask=board.occupied_co[color] & ~board.pawns & ~board.kings & ~confined_homes)
+        for square, piece in pieces.items():
+            kind = _kind(piece.piece_type, square)
             on_board[kind] = on_board.get(kind, 0) + 1
         promoted = sum(max(0, count - free.get(kind, 0)) for kind, count in on_board.items())
         pawns = _count(board, chess.PAWN, color)
@@ -563,6 +571,7 @@ def check_static(position: Position | chess.Board) -> StaticVerdict:
     en-passant square; a :class:`~retro.position.Position` keeps the raw fields."""
     if isinstance(position, Position):
         facts = _Facts(position.board, position.castling_field, position.ep_field)
+        fen = position.fen
     else:
         board = position
         castling = board.castling_xfen() if board.castling_rights else "-"
@@ -570,8 +579,9 @@ def check_static(position: Position | chess.Board) -> StaticVerdict:
         castling = "".join(c for c in castling if c in "KQkq") or "-"
         ep = chess.square_name(board.ep_square) if board.ep_square is not None else "-"
         facts = _Facts(board, castling, ep)
+        fen = board.fen()
     for name, rule in RULES:
         reason = rule(facts)
         if reason is not None:
-            return StaticVerdict("illegal", name, reason)
-    return StaticVerdict("unknown")
+            return StaticVerdict(fen, CheckStatus.ILLEGAL, name, reason)
+    return StaticVerdict(fen, CheckStatus.UNKNOWN)

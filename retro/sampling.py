@@ -80,12 +80,10 @@ constraint, so tests check it against brute-force enumeration on small boards. D
 is a composition of exact uniform choices: an option with probability proportional to
 its count, then a board under its constraint.
 
-Why options instead of a fixed set of rights per board (the first version of this
-module had 16 castling subsets x 9 ep files = 144 per board and mapped the incompatible
-ones to the position without rights): that made S 144 times larger than it needs to be,
-so only about one draw in 13,000 was legal. With options tied to the board, almost
-every board has just the option without rights on each side, and S is about 2.1 times
-the number of boards.
+Options are tied to the board (an element holds an option its board satisfies) rather
+than every board carrying every combination of rights: almost every board then
+satisfies only the option without rights on each side, so S stays a small multiple of
+the number of boards and a uniform draw is legal as often as it can be.
 
 Choices the paper leaves open: bishops count against 2 regardless of square colour (a
 tighter per-colour count would need square colours in the placement count), and nothing
@@ -99,11 +97,14 @@ import bisect
 import itertools
 import math
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TypeVar, cast
 
 import chess
+
+_T = TypeVar("_T")
 
 __all__ = [
     "SpaceShape",
@@ -156,7 +157,7 @@ Units = tuple[int, int, int, int]  # N, B, R, Q
 
 def excess(signature: Signature, shape: SpaceShape) -> int:
     """Units beyond the initial counts: a lower bound on the promotions of that colour."""
-    return sum(max(0, c - base) for c, base in zip(signature[1:], shape.base_counts))
+    return sum(max(0, c - base) for c, base in zip(signature[1:], shape.base_counts, strict=False))
 
 
 def totals(signature: Signature, shape: SpaceShape) -> Totals:
@@ -165,13 +166,13 @@ def totals(signature: Signature, shape: SpaceShape) -> Totals:
 
 def colour_signatures(shape: SpaceShape) -> list[Signature]:
     """All (p, n, b, r, q) allowed by promotion accounting (item 1)."""
-    out = []
+    out: list[Signature] = []
     for p in range(shape.max_pawns + 1):
         spare = shape.max_pawns - p
         ranges = [range(base + spare + 1) for base in shape.base_counts]
-        for counts in itertools.product(*ranges):
-            if excess((p, *counts), shape) <= spare:
-                out.append((p, *counts))
+        for n, b, r, q in itertools.product(*ranges):
+            if excess((p, n, b, r, q), shape) <= spare:
+                out.append((p, n, b, r, q))
     return out
 
 
@@ -214,8 +215,8 @@ class Constraint:
 
     def material(self, color: chess.Color) -> Signature:
         """The fixed pawns, knights, bishops, rooks and queens of one colour."""
-        letters = "PNBRQ" if color else "pnbrq"
-        return tuple(sum(letter == wanted for _, letter in self.fixed) for wanted in letters)  # type: ignore[return-value]
+        p, n, b, r, q = (sum(letter == wanted for _, letter in self.fixed) for wanted in ("PNBRQ" if color else "pnbrq"))
+        return p, n, b, r, q
 
     def holds(self, board: chess.Board) -> bool:
         return all(board.piece_at(square) == chess.Piece.from_symbol(letter) for square, letter in self.fixed) and not any(
@@ -248,10 +249,11 @@ class SampleSpace:
         self.signatures = colour_signatures(shape)
         self._cache: dict[tuple, object] = {}
 
-    def _memo(self, key: tuple, make):  # type: ignore[no-untyped-def]
+    def _memo(self, key: tuple, make: Callable[[], _T]) -> _T:
+        """``make()``, computed once per ``key``."""
         if key not in self._cache:
             self._cache[key] = make()
-        return self._cache[key]
+        return cast(_T, self._cache[key])
 
     def groups(self, fixed_units: Units = (0, 0, 0, 0)) -> dict[Totals, _Group]:
         """Signatures with at least the fixed units, grouped by (pawns, units, excess) and
@@ -261,7 +263,7 @@ class SampleSpace:
         def make() -> dict[Totals, _Group]:
             groups: dict[Totals, _Group] = {}
             for sig in self.signatures:
-                rest = tuple(c - f for c, f in zip(sig[1:], fixed_units))
+                rest = tuple(c - f for c, f in zip(sig[1:], fixed_units, strict=False))
                 if min(rest) < 0:
                     continue
                 group = groups.setdefault(totals(sig, self.shape), _Group([], []))
@@ -270,7 +272,7 @@ class SampleSpace:
                 group.cumulative.append(previous + _multinomial(sum(rest), rest))
             return groups
 
-        return self._memo(("groups", fixed_units), make)  # type: ignore[return-value]
+        return self._memo(("groups", fixed_units), make)
 
     def _material(self, white_units: Units, black_units: Units) -> dict[tuple[int, int, int, int], tuple]:
         """Per (pw, uw, pb, ub): the excess pairs allowed by item 2 and their cumulative
@@ -300,7 +302,7 @@ class SampleSpace:
                         out[(pw, uw, pb, ub)] = (pairs, cumulative)
             return out
 
-        return self._memo(("material", white_units, black_units), make)  # type: ignore[return-value]
+        return self._memo(("material", white_units, black_units), make)
 
     def _strata(self, white_fixed: Signature, black_fixed: Signature, pawn_room: int, room: int) -> tuple[list, list[int]]:
         """Boards per (pw, uw, pb, ub) beside one king pair when ``pawn_room`` free squares
@@ -324,7 +326,7 @@ class SampleSpace:
                 cumulative.append(total)
             return strata, cumulative
 
-        return self._memo(("strata", white_fixed, black_fixed, pawn_room, room), make)  # type: ignore[return-value]
+        return self._memo(("strata", white_fixed, black_fixed, pawn_room, room), make)
 
     def _layout(self, constraint: Constraint) -> tuple[list[list[tuple[int, int]]], int, int] | None:
         """The king pairs by the number k of free kings on pawn ranks, the free squares on
@@ -332,7 +334,7 @@ class SampleSpace:
         meets the constraint's fixed part (a pawn off the pawn ranks, two kings of a
         colour, a square both fixed and empty)."""
 
-        def make():  # type: ignore[no-untyped-def]
+        def make():
             shape = self.shape
             fixed = dict(constraint.fixed)
             if len(fixed) != len(constraint.fixed) or set(fixed) & constraint.empty:
@@ -356,7 +358,7 @@ class SampleSpace:
             free_kings = sum(1 for king in "Kk" if king not in fixed.values())
             return classes, pawn_room, len(free) - free_kings
 
-        return self._memo(("layout", constraint), make)  # type: ignore[return-value]
+        return self._memo(("layout", constraint), make)
 
     def _class_counts(self, constraint: Constraint) -> list[int]:
         """Boards of the constraint per king class k (items 1-5)."""
@@ -373,7 +375,7 @@ class SampleSpace:
                 counts.append(len(kings) * cumulative[-1] if cumulative else 0)
             return counts
 
-        return self._memo(("classes", constraint), make)  # type: ignore[return-value]
+        return self._memo(("classes", constraint), make)
 
     def count(self, constraint: Constraint = Constraint()) -> int:
         """The boards of items 1-5 that meet the constraint."""
@@ -389,7 +391,7 @@ class SampleSpace:
         def make() -> list[int]:
             return list(itertools.accumulate(self.count(option.constraint) for option in RIGHTS))
 
-        return self._memo(("options",), make)  # type: ignore[return-value]
+        return self._memo(("options",), make)
 
     @property
     def size(self) -> int:
@@ -417,8 +419,8 @@ class SampleSpace:
         pw, uw, pb, ub = strata[_pick(rng, cumulative)]
         pairs, material = self._material(white_fixed[1:], black_fixed[1:])[(pw, uw, pb, ub)]
         ew, eb = pairs[_pick(rng, material)]
-        white_group = self.groups(white_fixed[1:])[(pw, uw, ew)]  # type: ignore[arg-type]
-        black_group = self.groups(black_fixed[1:])[(pb, ub, eb)]  # type: ignore[arg-type]
+        white_group = self.groups(white_fixed[1:])[(pw, uw, ew)]
+        black_group = self.groups(black_fixed[1:])[(pb, ub, eb)]
         white = white_group.signatures[_pick(rng, white_group.cumulative)]
         black = black_group.signatures[_pick(rng, black_group.cumulative)]
         cells = ["."] * self.shape.squares
@@ -434,11 +436,11 @@ class SampleSpace:
         free_pw, free_pb = pw - white_fixed[0], pb - black_fixed[0]
         for i, square in enumerate(rng.sample(pawn_free, free_pw + free_pb)):
             cells[square] = "P" if i < free_pw else "p"
-        units = [letter for letter, count, fixed in zip(PIECE_LETTERS, white[1:], white_fixed[1:])
+        units = [letter for letter, count, fixed in zip(PIECE_LETTERS, white[1:], white_fixed[1:], strict=False)
                  for _ in range(count - fixed)]
-        units += [letter.lower() for letter, count, fixed in zip(PIECE_LETTERS, black[1:], black_fixed[1:])
+        units += [letter.lower() for letter, count, fixed in zip(PIECE_LETTERS, black[1:], black_fixed[1:], strict=False)
                   for _ in range(count - fixed)]
-        for square, letter in zip(rng.sample([s for s in range(self.shape.squares) if free(s)], len(units)), units):
+        for square, letter in zip(rng.sample([s for s in range(self.shape.squares) if free(s)], len(units)), units, strict=True):
             cells[square] = letter
         return cells
 
@@ -523,17 +525,20 @@ def board_in_space(board: chess.Board) -> bool:
     """Items 1-5: material signatures, capture accounting, kings distinct and
     non-adjacent, pawns on ranks 2-7."""
     shape = SpaceShape()
-    kings = [board.king(chess.WHITE), board.king(chess.BLACK)]
-    if None in kings or chess.popcount(board.kings) != 2 or shape.adjacent(kings[0], kings[1]):  # type: ignore[arg-type]
+    white_king, black_king = board.king(chess.WHITE), board.king(chess.BLACK)
+    if white_king is None or black_king is None or chess.popcount(board.kings) != 2:
+        return False
+    if shape.adjacent(white_king, black_king):
         return False
     if board.pawns & (chess.BB_RANK_1 | chess.BB_RANK_8):
         return False
     colour_totals = []
     for color in (chess.WHITE, chess.BLACK):
-        sig = tuple(len(board.pieces(pt, color)) for pt in (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN))
+        p, n, b, r, q = (len(board.pieces(pt, color)) for pt in chess.PIECE_TYPES[:5])
+        sig: Signature = (p, n, b, r, q)
         if sig not in _ALLOWED_SIGNATURES:
             return False
-        colour_totals.append(totals(sig, shape))  # type: ignore[arg-type]
+        colour_totals.append(totals(sig, shape))
     white, black = colour_totals
     return captures_allow(white, black, shape)
 
@@ -548,7 +553,7 @@ def multiplicity(board: chess.Board) -> int:
         return 0
     if not RightsOption(board.turn, castling, None).constraint.holds(board):
         return 0
-    pairs = [option.ep for option in _EP_OPTIONS[board.turn] if option.constraint.holds(board)]
+    pairs = [option.ep for option in _EP_OPTIONS[board.turn] if option.ep is not None and option.constraint.holds(board)]
     if board.ep_square is not None and board.has_legal_en_passant():
         return sum(pawn_file == chess.square_file(board.ep_square) for pawn_file, _ in pairs)
     trial = board.copy(stack=False)

@@ -25,10 +25,12 @@ class CheckStatus(StrEnum):
 
 
 class KernelStatus(StrEnum):
-    """``retro proofkernel``: proof kernels were found, or the search proved there is none."""
+    """``retro proofkernel``: proof kernels were found, the search proved there is none, or
+    its node budget ran out before it found one (which proves nothing)."""
 
     FOUND = "found"
     NONE = "none"
+    UNKNOWN = "unknown"
 
 
 class RevmovesStatus(StrEnum):

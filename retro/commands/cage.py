@@ -71,7 +71,7 @@ def _check(spec: CageSpec, library: Library, max_nodes: int) -> CageVerdict:
 
 
 def _text(verdict: CageVerdict, *, batch: bool) -> str:
-    prefix = f"{verdict.board} " if batch else ""
+    prefix = f"{verdict.fen} " if batch else ""
     if verdict.status == "cage":
         return f"{prefix}cage verified ({verdict.reason}; {verdict.seconds:.3f} s)"
     line = " ".join(verdict.line) or "(no retraction)"

@@ -32,10 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def check_line(line: str) -> dict:
     """Batch worker: one FEN line to a JSON-able record."""
-    position = parse_fen(line)
-    verdict = check_static(position)
-    record: dict = {"fen": position.fen, "status": verdict.status, "rule": verdict.rule, "reason": verdict.reason}
-    return record
+    return check_static(parse_fen(line)).as_dict()
 
 
 def _text(record: dict, *, batch: bool) -> str:

@@ -180,7 +180,7 @@ def _chain(args: argparse.Namespace) -> list[str]:
             out.flush()
         progress = show_progress(args)
         fens: list[str] = []
-        static: list[str | None] = []
+        static: list[str | None] = []  # the status line of a draw the static rules decide
         for index, board in enumerate(tqdm(draws(args.samples, args.seed), total=args.samples, desc="sampling",
                                            unit="draw", disable=not progress, file=sys.stderr,
                                            dynamic_ncols=True)):
@@ -200,8 +200,8 @@ def _chain(args: argparse.Namespace) -> list[str]:
                             total=len(todo), scheduler=args.scheduler)
         lines = list(done)
         for index in range(len(done), args.samples):
-            known = static[index]
-            line = known if known is not None else _status_line(next(results))
+            decided = static[index]
+            line = decided if decided is not None else _status_line(next(results))
             lines.append(line)
             if out is not None:
                 out.write(line + "\n")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import dataclasses
 import functools
 import json
 import os
@@ -119,12 +120,6 @@ def status_text(record: dict) -> str:
     return f"{record['status']}: {record.get('reason', '')}"
 
 
-def _record(verdict: ProofGameVerdict) -> dict:
-    record = {"fen": verdict.fen, "status": verdict.status, "proof": verdict.proof, "reason": verdict.reason,
-              "kernel": verdict.kernel, "nodes": verdict.nodes, "seconds": round(verdict.seconds, 3)}
-    return record
-
-
 def prove_line(line: str, *, max_nodes: int, time_limit: float, seed: int, weight: tuple[int, int],
                use_kernel: bool, non_admissible: bool, retry: bool) -> dict:
     """Batch worker: a FEN or a status line to a record (decided lines pass through)."""
@@ -141,9 +136,8 @@ def prove_line(line: str, *, max_nodes: int, time_limit: float, seed: int, weigh
     position = parse_fen(fen)
     verdict = prove(position.board, max_nodes=max_nodes, time_limit=time_limit, seed=seed, weight=weight,
                     use_kernel=use_kernel, non_admissible=non_admissible)
-    record = _record(verdict)
-    record["fen"] = fen
-    return record
+    # the FEN as given: pass files chain on it
+    return dataclasses.replace(verdict, fen=fen).as_dict()
 
 
 def status_line_record(line: str) -> dict:
@@ -249,8 +243,7 @@ def run(args: argparse.Namespace) -> int:
     verdict = prove(position.board, max_nodes=args.max_nodes, time_limit=args.time_limit, seed=args.rnd,
                     weight=parse_weight(args.weight), use_kernel=not args.nokernel, init=init,
                     non_admissible=args.na, on_improve=print_improvement if args.verbose else None)
-    record = _record(verdict)
-    record["fen"] = args.fen.strip()
+    record = dataclasses.replace(verdict, fen=args.fen.strip()).as_dict()
     emit(record, status_text(record), as_json=args.json)
     game = verdict.proof_game
     if game is None:

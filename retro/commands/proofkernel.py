@@ -17,9 +17,11 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from proofkernel.listing import KernelListing
 from retro.batch import add_batch_arguments, emit, error_text, positive_int, run_batch_command, show_progress
 from retro.diagram import add_diagram_arguments, check_diagram_arguments, show_diagrams
 from retro.position import parse_fen
+from retro.status import KernelStatus
 
 if TYPE_CHECKING:
     from proofkernel.search import KernelSearch
@@ -88,13 +90,9 @@ def kernel_record(line: str, *, init_fen: str | None, extended: bool, max_nodes:
             break
     stopped_by = "--limit" if limit is not None and len(kernels) >= limit else (
         None if search.exhausted else "the node budget" if search.nodes > max_nodes else "the time limit")
-    complete = stopped_by is None
-    status = "found" if kernels else ("none" if complete else "unknown")
-    record = {"fen": goal.fen(), "status": status, "kernels": kernels, "nodes": search.nodes, "complete": complete,
-              "stopped_by": stopped_by}
-    if extended:
-        record["extended"] = extensions
-    return record
+    status = KernelStatus.FOUND if kernels else KernelStatus.NONE if stopped_by is None else KernelStatus.UNKNOWN
+    return KernelListing(goal.fen(), status, tuple(kernels), search.nodes, stopped_by,
+                         tuple(extensions) if extended else None).as_dict()
 
 
 def _progress_printer(start: float) -> Callable[[KernelSearch], None]:

@@ -23,7 +23,7 @@ from typing import Any
 from retro.batch import add_batch_arguments, emit, error_text, read_inputs, run_batch, show_progress
 from retro.diagram import add_diagram_arguments, check_diagram_arguments, show_diagrams
 from retro.position import parse_fen
-from retro.revmoves import retractions
+from retro.revmoves import RevmovesVerdict
 
 __all__ = ["register", "run", "revmoves_record"]
 
@@ -68,14 +68,8 @@ def register(subparsers: Any) -> None:
 def revmoves_record(line: str, *, include_ep_square: bool = True) -> dict[str, Any]:
     """The JSON record of one position (raises ``InvalidFenError`` on bad input)."""
     position = parse_fen(line, require_kings=True)
-    found = retractions(position.board, include_ep_square=include_ep_square)
-    return {
-        "fen": position.fen,
-        "status": "found" if found else "none",
-        "count": len(found),
-        "retractions": [r.as_dict() for r in found],
-        "lines": [r.texel_line() for r in found],
-    }
+    verdict = RevmovesVerdict.of(position.fen, position.board, include_ep_square=include_ep_square)
+    return {**verdict.as_dict(), "lines": [r.texel_line() for r in verdict.retractions]}
 
 
 def _public(record: dict[str, Any]) -> dict[str, Any]:

@@ -44,8 +44,16 @@ from retro.krk.explain import KrkExplanation, explain
 from retro.krk.outside import OutsideRetraction, outside_predecessors
 from retro.krk.pfix import PfixProof, pfix_proof_game
 from retro.krk.position import (
-    PFIX_BLACK, PFIX_WHITE, KrkPosition, NotKrkPositionError, illegality_reason, is_initially_legal, measure,
-    parse_krk, predecessors, successors,
+    PFIX_BLACK,
+    PFIX_WHITE,
+    KrkPosition,
+    NotKrkPositionError,
+    illegality_reason,
+    is_initially_legal,
+    measure,
+    parse_krk,
+    predecessors,
+    successors,
 )
 from retro.krk.retrograde import KrkAnalysis, analyse, claim_failures
 from retro.krk.sat import ClaimResult, prove_all, prove_descent, prove_paper_claim_2

@@ -23,7 +23,13 @@ from astar.proofgame import ProofGame, ProofGameError
 from retro.krk.outside import OutsideRetraction, outside_predecessors
 from retro.krk.pfix import hand_game
 from retro.krk.position import (
-    KrkPosition, candidate_moves, illegality_reason, measure, parse_krk, predecessors, successors,
+    KrkPosition,
+    candidate_moves,
+    illegality_reason,
+    measure,
+    parse_krk,
+    predecessors,
+    successors,
 )
 from retro.krk.retrograde import KrkAnalysis, path_from_pfix
 

@@ -46,8 +46,8 @@ def initially_legal_codes() -> np.ndarray:
         for king in chess.SQUARES:
             hits[rook, :, king] = _bits(rook_attacks(rook, chess.BB_SQUARES[king]))
     squares = np.arange(64)
-    rook, black, white = squares[:, None, None], squares[None, :, None], squares[None, None, :]
-    common = (rook != white) & (rook != black) & ~near.T[None, :, :]
+    rooks, blacks, whites = squares[:, None, None], squares[None, :, None], squares[None, None, :]
+    common = (rooks != whites) & (rooks != blacks) & ~near.T[None, :, :]
     legal = np.stack([common, common & ~hits])  # [turn] with turn 1 = White to move
     return legal.reshape(CODE_COUNT)
 

@@ -86,7 +86,7 @@ class ClaimResult:
 
 
 def _root_position(encoder: Encoder, solver: cp_model.CpSolver, white_to_move: bool) -> KrkPosition:
-    v = {name: solver.Value(encoder.root_vars[name]) for name in COORDINATES}
+    v = {name: solver.value(encoder.root_vars[name]) for name in COORDINATES}
     return KrkPosition(chess.square(v["wkx"], v["wky"]), chess.square(v["bkx"], v["bky"]),
                        chess.square(v["wrx"], v["wry"]), white_to_move)
 
@@ -104,19 +104,20 @@ def _pin(encoder: Encoder, root: KrkPosition | None) -> None:
                           "wrx": chess.square_file(root.white_rook), "wry": chess.square_rank(root.white_rook)})
 
 
-def solve(encoder: Encoder, *, time_limit: float = 600.0, workers: int = 1) -> tuple[cp_model.CpSolver, int, float]:
+def solve(encoder: Encoder, *, time_limit: float = 600.0,
+          workers: int = 1) -> tuple[cp_model.CpSolver, cp_model.CpSolverStatus, float]:
     """Run CP-SAT; returns the solver, its status and the wall time."""
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = time_limit
     solver.parameters.num_workers = workers
     start = time.perf_counter()
-    status = solver.Solve(encoder.model)
+    status = solver.solve(encoder.model)
     return solver, status, time.perf_counter() - start
 
 
 def model_size(encoder: Encoder) -> tuple[int, int]:
     """(variables, constraints) of the model."""
-    proto = encoder.model.Proto()
+    proto = encoder.model.proto
     return len(proto.variables), len(proto.constraints)
 
 
@@ -124,9 +125,9 @@ def _require(encoder: Encoder, literal: Literal) -> None:
     """Assert a literal (a False constant makes the model infeasible, as it should)."""
     if isinstance(literal, bool):
         if not literal:
-            encoder.model.AddBoolOr([])
+            encoder.model.add_bool_or([])
     else:
-        encoder.model.AddBoolAnd([literal])
+        encoder.model.add_bool_and([literal])
 
 
 def _retract_layer(encoder: Encoder, layer: dict[SymbolicPosition, Literal],
@@ -157,7 +158,7 @@ def descent_model(white_to_move: bool, *, plies: int = 4, retractable_end: bool 
     _pin(encoder, root)
     _require(encoder, encoder.legal(encoder.root, white_to_move))
     root_measure = encoder.measure(encoder.root)
-    encoder.model.Add(root_measure >= 1)
+    encoder.model.add(root_measure >= 1)
     layer: dict[SymbolicPosition, Literal] = {encoder.root: True}
     side = white_to_move
     for ply in range(plies):
@@ -172,7 +173,7 @@ def descent_model(white_to_move: bool, *, plies: int = 4, retractable_end: bool 
         if any(c is False for c in condition):
             continue
         enforced = [c for c in condition if not isinstance(c, bool)]
-        encoder.model.Add(encoder.measure(position) >= root_measure).OnlyEnforceIf(enforced)
+        encoder.model.add(encoder.measure(position) >= root_measure).only_enforce_if(enforced)
     return encoder
 
 
@@ -232,9 +233,9 @@ def _run(claim: str, build, check, *, time_limit: float, workers: int, enumerate
             found.append(position)
             if not enumerate_all:
                 break
-            values = [solver.Value(encoder.root_vars[name]) for name in COORDINATES]
-            encoder.model.AddForbiddenAssignments([encoder.root_vars[n] for n in COORDINATES], [values])
-        name = "INFEASIBLE" if status == cp_model.INFEASIBLE and not found else solver.StatusName(status)
+            values = [solver.value(encoder.root_vars[name]) for name in COORDINATES]
+            encoder.model.add_forbidden_assignments([encoder.root_vars[n] for n in COORDINATES], [values])
+        name = "INFEASIBLE" if status == cp_model.INFEASIBLE and not found else solver.status_name(status)
         if found:
             name = f"FEASIBLE ({len(found)} counterexamples{', all' if status == cp_model.INFEASIBLE else ''})"
         models.append(ModelResult(white_to_move, name, variables, constraints, build_seconds, solve_seconds,

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ortools.sat.python import cp_model
+from ortools.sat.python import cp_model, cp_model_helper
 
 __all__ = ["Term", "SymbolicPosition", "Encoder", "Move", "COORDINATES", "KING_STEPS"]
 
@@ -38,7 +38,7 @@ Term = tuple[str | None, int]
 """``(name, k)``: coordinate ``name`` of the root plus ``k``; ``(None, c)``: the constant ``c``."""
 
 SymbolicPosition = tuple[Term, Term, Term, Term, Term, Term]
-Literal = cp_model.IntVar | bool  # a BoolVar (possibly negated) or a constant
+Literal = cp_model_helper.Literal | bool  # a BoolVar (possibly negated) or a constant
 
 
 def constant(value: int) -> Term:
@@ -59,15 +59,15 @@ class Encoder:
 
     def __init__(self) -> None:
         self.model = cp_model.CpModel()
-        self.root_vars = {name: self.model.NewIntVar(0, 7, name) for name in COORDINATES}
+        self.root_vars = {name: self.model.new_int_var(0, 7, name) for name in COORDINATES}
         self.root: SymbolicPosition = tuple((name, 0) for name in COORDINATES)  # type: ignore[assignment]
         self._atoms: dict[tuple, Literal] = {}
         self._gates: dict[tuple, Literal] = {}
         self._ints: dict[tuple, cp_model.IntVar] = {}
 
     # --- comparisons -------------------------------------------------------------
-    def _linear(self, a: str | None, b: str | None) -> cp_model.LinearExprT:
-        expr: cp_model.LinearExprT = 0
+    def _linear(self, a: str | None, b: str | None) -> cp_model.LinearExpr | int:
+        expr: cp_model.LinearExpr | int = 0
         if a is not None:
             expr = self.root_vars[a]
         if b is not None:
@@ -96,14 +96,14 @@ class Encoder:
                 return False
         key = ("eq" if equal else "le", name_a, name_b, bound)
         if key not in self._atoms:
-            literal = self.model.NewBoolVar(f"{key[0]}({name_a}-{name_b},{bound})")
+            literal = self.model.new_bool_var(f"{key[0]}({name_a}-{name_b},{bound})")
             expr = self._linear(name_a, name_b)
             if equal:
-                self.model.Add(expr == bound).OnlyEnforceIf(literal)
-                self.model.Add(expr != bound).OnlyEnforceIf(literal.Not())
+                self.model.add(expr == bound).only_enforce_if(literal)
+                self.model.add(expr != bound).only_enforce_if(literal.Not())
             else:
-                self.model.Add(expr <= bound).OnlyEnforceIf(literal)
-                self.model.Add(expr >= bound + 1).OnlyEnforceIf(literal.Not())
+                self.model.add(expr <= bound).only_enforce_if(literal)
+                self.model.add(expr >= bound + 1).only_enforce_if(literal.Not())
             self._atoms[key] = literal
         return self._atoms[key]
 
@@ -120,7 +120,7 @@ class Encoder:
 
     def _gate(self, kind: str, literals: Iterable[Literal]) -> Literal:
         absorbing = kind == "or"  # True absorbs an OR, False absorbs an AND
-        seen: dict[int, Literal] = {}
+        seen: dict[int, cp_model_helper.Literal] = {}
         for literal in literals:
             if isinstance(literal, bool):
                 if literal == absorbing:
@@ -133,14 +133,14 @@ class Encoder:
             return next(iter(seen.values()))
         key = (kind, tuple(sorted(seen)))
         if key not in self._gates:
-            gate = self.model.NewBoolVar(kind)
+            gate = self.model.new_bool_var(kind)
             items = list(seen.values())
             if kind == "and":  # gate <-> all items
-                self.model.AddBoolAnd(items).OnlyEnforceIf(gate)
-                self.model.AddBoolOr([x.Not() for x in items]).OnlyEnforceIf(gate.Not())
+                self.model.add_bool_and(items).only_enforce_if(gate)
+                self.model.add_bool_or([x.Not() for x in items]).only_enforce_if(gate.Not())
             else:  # gate <-> some item
-                self.model.AddBoolOr(items).OnlyEnforceIf(gate)
-                self.model.AddBoolAnd([x.Not() for x in items]).OnlyEnforceIf(gate.Not())
+                self.model.add_bool_or(items).only_enforce_if(gate)
+                self.model.add_bool_and([x.Not() for x in items]).only_enforce_if(gate.Not())
             self._gates[key] = gate
         return self._gates[key]
 
@@ -200,7 +200,7 @@ class Encoder:
         king = (0, 1) if white_moves else (2, 3)
         for dx, dy in KING_STEPS:
             terms = list(position)
-            for index, delta in zip(king, (dx, dy)):
+            for index, delta in zip(king, (dx, dy), strict=True):
                 name, offset = terms[index]
                 terms[index] = (name, offset + delta)
             label = f"{'K' if white_moves else 'k'}{dx:+d}{dy:+d}"
@@ -216,30 +216,33 @@ class Encoder:
     # --- the measure (paper, 5.2) --------------------------------------------------
     def _distance_to(self, term: Term, target: int) -> cp_model.IntVar:
         name, offset = term
+        assert name is not None, "a constant has no distance variable"
         key = ("abs", name, offset - target)
         if key not in self._ints:
-            var = self.model.NewIntVar(0, 14, f"|{name}{offset - target:+d}|")
-            self.model.AddAbsEquality(var, self.root_vars[name] + (offset - target))
+            var = self.model.new_int_var(0, 14, f"|{name}{offset - target:+d}|")
+            self.model.add_abs_equality(var, self.root_vars[name] + (offset - target))
             self._ints[key] = var
         return self._ints[key]
 
-    def _king_part(self, x: Term, y: Term, target: tuple[int, int]) -> cp_model.LinearExprT:
+    def _king_part(self, x: Term, y: Term, target: tuple[int, int]) -> cp_model.LinearExpr:
         dx, dy = self._distance_to(x, target[0]), self._distance_to(y, target[1])
         key = ("max", dx.Index(), dy.Index())
         if key not in self._ints:
-            var = self.model.NewIntVar(0, 14, "chebyshev")
-            self.model.AddMaxEquality(var, [dx, dy])
+            var = self.model.new_int_var(0, 14, "chebyshev")
+            self.model.add_max_equality(var, [dx, dy])
             self._ints[key] = var
         return 2 * self._ints[key] + dx + dy
 
-    def measure(self, position: SymbolicPosition) -> cp_model.LinearExprT:
+    def measure(self, position: SymbolicPosition) -> cp_model.LinearExpr | int:
         """M = 2*CDWK + MDWK + 2*CDBK + MDBK + DWR, targets e5 (4,4), c5 (2,4), h1 (7,0)."""
         wkx, wky, bkx, bky, wrx, wry = position
         rook_on_file, rook_on_rank = self.eq(wrx, constant(7)), self.eq(wry, constant(0))
-        dwr = 2 - sum(int(x) if isinstance(x, bool) else x for x in (rook_on_file, rook_on_rank))
+        dwr: cp_model.LinearExpr | int = 2
+        for on_line in (rook_on_file, rook_on_rank):
+            dwr = dwr - (int(on_line) if isinstance(on_line, bool) else on_line)
         return self._king_part(wkx, wky, (4, 4)) + self._king_part(bkx, bky, (2, 4)) + dwr
 
     def fix_root(self, values: dict[str, int]) -> None:
         """Pin root coordinates (for checks on one position or a slice of positions)."""
         for name, value in values.items():
-            self.model.Add(self.root_vars[name] == value)
+            self.model.add(self.root_vars[name] == value)

@@ -108,13 +108,13 @@ def _bound(case: dict) -> int:
 def test_texel_heuristic_is_admissible(case: dict) -> None:
     """Our bound never exceeds texel's proven distance (finite '==' or '<=' bounds)."""
     from astar.last_move import forced_last_moves
-    from retro.proofgame import blocked_mask_for
+    from proofkernel.blocked import blocked_squares
     init, goal = chess.Board(case["init_fen"]), chess.Board(case["goal_fen"])
     from astar.proofgame import same_position
     candidates = [] if same_position(init, goal) else forced_last_moves(goal)
     last = candidates[0] if candidates else None
     target = last.predecessor if last else goal  # texel measures to the goal before forced last moves
-    h = Heuristic(target, blocked_mask_for(goal, init)).value(init)
+    h = Heuristic(target, blocked_squares(goal, init)).value(init)
     bound = _bound(case)
     if case["relation"] in ("==", "<=") and bound < INF:
         assert h <= bound

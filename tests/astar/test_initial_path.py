@@ -11,7 +11,6 @@ from proofkernel.blocked import blocked_squares
 from proofkernel.extended import extend_kernel
 from proofkernel.moves import parse_move
 from retro.legality import find_kernel
-from retro.proofgame import blocked_mask_for
 from tests.conftest import read_jsonl
 
 START = chess.Board()
@@ -58,7 +57,7 @@ def test_late_pawn_plan_ends_on_the_goal_pawns(fen: str) -> None:
 def test_initial_path_plays_every_capture_of_the_kernel(fen: str) -> None:
     goal = chess.Board(fen)
     kernel, extended = _plan(goal)
-    path = initial_path(START, kernel, extended.moves, extended.pawn_plan, blocked_mask_for(goal, START),
+    path = initial_path(START, kernel, extended.moves, extended.pawn_plan, blocked_squares(goal, START),
                         time_limit=60)
     assert path.done == path.total == len(kernel), path.reason
     # real moves from the start position ...
@@ -82,7 +81,7 @@ def test_late_pawn_plan_lets_home_bishops_out_before_their_capture(fen: str) -> 
     kernel, extended = _plan(goal)
     exits = {(chess.WHITE, True): (chess.E2, chess.G2), (chess.WHITE, False): (chess.B2, chess.D2),
              (chess.BLACK, True): (chess.B7, chess.D7), (chess.BLACK, False): (chess.E7, chess.G7)}
-    taken = {chess.WHITE: set(), chess.BLACK: set()}
+    taken: dict[chess.Color, set[tuple[chess.Color, bool]]] = {chess.WHITE: set(), chess.BLACK: set()}
     checked = 0
     for step, move in enumerate(kernel):
         text = str(move)
@@ -116,7 +115,7 @@ def test_an_approach_may_end_in_check_only_when_the_planned_capture_answers_it()
     for san in "a3 Nc6 a4 Nd4 a5 Nf3+".split():
         board.push_san(san)
     pawns = {color: board.pawns & board.occupied_co[color] for color in chess.COLORS}
-    unit = [(chess.BLACK, (chess.KNIGHT,), chess.F3)]
+    unit: list[tuple[chess.Color, tuple[chess.PieceType, ...], chess.Square]] = [(chess.BLACK, (chess.KNIGHT,), chess.F3)]
     assert board.is_check()
     assert _Leg(pawns, unit, capture_color=chess.WHITE, answer=chess.Move(chess.E2, chess.F3)).ends(board)
     assert not _Leg(pawns, unit, capture_color=chess.WHITE, answer=chess.Move(chess.D2, chess.D3)).ends(board)
@@ -141,7 +140,7 @@ def test_initial_path_with_the_goal_plays_every_quiet_promotion(fen: str) -> Non
 
     goal = chess.Board(fen)
     kernel, extended = _plan(goal)
-    path = initial_path(START, kernel, extended.moves, extended.pawn_plan, blocked_mask_for(goal, START),
+    path = initial_path(START, kernel, extended.moves, extended.pawn_plan, blocked_squares(goal, START),
                         goal=goal, time_limit=60)
     assert path.done == len(kernel) and path.reason == "", path.reason
     assert path.promoted > 0
@@ -152,7 +151,7 @@ def test_initial_path_with_the_goal_plays_every_quiet_promotion(fen: str) -> Non
         for file_mask in chess.BB_FILES:
             have = path.board.pawns & path.board.occupied_co[color] & file_mask
             assert chess.popcount(have) == chess.popcount(goal.pawns & goal.occupied_co[color] & file_mask)
-    assert Heuristic(goal, blocked_mask_for(goal, path.board)).value(path.board) < INF
+    assert Heuristic(goal, blocked_squares(goal, path.board)).value(path.board) < INF
 
 
 def test_promotion_kinds_keep_the_lacking_bishops_makeable() -> None:
@@ -227,7 +226,7 @@ def test_initial_path_keeps_light_squares_for_the_light_bishops(monkeypatch) -> 
     found = find_kernel(goal, time_limit=20)
     kernel = tuple(parse_move(text) for text in found.kernel)
     extended = extend_kernel(kernel, START, goal, blocked_squares(goal, START), late_pawns=True, shuffle=38)
-    blocked = blocked_mask_for(goal, START)
+    blocked = blocked_squares(goal, START)
 
     def path():
         return initial_path(START, kernel, extended.moves, extended.pawn_plan, blocked, goal=goal, time_limit=60)
@@ -315,7 +314,7 @@ def test_promoted_piece_walks_elsewhere_after_a_failed_walk() -> None:
 def test_initial_path_promotes_before_a_capture_and_advances_pawns_that_shut_a_unit_out(fen: str) -> None:
     goal = chess.Board(fen)
     kernel, extended = _plan(goal)
-    path = initial_path(START, kernel, extended.moves, extended.pawn_plan, blocked_mask_for(goal, START),
+    path = initial_path(START, kernel, extended.moves, extended.pawn_plan, blocked_squares(goal, START),
                         goal=goal, time_limit=60, seed=0)
     assert path.done == path.total == len(kernel) and path.reason == "", path.reason
     assert ProofGame(START.fen(), path.moves).final_board().board_fen() == path.board.board_fen()
@@ -346,6 +345,7 @@ def test_steady_files_are_those_without_captures_or_promotions() -> None:
 TROMP_SHUT_IN = "5b2/5B2/pPbB3b/P1nb1p2/q4NQR/1qP2rp1/1kr2N2/R2NKRrr b - - 0 1"
 
 
+@pytest.mark.slow
 def test_a_promotion_before_a_capture_advances_the_pawns_that_shut_its_square() -> None:
     """When the quiet promotion a capture needs first fails, the pawns that take part in
     nothing more go to their last squares (as for a capture's legs) and it is tried
@@ -353,7 +353,7 @@ def test_a_promotion_before_a_capture_advances_the_pawns_that_shut_its_square() 
     captures (it stopped after one)."""
     goal = chess.Board(TROMP_SHUT_IN)
     kernel, extended = _plan(goal)
-    path = initial_path(START, kernel, extended.moves, extended.pawn_plan, blocked_mask_for(goal, START),
+    path = initial_path(START, kernel, extended.moves, extended.pawn_plan, blocked_squares(goal, START),
                         goal=goal, time_limit=60)
     replay = ProofGame(START.fen(), path.moves)
     assert replay.final_board().board_fen() == path.board.board_fen()
@@ -364,7 +364,7 @@ def test_a_promotion_before_a_capture_advances_the_pawns_that_shut_its_square() 
 def test_a_shuffled_plan_plays_every_capture_where_the_late_one_stops() -> None:
     goal = chess.Board(TROMP_SHUT_IN)
     kernel, _ = _plan(goal)
-    blocked = blocked_mask_for(goal, START)
+    blocked = blocked_squares(goal, START)
     complete = []
     for seed in range(4):  # (the first seed plays all four today)
         extended = extend_kernel(kernel, START, goal, blocked_squares(goal, START), late_pawns=True, shuffle=seed)
@@ -376,6 +376,7 @@ def test_a_shuffled_plan_plays_every_capture_where_the_late_one_stops() -> None:
     assert any(complete)
 
 
+@pytest.mark.slow
 def test_more_random_plans_find_the_pawn_that_must_make_way(monkeypatch) -> None:
     """Tromp's 1rrb1k2/... (data/cpr-sample-10k-undecided.fen): the late and the early
     plans both stop before the first capture, bxPg0 (with the pawns they keep home, only
@@ -388,11 +389,12 @@ def test_more_random_plans_find_the_pawn_that_must_make_way(monkeypatch) -> None
 
     goal = chess.Board("1rrb1k2/2BPbrqp/3R2Q1/7P/2q2pBN/6n1/RqbQ1Bp1/2N1K1nn w - - 0 1")
     found = find_kernel(goal, time_limit=20)
-    blocked = blocked_mask_for(goal, START)
+    blocked = blocked_squares(goal, START)
     monkeypatch.setattr(proofgame, "SHUFFLED_PLANS", 1)
     one = proofgame._initial_path(found, START, goal, goal, blocked, time.monotonic(), 60, 2)
-    assert one.done == 0
+    assert one is not None and one.done == 0
     monkeypatch.setattr(proofgame, "SHUFFLED_PLANS", 4)
     four = proofgame._initial_path(found, START, goal, goal, blocked, time.monotonic(), 60, 2)
+    assert four is not None
     assert four.done == four.total == 4 and four.reason == ""
     assert ProofGame(START.fen(), four.moves).final_board().board_fen() == four.board.board_fen()

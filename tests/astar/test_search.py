@@ -59,7 +59,7 @@ def test_texel_astar_length_shortest(case: dict) -> None:
     """With weight 1:1 the admissible search returns a shortest proof game (texel's length)."""
     init, goal = chess.Board(case["init_fen"]), chess.Board(case["goal_fen"])
     verdict = prove(goal, init=init, use_kernel=False, weight=(1, 1), max_nodes=30_000, time_limit=20)
-    assert verdict.status == "legal"
+    assert verdict.status == "legal" and verdict.proof_game is not None
     assert len(verdict.proof_game.moves) == case["plies"]
 
 
@@ -130,13 +130,14 @@ def test_texel_goal_pos_rewrite_irreversible_last_move(case: dict) -> None:
         assert rewrite.predecessor.fen() != case["expected_goal_fen_not"]
 
 
+@pytest.mark.slow
 def test_descending_search_finishes_a_long_dev_proof_game() -> None:
     """From the position after the last capture of Texel's 172-ply proof game for a
     legal dev position, the committed-leg search finds the remaining ~144 plies."""
     from astar.nonadmissible import NonAdmissibleHeuristic
     from astar.proofgame import ProofGame
     from astar.search import search_descending
-    from retro.proofgame import blocked_mask_for
+    from proofkernel.blocked import blocked_squares
     from tests.conftest import read_jsonl
 
     row = [r for r in read_jsonl("cpr-923-dev.jsonl") if r["legal"]][5]
@@ -154,7 +155,7 @@ def test_descending_search_finishes_a_long_dev_proof_game() -> None:
         start.push(move)
 
     def heuristics(node: chess.Board):
-        mask = blocked_mask_for(goal, node)
+        mask = blocked_squares(goal, node)
         return Heuristic(goal, mask), NonAdmissibleHeuristic(goal, mask)
 
     result = search_descending(start, goal, heuristics=heuristics, max_nodes=60_000, time_limit=120)
@@ -169,11 +170,11 @@ def test_non_admissible_heuristic_charges_the_pieces_in_the_way() -> None:
     squares (f5 queen, d3 bishop, c2 knight on the diagonal; b3 rook before a2). The
     non-admissible heuristic charges them and its search finds the 9 plies at once."""
     from astar.nonadmissible import NonAdmissibleHeuristic
-    from retro.proofgame import blocked_mask_for
+    from proofkernel.blocked import blocked_squares
 
     goal = chess.Board("5R2/1r1k3p/8/K1RP1qb1/1rBN1BB1/Br1B3N/1Bn2rnr/1bqn1r2 w - - 0 1")
     stalled = chess.Board("5R2/1r1k3p/6b1/K1RP1qb1/1rBN1BB1/Br1B3N/1Bn2rnr/2qn1r2 b - - 0 1")
-    mask = blocked_mask_for(goal, stalled)
+    mask = blocked_squares(goal, stalled)
     assert Heuristic(goal, mask).value(stalled) == 1
     # the shortest way (g6-b1) crosses f5, d3 and c2, all on their goal squares: 2 moves each
     assert NonAdmissibleHeuristic(goal, mask).value(stalled) == 1 + 2 * 6
@@ -204,11 +205,11 @@ def test_non_admissible_heuristic_charges_the_rook_left_the_obstructed_square() 
     least 2 plies x 4 moves. Before the goal squares were shared, both rooks counted b5
     and nothing was charged for the rook ways."""
     from astar.nonadmissible import NonAdmissibleHeuristic
-    from retro.proofgame import blocked_mask_for
+    from proofkernel.blocked import blocked_squares
 
     goal = chess.Board("1qR1b2R/4Q1Q1/2Q1nN2/1r1b2NB/3p4/bpb5/bBBq2k1/r1BK2nb w - - 0 1")
     stalled = chess.Board("1qR1b2R/4Q1Q1/1Q2nN2/r1rb2NB/3p1B2/bpb5/bBB2qk1/3K2nb b - - 0 1")
-    mask = blocked_mask_for(goal, stalled)
+    mask = blocked_squares(goal, stalled)
     admissible = Heuristic(goal, mask).value(stalled)
     assert NonAdmissibleHeuristic(goal, mask).value(stalled) >= admissible + 2 * 4
 
@@ -220,29 +221,30 @@ def test_non_admissible_heuristic_charges_the_king_danger() -> None:
     Qa7 attacks c5 and e7 (8 plies); a queen not on its goal square (g8 with its goal
     on h8) is charged nothing, as it has to move anyway."""
     from astar.nonadmissible import NonAdmissibleHeuristic
-    from retro.proofgame import blocked_mask_for
+    from proofkernel.blocked import blocked_squares
 
     cases = [("5Kq1/8/8/8/8/8/8/k7 w - - 0 1", "6q1/8/8/8/1K6/8/8/k7 w - - 0 1", 4),
              ("5K2/q7/8/8/8/8/8/k7 w - - 0 1", "8/q7/8/8/1K6/8/8/k7 w - - 0 1", 8),
              ("5K1q/8/8/8/8/8/8/k7 w - - 0 1", "6q1/8/8/8/1K6/8/8/k7 w - - 0 1", 0)]
     for goal_fen, fen, danger in cases:
         goal, board = chess.Board(goal_fen), chess.Board(fen)
-        mask = blocked_mask_for(goal, board)
+        mask = blocked_squares(goal, board)
         assert Heuristic(goal, mask).value(board) == 8  # four king moves, four black tempo moves
         assert NonAdmissibleHeuristic(goal, mask).value(board) == 8 + danger, goal_fen
 
 
+@pytest.mark.slow
 def test_best_node_of_a_leg_has_a_move_left() -> None:
     """From a late node of dev legal position #9 (White's king c1 in check from the e1
     rook), the lowest-heuristic positions a search generates include near-mates whose
     only answer loses material the goal needs (Bxd2 taking the queen). The best node a
     budget-limited search returns must have a child of finite heuristic, or the next
     leg starting there dies at once."""
-    from retro.proofgame import blocked_mask_for
+    from proofkernel.blocked import blocked_squares
 
     goal = chess.Board("1qR1b2R/4Q1Q1/2Q1nN2/1r1b2NB/3p4/bpb5/bBBq2k1/r1BK2nb w - - 0 1")
     start = chess.Board("1qR1b2R/4Q1Q1/2Q1nN2/1r1b2NB/3p4/bpb5/bBBB1qk1/2K1r1nb w - - 0 1")
-    heuristic = Heuristic(goal, blocked_mask_for(goal, start))
+    heuristic = Heuristic(goal, blocked_squares(goal, start))
     for seed in (2, 3):
         result = search(start, goal, heuristic=heuristic, max_nodes=5_000, seed=seed)
         assert result.status == "budget"
@@ -261,11 +263,11 @@ def test_patience_ends_a_search_on_a_plateau() -> None:
     """Dev #16's stalled node (above): the admissible search stays at 1 ply for 2,000
     nodes. With ``patience`` 100 it gives up 100 nodes after its last improvement (the
     root), still reporting that best node."""
-    from retro.proofgame import blocked_mask_for
+    from proofkernel.blocked import blocked_squares
 
     goal = chess.Board("5R2/1r1k3p/8/K1RP1qb1/1rBN1BB1/Br1B3N/1Bn2rnr/1bqn1r2 w - - 0 1")
     stalled = chess.Board("5R2/1r1k3p/6b1/K1RP1qb1/1rBN1BB1/Br1B3N/1Bn2rnr/2qn1r2 b - - 0 1")
-    heuristic = Heuristic(goal, blocked_mask_for(goal, stalled))
+    heuristic = Heuristic(goal, blocked_squares(goal, stalled))
     result = search(stalled, goal, heuristic=heuristic, max_nodes=2_000, patience=100)
     assert result.status == "budget" and result.nodes == 102 and result.best_h == 1
 
@@ -277,11 +279,11 @@ def test_non_admissible_cache_gives_the_fresh_value(seed: int) -> None:
     node, one instance that has seen every earlier position must give the value a fresh
     instance computes: the cache key holds everything the value depends on."""
     from astar.nonadmissible import NonAdmissibleHeuristic
-    from retro.proofgame import blocked_mask_for
+    from proofkernel.blocked import blocked_squares
 
     goal = chess.Board("1qR1b2R/4Q1Q1/2Q1nN2/1r1b2NB/3p4/bpb5/bBBq2k1/r1BK2nb w - - 0 1")
     board = chess.Board("1qR1b2R/4Q1Q1/1Q2nN2/r1rb2NB/3p1B2/bpb5/bBB2qk1/3K2nb b - - 0 1")
-    mask = blocked_mask_for(goal, board)
+    mask = blocked_squares(goal, board)
     shared = NonAdmissibleHeuristic(goal, mask)
     rng = random.Random(seed)
     charged = 0
@@ -319,6 +321,8 @@ def test_forced_last_move_behind_a_predecessor_with_a_proof_kernel() -> None:
     for last in candidates:
         expected = "found" if last.move.uci() == "d3d4" else "no_kernel"
         assert find_kernel(last.predecessor, time_limit=20).status == expected
-    last, kernel, board = _predecessor_with_kernel(candidates, goal, None, time.monotonic(), 30, 1_000_000)
-    assert last.move == chess.Move.from_uci("d3d4") and kernel.status == "found"
-    assert board.fen() == last.predecessor.fen()
+    goal_kernel = find_kernel(goal, time_limit=20)
+    aim = _predecessor_with_kernel(candidates, goal, goal_kernel, time.monotonic(), 30, 1_000_000)
+    assert aim.last is not None and aim.last.move == chess.Move.from_uci("d3d4")
+    assert aim.kernel is not None and aim.kernel.status == "found" and aim.kernel is not goal_kernel
+    assert aim.kernel_goal.fen() == aim.target.fen() == aim.last.predecessor.fen()

@@ -5,6 +5,7 @@ import json
 import random
 
 import chess
+import pytest
 
 from cages.library import CageSpec, Library, parse_spec
 from cages.verify import Options, verify
@@ -53,6 +54,7 @@ def test_figure_4_is_not_a_cage():
     assert verdict.status == "not_verified" and verdict.line[0] == "Rf1-f2"
 
 
+@pytest.mark.slow
 def test_figure_5_darvall_cage_is_beyond_the_basic_algorithm():
     # A cage (the knight on b8 can never retract), but the check c8-a8 is blockable, so
     # the algorithm must not verify it: it answers not_verified, never wrongly.
@@ -81,6 +83,7 @@ def test_known_cage_makes_containing_position_illegal():
     assert conditional.contains_cage(chess.Board("8/8/8/8/8/8/6PP/6Nr w - - 0 1")) is None
 
 
+@pytest.mark.slow
 def test_partial_positions_of_random_legal_games_are_never_cages():
     rng = random.Random(11)
     checked = 0

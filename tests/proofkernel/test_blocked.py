@@ -6,7 +6,7 @@ import chess
 import pytest
 
 from proofkernel.blocked import blocked_squares, pawn_can_reach, taken_by_piece
-from tests.proofkernel.conftest import texel_cases
+from tests.conftest import texel_cases
 
 CASES = [c for c in texel_cases("blocked_squares") if c["compute_blocked_returns_true"]]
 

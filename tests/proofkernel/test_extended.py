@@ -9,7 +9,7 @@ from proofkernel.extended import build_model, extend_kernel
 from proofkernel.moves import apply_move, parse_move
 from proofkernel.state import Goal, KernelState
 from retro.legality import find_kernel
-from tests.proofkernel.conftest import texel_cases
+from tests.conftest import texel_cases
 
 # White: Ke1, light bishop f1, pawns a2 b2. Black: Ke8, pawn a7. The only kernel is
 # bPa1xLBb0: the black a-pawn takes the bishop and lands below the white b-pawn.

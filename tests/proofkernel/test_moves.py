@@ -8,7 +8,7 @@ import pytest
 from proofkernel.blocked import blocked_squares
 from proofkernel.moves import InvalidKernelMoveError, apply_move, generate_moves, parse_move
 from proofkernel.state import Goal, KernelState
-from tests.proofkernel.conftest import texel_cases
+from tests.conftest import texel_cases
 
 MOVEGEN = texel_cases("pk_movegen")
 MAKE = texel_cases("pk_make_move")

@@ -11,11 +11,10 @@ import pytest
 
 from proofkernel.blocked import blocked_squares, taken_by_piece
 from proofkernel.moves import apply_move, generate_moves, parse_move
-from proofkernel.search import INFINITE, KernelSearch, lower_bound, min_file_shifts, _domino_cover, _incomplete_cover
+from proofkernel.search import INFINITE, KernelSearch, _domino_cover, _incomplete_cover, lower_bound, min_file_shifts
 from proofkernel.state import Goal, KernelState, split_promotions
 from retro.legality import find_kernel
-from tests.conftest import read_jsonl
-from tests.proofkernel.conftest import texel_cases
+from tests.conftest import read_jsonl, texel_cases
 
 SEARCH = texel_cases("proofkernel")
 
@@ -24,8 +23,12 @@ def _search(init: chess.Board, goal: chess.Board, **budget) -> KernelSearch:
     return KernelSearch(KernelState.from_board(init), Goal.from_boards(goal, blocked_squares(goal, init), init), **budget)
 
 
-@pytest.mark.parametrize("case", [c for c in SEARCH if c["expect_kernel"]],
-                         ids=[c["source"] for c in SEARCH if c["expect_kernel"]])
+#: texel cases whose kernel search takes minutes (proofkernelTest.cpp:891: 170 s on 2 loaded cores)
+_SLOW_SEARCHES = {"texel/test/texelutil/proofkernelTest.cpp:891"}
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c["source"], marks=[pytest.mark.slow] if c["source"] in _SLOW_SEARCHES
+                                               else []) for c in SEARCH if c["expect_kernel"]])
 def test_kernel_found_where_texel_finds_one(case: dict) -> None:
     result = find_kernel(chess.Board(case["goal_fen"]), init=chess.Board(case["init_fen"]))
     assert result.status == "found"
@@ -190,7 +193,7 @@ def test_kernel_search_keeps_its_time_limit() -> None:
     goal = chess.Board([row["fen"] for row in read_jsonl("cpr-923-dev.jsonl") if row["legal"]][152])
     board = predecessor(goal, retractions(goal)[0])
     start = time.monotonic()
-    result = find_kernel(board, time_limit=0.3, solver_time=0.3)
+    result = find_kernel(board, time_limit=0.3, model_time_limit=0.3)
     assert result.status == "unknown"
     assert time.monotonic() - start < 3.0
 
@@ -294,7 +297,7 @@ def test_lower_bound_holds_along_random_kernel_walks() -> None:
         goal = dataclasses.replace(free, state=states[-1])
         for i, state in enumerate(states):
             assert lower_bound(state, goal) <= len(states) - 1 - i, (str(state), str(goal.state))
-            incomplete = sum(1 << f for f, (c, g) in enumerate(zip(state.columns, goal.state.columns))
+            incomplete = sum(1 << f for f, (c, g) in enumerate(zip(state.columns, goal.state.columns, strict=True))
                              if c != g and split_promotions(c, g) is None)
             tighter += _incomplete_cover(state, goal) > _domino_cover(incomplete)
             checked += 1
@@ -310,7 +313,7 @@ def test_no_pawn_promotes_past_a_check_to_a_king_that_never_moves() -> None:
     board = chess.Board("1q2k1br/P4R2/NB1p1r1R/1KR1QB1p/5p1P/1N4p1/BRP2Pr1/n4Q1r b k - 0 1")
     search = KernelSearch.between(chess.Board(), board, blocked_squares(board), max_nodes=1_000_000)
     white = search.goal.quiet_promotion[chess.WHITE]
-    assert [name for name, free in zip("abcdefgh", white) if not free] == ["d", "e", "f", "h"]  # e8, h8 blocked
+    assert [name for name, free in zip("abcdefgh", white, strict=False) if not free] == ["d", "e", "f", "h"]  # e8, h8 blocked
     assert next(search.kernels(), None) is None and search.exhausted
     assert find_kernel(board).status == "no_kernel"
     old_rule = tuple(not search.goal.blocked_mask & (chess.BB_SQUARES[chess.square(f, 6)] | chess.BB_SQUARES[chess.square(f, 7)])
@@ -378,6 +381,7 @@ def test_a_bishop_sealed_on_its_promotion_square_was_born_there() -> None:
         assert find_kernel(goal).status == "found", fen
 
 
+@pytest.mark.slow
 def test_random_games_with_a_bishop_sealed_on_a8_have_a_kernel() -> None:
     """The rule on real games: after 1.b4 a5 2.bxa5 Nc6 3.a6 Rb8 4.a7 Nf6 5.a8=B (a
     light bishop born on a8 beside the b7 pawn), random continuations that leave b7

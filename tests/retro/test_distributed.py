@@ -48,6 +48,7 @@ def test_proofgame_batch_same_output(tmp_path, capsys, scheduler):
     assert len(lines) == 5 and " legal: proof: e4 e5 Nf3 Nc6" in lines[0] and " error: " in lines[2]
 
 
+@pytest.mark.slow
 def test_estimate_chain_same_output(tmp_path, capsys, scheduler):
     results = []
     for name, extra in (("local", []), ("cluster", ["--scheduler", scheduler])):

@@ -21,8 +21,17 @@ from retro.krk.explain import explain
 from retro.krk.outside import outside_predecessors
 from retro.krk.pfix import hand_game, pfix_proof_game
 from retro.krk.position import (
-    CODE_COUNT, PFIX_BLACK, PFIX_WHITE, KrkPosition, NotKrkPositionError, illegality_reason,
-    is_initially_legal, measure, parse_krk, predecessors, successors,
+    CODE_COUNT,
+    PFIX_BLACK,
+    PFIX_WHITE,
+    KrkPosition,
+    NotKrkPositionError,
+    illegality_reason,
+    is_initially_legal,
+    measure,
+    parse_krk,
+    predecessors,
+    successors,
 )
 from retro.krk.retrograde import analyse, claim_failures, min_measure_after
 from retro.krk.sat import descent_model, predecessor_model, prove_descent, prove_paper_claim_2, solve
@@ -65,8 +74,8 @@ def test_initially_illegal_positions_and_their_reasons():
     # The white king on the line between rook and black king blocks the check.
     assert is_initially_legal(krk("8/8/8/8/8/8/8/R1K1k3 w - - 0 1"))
     # Codes with two units on one square exist only as codes (the paper counts them out).
-    assert "same square" in illegality_reason(KrkPosition(chess.A1, chess.C3, chess.A1, True))
-    assert "captured" in illegality_reason(KrkPosition(chess.A1, chess.C3, chess.C3, False))
+    assert "same square" in (illegality_reason(KrkPosition(chess.A1, chess.C3, chess.A1, True)) or "")
+    assert "captured" in (illegality_reason(KrkPosition(chess.A1, chess.C3, chess.C3, False)) or "")
 
 
 def test_position_without_predecessor_is_once_derivedly_illegal(analysis):
@@ -79,7 +88,7 @@ def test_position_without_predecessor_is_once_derivedly_illegal(analysis):
     # Figure 7's situation: the rook came down the a-file capturing a black unit on a3,
     # which had blocked the check.
     assert {o.move for o in result.outside} == {"Rxa3+"}
-    assert all(chess.Board(o.before_fen).piece_at(chess.A3).color == chess.BLACK for o in result.outside)
+    assert all(chess.Board(o.before_fen).color_at(chess.A3) == chess.BLACK for o in result.outside)
 
 
 def test_position_without_any_chess_predecessor_is_illegal(analysis):
@@ -148,11 +157,12 @@ def test_symbolic_legality_matches_python_chess():
                           "bkx": position.black_king % 8, "bky": position.black_king // 8,
                           "wrx": position.white_rook % 8, "wry": position.white_rook // 8})
         legal = encoder.legal(encoder.root, position.white_to_move)
-        encoder.model.AddBoolAnd([legal])
+        encoder.model.add_bool_and([legal])
         _, status, _ = solve(encoder)
         assert (status != cp_model.INFEASIBLE) == is_initially_legal(position), position
 
 
+@pytest.mark.slow
 def test_claim_1_proved_on_the_slice_white_king_a1():
     """Claim 1 for every root with the white king on a1, both sides to move."""
     for white_to_move in (True, False):

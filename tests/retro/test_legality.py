@@ -10,7 +10,7 @@ import chess
 import pytest
 
 from retro.legality import decide
-from tests.proofkernel.conftest import texel_cases
+from tests.conftest import texel_cases
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 LEGALITY = texel_cases("legality")
@@ -27,6 +27,7 @@ def test_texel_legal_cases_are_never_illegal(case: dict) -> None:
     assert decide(chess.Board(case["fen"]), max_nodes=20_000, time_limit=10).status != "illegal"
 
 
+@pytest.mark.slow
 def test_texel_illegal_cases_mostly_proven() -> None:
     illegal = [c for c in LEGALITY if c["expected_prefix"].startswith("illegal") and c["expected_match"]]
     proven = sum(decide(chess.Board(c["fen"]), max_nodes=20_000, time_limit=10).status == "illegal" for c in illegal)

@@ -44,6 +44,7 @@ def test_status_line_parsing(case: dict) -> None:
     assert case["input_tokens"].startswith(f"{status}:")
 
 
+@pytest.mark.slow
 def test_batch_passes_and_resume(tmp_path: Path) -> None:
     inp = tmp_path / "in.txt"
     inp.write_text("\n".join(FENS + ["not a fen"]) + "\n")

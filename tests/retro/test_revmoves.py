@@ -61,7 +61,7 @@ class Orientation:
         return castling_string(chess.flip_vertical(mask) if self.swapped else mask)
 
 
-def texel_entry(retraction: Retraction, orientation: Orientation) -> tuple[str, str, str, str]:
+def texel_entry(retraction: Retraction, orientation: Orientation) -> tuple[str, str, str, str | None]:
     """(move, captured, castle, ep) as in texel-cases.jsonl (captured '-' for e.p.)."""
     move = retraction.move
     if orientation.swapped:

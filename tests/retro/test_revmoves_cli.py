@@ -70,6 +70,7 @@ def test_batch_keeps_going_after_a_bad_line(tmp_path: Path, capsys: pytest.Captu
     "8/8/8/8/8/8/8/K7 w - - 0 1",  # no black king
     "rnbqkbnr/pppB1ppp/4p3/1Q6/4P3/8/PPPP1PPP/RNB1K1NR b",  # too few fields
 ])
+@pytest.mark.slow
 def test_invalid_fen_exits_2_with_one_line(fen: str) -> None:
     done = subprocess.run([sys.executable, "-m", "retro.cli", "revmoves", fen],
                           capture_output=True, text=True, timeout=60)

@@ -64,6 +64,7 @@ def oracle(board: chess.Board) -> set[tuple]:
     found: set[tuple] = set()
     for to in chess.SquareSet(board.occupied_co[us]):
         piece_type = board.piece_type_at(to)
+        assert piece_type is not None  # a square of board.occupied_co[us]
         origins = [piece_type]
         if piece_type in (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN) and \
                 chess.square_rank(to) == (7 if us == chess.WHITE else 0):
@@ -74,9 +75,10 @@ def oracle(board: chess.Board) -> set[tuple]:
                 sources &= ~chess.BB_BACKRANKS  # a pawn never stands on the first or last rank
             for source in chess.SquareSet(sources):
                 rook_move = _CASTLING_ROOK.get((source, to)) if piece_type == chess.KING else None
+                rook_from, rook_to = rook_move or (0, 0)  # read only when castling
                 for castle in ([False, True] if rook_move else [False]):
-                    if castle and (board.piece_at(rook_move[1]) != chess.Piece(chess.ROOK, us)
-                                   or board.piece_at(rook_move[0])):
+                    if castle and (board.piece_at(rook_to) != chess.Piece(chess.ROOK, us)
+                                   or board.piece_at(rook_from)):
                         continue
                     for captured in _CAPTURED:
                         behind = to - 8 if us == chess.WHITE else to + 8
@@ -90,8 +92,8 @@ def oracle(board: chess.Board) -> set[tuple]:
                             q.remove_piece_at(to)
                             q.set_piece_at(source, chess.Piece(origin, us))
                             if castle:
-                                q.remove_piece_at(rook_move[1])
-                                q.set_piece_at(rook_move[0], chess.Piece(chess.ROOK, us))
+                                q.remove_piece_at(rook_to)
+                                q.set_piece_at(rook_from, chess.Piece(chess.ROOK, us))
                             if captured is not None:
                                 q.set_piece_at(capture_square, chess.Piece(captured, not us))
                             q.turn = us
@@ -139,7 +141,7 @@ def _positions() -> list[chess.Board]:
     games = random_game_positions(seed=77, count=3_000)
     sample = [board for board, _ in games[7::25]]  # 120 positions spread over early and late plies
     with open(data_path("lichess-30k-positions.txt"), encoding="utf-8") as handle:
-        lichess = [chess.Board(" ".join(line.split()[:6])) for line, _ in zip(handle, range(60))]
+        lichess = [chess.Board(" ".join(line.split()[:6])) for line, _ in zip(handle, range(60), strict=False)]
     return [chess.Board(fen) for fen in SPECIAL_FENS] + sample + lichess
 
 

@@ -33,6 +33,7 @@ def describe(board: chess.Board, retraction: Retraction, q: chess.Board) -> str:
     return f"{board.fen()}: {retraction.texel_line()} -> {q.fen()}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_random_games_real_last_move_listed_and_every_retraction_replays(chunk: int) -> None:
     positions = random_game_positions(seed=1000 + chunk, count=POSITIONS_PER_CHUNK)

@@ -24,7 +24,7 @@ def test_header_and_fens_with_multiplicity(capsys):
     assert code == 0
     header = lines[0].split()
     assert header[:2] == ["#", "rndfen:"]
-    fields = dict(zip(header[2::2], header[3::2]))
+    fields = dict(zip(header[2::2], header[3::2], strict=False))
     assert int(fields["samples"]) == 150 and int(fields["seed"]) == 11
     assert int(fields["size"]) == STANDARD.size
     assert float(fields["multiplier"]) == pytest.approx(STANDARD.size / 150, rel=1e-6)
@@ -78,6 +78,7 @@ def test_bad_input(capsys):
     assert exit_info.value.code == 2
 
 
+@pytest.mark.slow
 def test_a_reader_that_stops_early_ends_the_run_quietly():
     """`retro rndfen ... | head -1`: once the reader has gone, the run ends with exit
     code 0 and nothing on stderr (a BrokenPipeError is an OSError: it used to be
@@ -91,6 +92,7 @@ def test_a_reader_that_stops_early_ends_the_run_quietly():
     env = dict(os.environ, PYTHONPATH=str(root))
     process = subprocess.Popen([sys.executable, "-m", "retro.cli", "rndfen", "--all", "5000", "1"], cwd=root,
                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
     assert process.stdout.readline().startswith(b"# rndfen:")
     process.stdout.close()
     assert process.wait(timeout=120) == 0

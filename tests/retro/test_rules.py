@@ -142,6 +142,7 @@ def test_start_position_has_no_objection():
     assert check_static(parse_fen(START)).status == "unknown"
 
 
+@pytest.mark.slow
 def test_legal_positions_of_the_dev_file_are_never_ruled_illegal():
     for case in read_jsonl("cpr-923-dev.jsonl"):
         if case["legal"]:
@@ -179,7 +180,7 @@ def _random_game_positions(seed: int, games: int) -> list[chess.Board]:
     positions = []
     for _ in range(games):
         board = chess.Board()
-        for ply in range(rng.randint(10, 200)):
+        for _ in range(rng.randint(10, 200)):
             moves = list(board.legal_moves)
             if not moves:
                 break
@@ -189,6 +190,7 @@ def _random_game_positions(seed: int, games: int) -> list[chess.Board]:
     return positions
 
 
+@pytest.mark.slow
 def test_final_positions_of_random_games_are_never_ruled_illegal():
     for board in _random_game_positions(seed=2026, games=300):
         verdict = check_static(board)

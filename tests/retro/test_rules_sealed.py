@@ -62,6 +62,7 @@ def test_start_position_and_knight_tours_pass():
     assert check_static(parse_fen("r1bqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKB1R w KQkq - 0 1")).status == "unknown"
 
 
+@pytest.mark.slow
 def test_games_keeping_pawns_at_home_are_never_ruled_illegal():
     """Random games that rarely move pawns keep many squares sealed, where the rules
     have most to say; none of their positions may be ruled illegal."""

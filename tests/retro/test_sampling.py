@@ -33,7 +33,7 @@ def brute_force(shape: SpaceShape) -> list[tuple[str, ...]]:
     """Enumerate every filling of the small board and keep those meeting items 1-5 of
     the definition, restated here from the module docstring (not calling its code)."""
     units_max = [b + shape.max_pawns for b in shape.base_counts]
-    letters = "." + "".join(l + l.lower() for l, n in zip("PNBRQ", [shape.max_pawns] + units_max) if n)
+    letters = "." + "".join(k + k.lower() for k, n in zip("PNBRQ", [shape.max_pawns] + units_max, strict=False) if n)
     boards = []
     squares = range(shape.squares)
     for wk, bk in itertools.permutations(squares, 2):
@@ -41,14 +41,14 @@ def brute_force(shape: SpaceShape) -> list[tuple[str, ...]]:
             continue
         others = [s for s in squares if s not in (wk, bk)]
         for filling in itertools.product(letters, repeat=len(others)):
-            if any(c in "Pp" and not shape.pawn_rank(s) for s, c in zip(others, filling)):
+            if any(c in "Pp" and not shape.pawn_rank(s) for s, c in zip(others, filling, strict=False)):
                 continue
             c = Counter(filling)
             sides = []
             for pieces in ("PNBRQ", "pnbrq"):
                 pawns = c[pieces[0]]
                 units = [c[x] for x in pieces[1:]]
-                extra = sum(max(0, n - base) for n, base in zip(units, shape.base_counts))
+                extra = sum(max(0, n - base) for n, base in zip(units, shape.base_counts, strict=False))
                 sides.append((pawns, sum(units), extra))
             (pw, uw, ew), (pb, ub, eb) = sides
             if pw > shape.max_pawns or pb > shape.max_pawns or ew > shape.max_pawns - pw or eb > shape.max_pawns - pb:
@@ -62,7 +62,7 @@ def brute_force(shape: SpaceShape) -> list[tuple[str, ...]]:
                 continue
             cells = ["."] * shape.squares
             cells[wk], cells[bk] = "K", "k"
-            for s, letter in zip(others, filling):
+            for s, letter in zip(others, filling, strict=False):
                 cells[s] = letter
             boards.append(tuple(cells))
     return boards

@@ -210,6 +210,7 @@ def test_material_lemmas() -> None:
     assert insufficient_material(chess.Board("8/8/8/8/8/2k5/8/K1B3Bq w - -"), W)  # Lemma 6: c1, g1 both dark
 
 
+@pytest.mark.slow
 def test_dev_sample_no_contradiction() -> None:
     rows = read_jsonl("unwinnability-dev.jsonl")
     sample = random.Random(5).sample(rows, 30)
@@ -300,6 +301,7 @@ def _has_mate_within(board: chess.Board, winner: chess.Color, depth: int) -> boo
     return False
 
 
+@pytest.mark.slow
 def test_property_random_play_never_unwinnable_with_shallow_mate() -> None:
     # Random endgames reached by random play: when plain exhaustive search (python-chess
     # legal moves) finds a mate for a side within 3 plies, neither routine may call that
@@ -331,6 +333,7 @@ def test_property_random_play_never_unwinnable_with_shallow_mate() -> None:
     assert checked >= 10
 
 
+@pytest.mark.slow
 def test_property_static_check_on_blocked_positions_after_random_play() -> None:
     # The semi-static check on positions of the dev set (mostly blocked pawn structures)
     # after a few random moves: whenever it answers, exhaustive search finds no mate within

@@ -23,9 +23,12 @@
 Otherwise ``unknown``, carrying the kernel and extended kernel found (the proof-game
 search starts from them).
 
-Choices the paper leaves open, made here: the kernel search is tried before the
-last-move analysis (it is what the proof-game search needs anyway); a predecessor that
-is the start position itself is legal; recursion depth 3 by default.
+Choices the paper leaves open, made here: before the kernel search, the cheap half of
+the last-move analysis runs (:func:`_refuted_by_static_retraction`: every predecessor,
+up to the same depth, refuted by the static rules alone), since it costs milliseconds
+where a kernel search can cost seconds; then the kernel search (it is what the
+proof-game search needs anyway), then the recursion of step 3; a predecessor that is
+the start position itself is legal; recursion depth 3 by default.
 """
 
 from __future__ import annotations
@@ -46,6 +49,9 @@ from retro.status import CheckStatus, LegalityStatus
 __all__ = ["LegalityVerdict", "KernelResult", "KernelSearchStatus", "decide", "find_kernel"]
 
 _START = chess.Board()
+
+#: predecessors the static last-move analysis examines per position before giving up
+STATIC_RETRACTION_POSITIONS = 2_000
 
 
 class KernelSearchStatus(StrEnum):
@@ -134,6 +140,42 @@ def _same_as_start(board: chess.Board) -> bool:
             and board.clean_castling_rights() == _START.castling_rights)
 
 
+def _refuted_by_static_retraction(board: chess.Board, depth: int,
+                                  max_positions: int = STATIC_RETRACTION_POSITIONS) -> bool:
+    """Whether every predecessor of ``board``, up to ``depth`` retractions back, is refuted
+    by the static rules alone (texel's recursive last-move analysis, cheap half).
+
+    Rule: a legal position other than the start position has a legal predecessor, and
+    :func:`retro.revmoves.retractions` lists every possible one. So if each listed
+    predecessor is illegal (the static rules say so, or recursively each of *its*
+    predecessors is), ``board`` is illegal. Unlike the kernel recursion of
+    :func:`_refute`, every candidate may be followed here, not only captures, checks and
+    the last open one: a static check costs about a millisecond, and finiteness comes from
+    ``depth`` and from ``max_positions``, the number of predecessors examined, past which
+    the answer is False (nothing proved). The walk stops at the first predecessor that
+    survives, so on a position with an ordinary last move it costs one predecessor per
+    level. Only ``True`` is a verdict; the start position is never refuted.
+    """
+    examined = 0
+
+    def refuted(position: chess.Board, levels: int) -> bool:
+        nonlocal examined
+        for retraction in retractions(position):
+            examined += 1
+            if examined > max_positions:
+                return False
+            before = predecessor(position, retraction)
+            if _same_as_start(before):
+                return False
+            if check_static(before).status == CheckStatus.ILLEGAL:
+                continue
+            if levels <= 1 or not refuted(before, levels - 1):
+                return False
+        return True
+
+    return refuted(board, depth)
+
+
 def _refute(board: chess.Board, budget: _Budget, depth: int) -> tuple[str | None, KernelResult | None]:
     """A proven reason why ``board`` is illegal, or None; plus the kernel result."""
     if _same_as_start(board):
@@ -141,6 +183,8 @@ def _refute(board: chess.Board, budget: _Budget, depth: int) -> tuple[str | None
     static = check_static(board)
     if static.status == CheckStatus.ILLEGAL:
         return static.reason or str(static.rule), None
+    if depth > 0 and _refuted_by_static_retraction(board, depth):
+        return "no possible last move", None
     result = find_kernel(board, max_nodes=max(1, budget.max_nodes - budget.nodes), time_limit=budget.left())
     budget.nodes += result.nodes
     if result.status == KernelSearchStatus.NO_KERNEL:

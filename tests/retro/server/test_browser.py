@@ -3,12 +3,15 @@
 One walk through the page, as a user would: paste a FEN and check it, prove a short
 position legal and step through the proof on the board, verify a cage by clicking
 squares, solve a last-move problem and show a predecessor, play a helpmate, list the
-retractions. A screenshot of each panel goes to ``docs/`` (the README shows them).
+retractions. A screenshot of each panel is taken; it goes to ``docs/`` (the README
+shows them) when ``RETRO_SCREENSHOTS=docs`` is set, else to a temporary folder, so that
+a test run leaves the work tree clean.
 Skipped only when chromium or its driver is not installed (``.ci/run`` installs both).
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -20,6 +23,7 @@ import pytest
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 DOCS = Path(__file__).resolve().parents[3] / "docs"
+SHOTS = DOCS if os.environ.get("RETRO_SCREENSHOTS") == "docs" else Path(tempfile.mkdtemp(prefix="retro-shots-"))
 
 if not (Path(CHROMIUM).exists() and Path(DRIVER).exists()):
     pytest.skip("chromium and chromium-driver are not installed (apt-get install -y chromium chromium-driver)",
@@ -76,8 +80,8 @@ def _piece_on(driver: WebDriver, square: str) -> str | None:
 
 
 def _shot(driver: WebDriver, name: str) -> None:
-    DOCS.mkdir(exist_ok=True)
-    driver.save_screenshot(str(DOCS / f"serve-{name}.png"))
+    SHOTS.mkdir(exist_ok=True)
+    driver.save_screenshot(str(SHOTS / f"serve-{name}.png"))
 
 
 def test_workbench_page(live_server: str, browser: WebDriver) -> None:

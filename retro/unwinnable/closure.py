@@ -39,8 +39,8 @@ def closure_search(state: State, winner: chess.Color, node_bound: int,
     """Return ``(found, line, complete, nodes)``; ``complete`` means the whole reachable
     graph was seen (so ``found == False`` proves unwinnability). Depth-first: a line found
     may be long (every position on it distinct)."""
-    legal_moves, _, play, key = generator
-    root_moves = legal_moves(state)
+    iter_legal_moves, _, play, key = generator
+    root_moves = list(iter_legal_moves(state))
     if not root_moves:
         return state[8] != winner and in_check(state), [], True, 0
     if insufficient_state(state, winner):
@@ -65,7 +65,7 @@ def closure_search(state: State, winner: chess.Color, node_bound: int,
         next_index[-1] = i + 1
         move = moves[i]
         child = play(positions[-1], move)
-        child_moves = legal_moves(child)
+        child_moves = list(iter_legal_moves(child))
         if not child_moves:
             if child[8] != winner and in_check(child):
                 path.append(move)
@@ -88,7 +88,7 @@ def closure_search(state: State, winner: chess.Color, node_bound: int,
 def shorten_line(state: State, line: list[int], generator: MoveGenerator = FAST) -> list[int]:
     """A line from ``state`` to the same final position, made of jumps between positions of
     ``line`` (each by one legal move, to the latest position of ``line`` it reaches)."""
-    legal_moves, _, play, key = generator
+    iter_legal_moves, _, play, key = generator
     index = {key(state): 0}
     replay = state
     for i, move in enumerate(line, 1):
@@ -99,7 +99,7 @@ def shorten_line(state: State, line: list[int], generator: MoveGenerator = FAST)
     i = 0
     while i < len(line):
         best, best_move = i + 1, line[i]
-        for move in legal_moves(work):
+        for move in iter_legal_moves(work):
             j = index.get(key(play(work, move)), -1)
             if j > best:
                 best, best_move = j, move

@@ -257,7 +257,30 @@ def legal_moves(state: State) -> list[int]:
 
 
 def has_legal_move(state: State) -> bool:
-    """Whether the side to move has a legal move (only the first one is generated)."""
+    """Whether the side to move has a legal move.
+
+    Not in check, a piece that is neither the king nor pinned moves legally to any square
+    it attacks that is not ours (a pawn: any push or capture), since the move cannot
+    uncover a check; that settles most positions without generating moves. Otherwise the
+    first legal move is generated."""
+    white, black, turn = state[6], state[7], state[8]
+    us, them = (white, black) if turn else (black, white)
+    occ = white | black
+    kings = state[5]
+    king = (kings & us).bit_length() - 1
+    if not _attackers(king, occ, them, state, not turn):
+        free = us & ~kings & ~_pinned(king, us, them, occ, state)
+        pawns = free & state[0]
+        if pawns:
+            if (pawns << 8 if turn else pawns >> 8) & ~occ:
+                return True
+            attacks = PAWN_ATTACKS_W if turn else PAWN_ATTACKS_B
+            for square in chess.scan_reversed(pawns):
+                if attacks[square] & them:
+                    return True
+        for square in chess.scan_reversed(free & ~pawns):
+            if _piece_attacks(square, BB_SQUARES[square], state, occ) & ~us:
+                return True
     return next(iter_legal_moves(state), None) is not None
 
 
@@ -380,14 +403,14 @@ def key(state: State) -> State:
 class MoveGenerator(NamedTuple):
     """The three operations the searches need: legal moves, playing one, the table key."""
 
-    legal_moves: Callable[[State], list[int]]
+    iter_legal_moves: Callable[[State], Iterator[int]]
     has_legal_move: Callable[[State], bool]
     play: Callable[[State, int], State]
     key: Callable[[State], Hashable]
 
 
-def _reference_legal_moves(state: State) -> list[int]:
-    return [from_move(move) for move in to_board(state).generate_legal_moves()]
+def _reference_legal_moves(state: State) -> Iterator[int]:
+    return (from_move(move) for move in to_board(state).generate_legal_moves())
 
 
 def _reference_has_legal_move(state: State) -> bool:
@@ -405,7 +428,7 @@ def _reference_key(state: State) -> Hashable:
 
 
 #: The generator of this module (the default of every search).
-FAST = MoveGenerator(legal_moves, has_legal_move, play, key)
+FAST = MoveGenerator(iter_legal_moves, has_legal_move, play, key)
 #: The same operations done by python-chess on a board rebuilt from the tuple: the
 #: reference the fast generator is tested against (slow; tests and ``--reference``).
 REFERENCE = MoveGenerator(_reference_legal_moves, _reference_has_legal_move, _reference_play, _reference_key)

@@ -192,7 +192,7 @@ class HelpmateSearch:
     def _scored_moves(self, state: State) -> tuple[list[int], list[int], list[int]]:
         """The legal moves split by Score (Rewarded, Normal, Punished), each list in
         python-chess's order."""
-        moves = self.generator.legal_moves(state)
+        moves = list(self.generator.iter_legal_moves(state))
         buckets: tuple[list[int], list[int], list[int]] = ([], [], [])
         for move, s in zip(moves, score_moves(state, moves, self.winner), strict=True):
             buckets[0 if s == REWARD else 1 if s == NORMAL else 2].append(move)

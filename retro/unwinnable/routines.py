@@ -20,8 +20,9 @@ Full routine (Figure 9): Find-Helpmate in iterative deepening
 (increasing in d, so the routine is complete with an unlimited budget) until a mate is
 found, an iteration ends without a cut (unwinnable, see the argument in
 :mod:`retro.unwinnable.helpmate`), or the total ``max_nodes`` budget is spent
-(undetermined); the semi-static check runs once, after the first iteration (a
-position with a short helpmate never pays for it). Every ``CLOSURE_EVERY`` depths a closure search
+(undetermined). Before all that, a probe (a depth-1 iteration of at most
+``PROBE_NODES`` nodes) answers most winnable positions before the semi-static check is
+paid for; the check then runs before the iterations, as in Figure 9. Every ``CLOSURE_EVERY`` depths a closure search
 (:mod:`retro.unwinnable.closure`, our addition) with a doubling node bound tries to
 exhaust the reachable positions outright. An iteration whose only cuts are hits on entries of earlier iterations is
 repeated once at the same depth with an empty table, so that completeness never rests on
@@ -30,6 +31,7 @@ stale entries.
 
 from __future__ import annotations
 
+import itertools
 import sys
 
 import chess
@@ -46,6 +48,7 @@ QUICK_DEPTH = 9
 QUICK_NODES = 5_000
 CLOSURE_EVERY = 4
 CLOSURE_FIRST_BOUND = 20_000
+PROBE_NODES = 50
 Result = tuple[str, list[int], int, str]
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
@@ -56,7 +59,7 @@ def advance_forced(state: State, limit: int = 200, generator: MoveGenerator = FA
     played: list[int] = []
     seen = {generator.key(state)}
     while len(played) < limit:
-        moves = generator.legal_moves(state)
+        moves = list(itertools.islice(generator.iter_legal_moves(state), 2))
         if len(moves) != 1:
             break
         state = generator.play(state, moves[0])
@@ -75,8 +78,9 @@ class _Interrupted(Exception):
 def _bounded_dfs(state: State, winner: chess.Color, depth: int, budget: list[int], path: list[int],
                  generator: MoveGenerator) -> bool:
     """Exhaustive DFS; raises _Interrupted when depth or node budget runs out."""
-    moves = generator.legal_moves(state)
-    if not moves:
+    moves = generator.iter_legal_moves(state)
+    first = next(moves, None)
+    if first is None:
         return state[8] != winner and in_check(state)
     if insufficient_state(state, winner):
         return False
@@ -84,7 +88,7 @@ def _bounded_dfs(state: State, winner: chess.Color, depth: int, budget: list[int
     if depth <= 0 or budget[0] < 0:
         raise _Interrupted
     play = generator.play
-    for move in moves:
+    for move in itertools.chain((first,), moves):
         path.append(move)
         if _bounded_dfs(play(state, move), winner, depth - 1, budget, path, generator):
             return True
@@ -127,23 +131,27 @@ def bound(depth: int) -> int:
 
 
 def full_routine(state: State, winner: chess.Color, *, max_nodes: int, generator: MoveGenerator = FAST) -> Result:
-    """Figure 9, spending at most about ``max_nodes`` nodes. The semi-static check comes
-    after the first iteration (depth 1), which answers most winnable positions at once."""
+    """Figure 9, spending at most about ``max_nodes`` nodes, after a probe: a depth-1
+    helpmate search of at most ``PROBE_NODES`` nodes, which answers most winnable positions
+    before the semi-static check is paid for."""
+    probe = HelpmateSearch(winner, generator)
+    if probe.search(state, 1, min(PROBE_NODES, max_nodes)):
+        return "winnable", probe.line, probe.nodes, "search"
+    if not probe.cut:
+        return "unwinnable", [], probe.nodes, "exhaustive search"
+    if unwinnable_static(to_board(state), winner):
+        return "unwinnable", [], probe.nodes, "semi-static"
     search = HelpmateSearch(winner, generator)
-    closure_nodes = 0
+    search.expansions = probe.expansions  # the probe's positions need not be generated again
+    closure_nodes = probe.nodes  # nodes of the probe and of the closure searches
     closure_bound = CLOSURE_FIRST_BOUND
     depth = 1
-    static_done = False
     while search.nodes + closure_nodes < max_nodes:
         node_bound = min(bound(depth), max_nodes - search.nodes - closure_nodes)
         if search.search(state, depth, node_bound):
             return "winnable", search.line, search.nodes + closure_nodes, "search"
         if not search.cut:
             return "unwinnable", [], search.nodes + closure_nodes, "exhaustive search"
-        if not static_done:
-            static_done = True
-            if unwinnable_static(to_board(state), winner):
-                return "unwinnable", [], search.nodes + closure_nodes, "semi-static"
         if not search.cut_limit:
             # Only stale transposition hits: redo this depth from an empty table.
             search.table.clear()

@@ -191,6 +191,17 @@ def test_static_check_beyond_figure_8() -> None:
     assert unwinnable_static(board, W) and unwinnable_static(board, B)
 
 
+def test_static_check_with_facing_pawns() -> None:
+    # Dev set (CHA: unwinnable for both). The pawns of ranks 6-7 are locked, the black king
+    # stays on the back rank. White's d2 and Black's d5 can only push towards each other
+    # (no enemy piece can ever stand where they capture), so neither passes the other and
+    # h2 stops under its own h6: nobody promotes. Without the facing-pawns rule of the
+    # mobility fixpoint, d2 "reaches" d5 once d5 can move away, then promotes, and the
+    # check gives up.
+    board = chess.Board("3k4/1p1p1p1p/1P1P1P1P/3p4/8/8/3P3P/4K3 w - -")
+    assert unwinnable_static(board, W) and unwinnable_static(board, B)
+
+
 def test_static_refuses_a_promotable_winner_pawn() -> None:
     # K+P vs K is winnable for White (promotion); the check must not answer.
     board = chess.Board("8/8/3k4/8/8/3P4/8/3K4 w - -")

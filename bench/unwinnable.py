@@ -45,7 +45,7 @@ def _summary(name: str, counts: dict[str, int], times: list[float], nodes: list[
 
 def _dev_query(query: tuple[str, chess.Color, bool, int, bool, bool]) -> tuple[str, float, int, str]:
     fen, winner, quick, max_nodes, reference, _ = query
-    verdict = analyze(chess.Board(fen), winner, quick=quick, max_nodes=max_nodes, reference=reference)
+    verdict = analyze(chess.Board(fen), winner, quick=quick, max_nodes=max_nodes, reference=reference, fen=fen)
     return verdict.status, verdict.seconds, verdict.nodes, verdict.reason
 
 
@@ -87,7 +87,7 @@ def lichess(limit: int | None, max_nodes: int, routines: list[str], reference: b
     for line in open(DATA / "lichess-30k-positions.txt", encoding="utf-8"):
         fields = line.split()
         if len(fields) >= 4:
-            boards.append(chess.Board(" ".join(fields[:6])))
+            boards.append((" ".join(fields[:6]), chess.Board(" ".join(fields[:6]))))
     if limit:
         boards = boards[:limit]
     for routine in routines:
@@ -96,14 +96,14 @@ def lichess(limit: int | None, max_nodes: int, routines: list[str], reference: b
         nodes: list[int] = []
         unwinnable = []
         start = time.perf_counter()
-        for board in boards:
+        for fen, board in boards:
             verdict = analyze(board, not board.turn, quick=routine == "quick", max_nodes=max_nodes,
-                              reference=reference)
+                              reference=reference, fen=fen)
             counts[verdict.status] = counts.get(verdict.status, 0) + 1
             times.append(verdict.seconds)
             nodes.append(verdict.nodes)
             if verdict.status == "unwinnable":
-                unwinnable.append(board.fen())
+                unwinnable.append(fen)
         _summary(f"lichess {routine} max_nodes={max_nodes}", counts, times, nodes)
         print(f"[lichess {routine}] wall {time.perf_counter() - start:.1f} s")
         for fen in unwinnable:

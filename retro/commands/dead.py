@@ -29,8 +29,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def dead_line(line: str, *, quick: bool = False, max_nodes: int = DEFAULT_MAX_NODES) -> dict[str, Any]:
     """Batch worker: one FEN line to the verdict's ``as_dict()`` (both sides asked)."""
-    board = parse_fen(line, require_kings=True).board
-    return is_dead(board, quick=quick, max_nodes=max_nodes, both_sides=True).as_dict()
+    position = parse_fen(line, require_kings=True)
+    return is_dead(position.board, quick=quick, max_nodes=max_nodes, both_sides=True, fen=position.fen).as_dict()
 
 
 def _text(record: dict[str, Any], *, batch: bool) -> str:

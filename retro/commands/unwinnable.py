@@ -61,9 +61,9 @@ def unwinnable_line(line: str, *, quick: bool = False, max_nodes: int = DEFAULT_
     """Batch worker: one query line ('FEN [white|black]') to the verdict's ``as_dict()``."""
     fen, named = split_query(line)
     winner_name = named or winner_name
-    board = parse_fen(fen, require_kings=True).board
-    winner = _WINNERS[winner_name] if winner_name else not board.turn
-    return analyze(board, winner, quick=quick, max_nodes=max_nodes).as_dict()
+    position = parse_fen(fen, require_kings=True)
+    winner = _WINNERS[winner_name] if winner_name else not position.board.turn
+    return analyze(position.board, winner, quick=quick, max_nodes=max_nodes, fen=position.fen).as_dict()
 
 
 def _text(record: dict[str, Any], *, batch: bool) -> str:

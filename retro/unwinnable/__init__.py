@@ -127,12 +127,14 @@ def _replayed(board: chess.Board, line: list[chess.Move], winner: chess.Color) -
     return replay.is_checkmate() and replay.turn != winner
 
 
-def analyze(board: chess.Board, winner: chess.Color, *, quick: bool = False,
-            max_nodes: int = DEFAULT_MAX_NODES, reference: bool = False) -> UnwinnabilityVerdict:
+def analyze(board: chess.Board, winner: chess.Color, *, quick: bool = False, max_nodes: int = DEFAULT_MAX_NODES,
+            reference: bool = False, fen: str | None = None) -> UnwinnabilityVerdict:
     """Can ``winner`` still checkmate in ``board``? See the module docstring.
 
     ``reference``: generate moves with python-chess instead of the fast generator (same
-    answers, same nodes; much slower; for tests)."""
+    answers, same nodes; much slower; for tests). ``fen``: the board's FEN when the caller
+    has it (the verdict's ``fen``; otherwise ``board.fen()``, a real cost next to the quick
+    routine)."""
     check_playable(board)
     start = time.perf_counter()
     state = from_board(board)
@@ -144,21 +146,22 @@ def analyze(board: chess.Board, winner: chess.Color, *, quick: bool = False,
     line = [to_move(move) for move in moves]
     if status == "winnable" and not _replayed(board, line, winner):
         status, line, reason = "undetermined", [], "internal error: helpmate line failed replay"
-    return UnwinnabilityVerdict(board.fen(), UnwinnabilityStatus(status), winner, tuple(m.uci() for m in line),
+    return UnwinnabilityVerdict(fen or board.fen(), UnwinnabilityStatus(status), winner, tuple(m.uci() for m in line),
                                 reason, nodes, time.perf_counter() - start)
 
 
 def is_dead(board: chess.Board, *, quick: bool = False, max_nodes: int = DEFAULT_MAX_NODES,
-            both_sides: bool = False, reference: bool = False) -> DeadVerdict:
+            both_sides: bool = False, reference: bool = False, fen: str | None = None) -> DeadVerdict:
     """Is the position dead (no checkmate for either side)? White is asked first; Black is
     not asked when White can win, unless ``both_sides``."""
     start = time.perf_counter()
-    white = analyze(board, chess.WHITE, quick=quick, max_nodes=max_nodes, reference=reference)
+    fen = fen or board.fen()
+    white = analyze(board, chess.WHITE, quick=quick, max_nodes=max_nodes, reference=reference, fen=fen)
     black = None
     if white.status == UnwinnabilityStatus.WINNABLE and not both_sides:
         status = DeadStatus.ALIVE
     else:
-        black = analyze(board, chess.BLACK, quick=quick, max_nodes=max_nodes, reference=reference)
+        black = analyze(board, chess.BLACK, quick=quick, max_nodes=max_nodes, reference=reference, fen=fen)
         if UnwinnabilityStatus.WINNABLE in (white.status, black.status):
             status = DeadStatus.ALIVE
         elif white.status == black.status == UnwinnabilityStatus.UNWINNABLE:
@@ -166,4 +169,4 @@ def is_dead(board: chess.Board, *, quick: bool = False, max_nodes: int = DEFAULT
         else:
             status = DeadStatus.UNDETERMINED
     nodes = white.nodes + (black.nodes if black else 0)
-    return DeadVerdict(white.fen, status, white, black, nodes, time.perf_counter() - start)
+    return DeadVerdict(fen, status, white, black, nodes, time.perf_counter() - start)

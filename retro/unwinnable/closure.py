@@ -65,14 +65,16 @@ def closure_search(state: State, winner: chess.Color, node_bound: int,
         next_index[-1] = i + 1
         move = moves[i]
         child = play(positions[-1], move)
+        child_key = key(child)
+        if child_key in visited:  # seen, and not a mate (mates end the search)
+            continue
         child_moves = list(iter_legal_moves(child))
         if not child_moves:
             if child[8] != winner and in_check(child):
                 path.append(move)
                 return True, shorten_line(state, path, generator), False, nodes
             continue
-        child_key = key(child)
-        if child_key in visited or insufficient_state(child, winner):
+        if insufficient_state(child, winner):
             continue
         nodes += 1
         if nodes > node_bound:

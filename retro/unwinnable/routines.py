@@ -24,7 +24,9 @@ found, an iteration ends without a cut (unwinnable, see the argument in
 ``PROBE_NODES`` nodes) answers most winnable positions before the semi-static check is
 paid for; the check then runs before the iterations, as in Figure 9. Every ``CLOSURE_EVERY`` depths a closure search
 (:mod:`retro.unwinnable.closure`, our addition) with a doubling node bound tries to
-exhaust the reachable positions outright. An iteration whose only cuts are hits on entries of earlier iterations is
+exhaust the reachable positions outright; when the next doubling would not fit in the
+budget, this closure search takes all that remains (the blocked positions are decided by
+the closure, not by the iterations). An iteration whose only cuts are hits on entries of earlier iterations is
 repeated once at the same depth with an empty table, so that completeness never rests on
 stale entries.
 """
@@ -46,7 +48,7 @@ __all__ = ["quick_routine", "full_routine", "advance_forced", "QUICK_DEPTH", "QU
 
 QUICK_DEPTH = 9
 QUICK_NODES = 5_000
-CLOSURE_EVERY = 4
+CLOSURE_EVERY = 2
 CLOSURE_FIRST_BOUND = 20_000
 PROBE_NODES = 50
 Result = tuple[str, list[int], int, str]
@@ -157,7 +159,9 @@ def full_routine(state: State, winner: chess.Color, *, max_nodes: int, generator
             search.table.clear()
             continue
         if depth % CLOSURE_EVERY == 0:
-            spend = min(closure_bound, max_nodes - search.nodes - closure_nodes)
+            remaining = max_nodes - search.nodes - closure_nodes
+            # The last closure search that fits takes the whole remaining budget.
+            spend = remaining if remaining < 3 * closure_bound else closure_bound
             found, line, complete, used = closure_search(state, winner, spend, generator)
             closure_nodes += used
             if found:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import random
-
 import chess
 import pytest
 
 from retro.unwinnable import analyze
 from retro.unwinnable.fastboard import from_board, from_move, in_check, key, legal_moves, play, to_move
+from tests.retro.revmoves_games import random_game_positions
 
 # Positions with the rules a bitboard generator gets wrong first.
 SPECIAL_ROOTS = [
@@ -30,19 +29,10 @@ SPECIAL_ROOTS = [
 ]
 
 
-def _random_game_positions(count: int, seed: int) -> list[chess.Board]:
-    """Positions of random legal games from the initial position (every length up to 150)."""
-    rng = random.Random(seed)
-    boards: list[chess.Board] = []
-    while len(boards) < count:
-        board = chess.Board()
-        for _ in range(rng.randrange(0, 150)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
-        boards.append(board)
-    return boards
+def _random_game_positions(count: int, seed: int, stride: int = 1) -> list[chess.Board]:
+    """Every ``stride``-th position after a ply of seeded random games (castling, en
+    passant and promotions preferred when they exist; see tests/retro/revmoves_games.py)."""
+    return [board for board, _ in random_game_positions(seed, count * stride, max_plies=150)[::stride]]
 
 
 def _assert_same(board: chess.Board) -> list[int]:
@@ -64,28 +54,20 @@ def test_special_positions_and_their_children() -> None:
             _assert_same(child)
 
 
-def test_random_games_move_by_move() -> None:
-    # Plays random games with both representations side by side: the move lists, keys and
-    # positions must stay equal after every move (castling, e.p., promotions on the way).
-    rng = random.Random(7)
+def test_random_game_positions_and_their_children() -> None:
+    # Every position and every child (each legal move played both ways) must agree.
     seen = {"ep": 0, "castling": 0, "promotion": 0, "check": 0}
-    for _ in range(60):
-        board = chess.Board()
+    for board in _random_game_positions(1000, seed=7):
         state = from_board(board)
-        for _ in range(rng.randrange(20, 200)):
-            moves = _assert_same(board)
-            assert state == from_board(board)
-            if not moves:
-                break
-            special = [m for m in moves if board.is_en_passant(to_move(m)) or board.is_castling(to_move(m))]
-            move = rng.choice(special or moves)
+        seen["check"] += board.is_check()
+        for move in _assert_same(board):
             python_move = to_move(move)
             seen["ep"] += board.is_en_passant(python_move)
             seen["castling"] += board.is_castling(python_move)
             seen["promotion"] += python_move.promotion is not None
-            seen["check"] += board.is_check()
-            board.push(python_move)
-            state = play(state, move)
+            child = board.copy(stack=False)
+            child.push(python_move)
+            assert play(state, move) == from_board(child), (board.fen(), python_move.uci())
     assert all(count >= 3 for count in seen.values()), seen
 
 
@@ -105,7 +87,7 @@ def _same_verdicts(boards: list[chess.Board]) -> int:
 def test_fast_and_reference_paths_agree_on_random_game_positions() -> None:
     # Same verdict, same helpmate line, same node count: the fast generator changes the
     # cost of a node, never the search.
-    assert _same_verdicts(_random_game_positions(100, seed=11)) == 400
+    assert _same_verdicts(_random_game_positions(60, seed=11, stride=10)) == 240
 
 
 @pytest.mark.slow

@@ -96,16 +96,22 @@ def lichess(limit: int | None, max_nodes: int, routines: list[str], reference: b
         nodes: list[int] = []
         unwinnable = []
         start = time.perf_counter()
+        cpu_times: list[float] = []
         for fen, board in boards:
+            cpu = time.process_time()
             verdict = analyze(board, not board.turn, quick=routine == "quick", max_nodes=max_nodes,
                               reference=reference, fen=fen)
+            cpu_times.append(time.process_time() - cpu)
             counts[verdict.status] = counts.get(verdict.status, 0) + 1
             times.append(verdict.seconds)
             nodes.append(verdict.nodes)
             if verdict.status == "unwinnable":
                 unwinnable.append(fen)
         _summary(f"lichess {routine} max_nodes={max_nodes}", counts, times, nodes)
-        print(f"[lichess {routine}] wall {time.perf_counter() - start:.1f} s")
+        print(f"[lichess {routine}] wall {time.perf_counter() - start:.1f} s; CPU time of this process per position: "
+              f"mean {1e6 * statistics.mean(cpu_times):.1f} us, median {1e6 * statistics.median(cpu_times):.1f} us, "
+              f"per node {1e6 * sum(cpu_times) / max(1, sum(nodes)):.1f} us (the wall-clock figures above include "
+              f"waiting for a core on a loaded machine)")
         for fen in unwinnable:
             print("  unwinnable", fen)
 

@@ -114,6 +114,24 @@ def _piece_attacks(square: int, bb: int, state: State, occ: int) -> int:
     return attacks
 
 
+def _king_steps(state: State, king: int, targets: int, them: int, occ: int) -> Iterator[int]:
+    """King moves to the ``targets`` no enemy piece attacks (``_attackers`` unrolled: the
+    step pieces are tested first and the sliders only when those found nothing)."""
+    knights = state[1] & them
+    kings = state[5] & them
+    pawns = state[0] & them
+    rq = (state[3] | state[4]) & them
+    bq = (state[2] | state[4]) & them
+    pawn_attacks = PAWN_ATTACKS_W if state[8] else PAWN_ATTACKS_B  # squares from which they attack
+    for to in chess.scan_reversed(targets):
+        if (BB_KNIGHT_ATTACKS[to] & knights or BB_KING_ATTACKS[to] & kings or pawn_attacks[to] & pawns
+                or BB_RANK_ATTACKS[to][BB_RANK_MASKS[to] & occ] & rq
+                or BB_FILE_ATTACKS[to][BB_FILE_MASKS[to] & occ] & rq
+                or BB_DIAG_ATTACKS[to][BB_DIAG_MASKS[to] & occ] & bq):
+            continue
+        yield king | to << 6
+
+
 def _pinned(king: int, us: int, them: int, occ: int, state: State) -> int:
     """Our pieces alone between our king and an enemy slider (``_slider_blockers``)."""
     rq = state[3] | state[4]
@@ -213,9 +231,7 @@ def iter_legal_moves(state: State) -> Iterator[int]:
         attacked = 0
         for checker in chess.scan_reversed(checkers & (state[2] | state[3] | state[4])):
             attacked |= BB_RAYS[king][checker] & ~BB_SQUARES[checker]
-        for to in chess.scan_reversed(BB_KING_ATTACKS[king] & ~us & ~attacked):
-            if not _attackers(to, occ, them, state, not turn):
-                yield (king | to << 6)
+        yield from _king_steps(state, king, BB_KING_ATTACKS[king] & ~us & ~attacked, them, occ)
         if checkers & (checkers - 1):
             return
         checker = checkers.bit_length() - 1
@@ -235,9 +251,7 @@ def iter_legal_moves(state: State) -> Iterator[int]:
     for frm in chess.scan_reversed(us & ~state[0]):
         bb = BB_SQUARES[frm]
         if frm == king:
-            for to in chess.scan_reversed(BB_KING_ATTACKS[king] & ~us):
-                if not _attackers(to, occ, them, state, not turn):
-                    yield (king | to << 6)
+            yield from _king_steps(state, king, BB_KING_ATTACKS[king] & ~us, them, occ)
             continue
         targets = _piece_attacks(frm, bb, state, occ) & ~us
         if targets and pinned & bb:

@@ -15,20 +15,20 @@ Quick routine (Figure 10):
 3. on positions with only kings, pawns and bishops and no semi-open file, the
    semi-static check (Theorem 12).
 
-Full routine (Figure 9): Find-Helpmate in iterative deepening
-(depth 1, 2, ...) with a per-iteration node bound ``bound(d) = 10,000 * (1 + d // 8)``
+Full routine (Figure 9): first a probe, a depth-1 Find-Helpmate iteration of at most
+``PROBE_NODES`` nodes, which answers most winnable positions before the semi-static check
+is paid for; then the semi-static check; then Find-Helpmate in iterative deepening (depth
+1, 2, ...) with a per-iteration node bound ``bound(d) = 10,000 * (1 + d // 8)``
 (increasing in d, so the routine is complete with an unlimited budget) until a mate is
 found, an iteration ends without a cut (unwinnable, see the argument in
 :mod:`retro.unwinnable.helpmate`), or the total ``max_nodes`` budget is spent
-(undetermined). Before all that, a probe (a depth-1 iteration of at most
-``PROBE_NODES`` nodes) answers most winnable positions before the semi-static check is
-paid for; the check then runs before the iterations, as in Figure 9. Every ``CLOSURE_EVERY`` depths a closure search
+(undetermined). An iteration whose only cuts are hits on entries of earlier iterations is
+repeated once at the same depth with an empty table, so that completeness never rests on
+stale entries. Every ``CLOSURE_EVERY`` depths a closure search
 (:mod:`retro.unwinnable.closure`, our addition) with a doubling node bound tries to
 exhaust the reachable positions outright; when the next doubling would not fit in the
-budget, this closure search takes all that remains (the blocked positions are decided by
-the closure, not by the iterations). An iteration whose only cuts are hits on entries of earlier iterations is
-repeated once at the same depth with an empty table, so that completeness never rests on
-stale entries.
+budget, this closure search takes all that remains (blocked positions are decided by the
+closure, not by the iterations).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ import random
 import chess
 import pytest
 
-from retro.unwinnable import analyze, is_dead
+from retro.unwinnable import InvalidPositionError, analyze, is_dead
 from retro.unwinnable.closure import closure_search
 from retro.unwinnable.fastboard import from_board, to_move
 from retro.unwinnable.material import insufficient_material
@@ -303,3 +303,14 @@ def test_property_static_check_on_blocked_positions_after_random_play() -> None:
                 found, _, _, _ = closure_search(from_board(board), winner, 3_000)
                 assert not found, (board.fen(), winner)
     assert answered >= 40
+
+
+@pytest.mark.parametrize("fen", [
+    "4k3/4R3/8/8/8/8/8/4K3 w - -",  # the side not to move is in check
+    "P3k3/8/8/8/8/8/8/4K3 w - -",  # pawn on the back rank
+    "4k3/8/8/8/8/8/8/8 w - -",  # no white king
+    "4k3/8/8/8/8/8/8/3KK3 w - -",  # two white kings
+])
+def test_unplayable_positions_are_refused(fen: str) -> None:
+    with pytest.raises(InvalidPositionError):
+        analyze(chess.Board(fen), W)

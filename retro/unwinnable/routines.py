@@ -15,16 +15,14 @@ Quick routine (Figure 10):
 3. on positions with only kings, pawns and bishops and no semi-open file, the
    semi-static check (Theorem 12).
 
-Full routine (Figure 9): first a probe, a depth-1 Find-Helpmate iteration of at most
-``PROBE_NODES`` nodes, which answers most winnable positions before the semi-static check
-is paid for; then the semi-static check; then Find-Helpmate in iterative deepening (depth
-1, 2, ...) with a per-iteration node bound ``bound(d) = 10,000 * (1 + d // 8)``
+Full routine (Figure 9): the semi-static check, then Find-Helpmate in iterative deepening
+(depth 1, 2, ...) with a per-iteration node bound ``bound(d) = 10,000 * (1 + d // 8)``
 (increasing in d, so the routine is complete with an unlimited budget) until a mate is
 found, an iteration ends without a cut (unwinnable, see the argument in
 :mod:`retro.unwinnable.helpmate`), or the total ``max_nodes`` budget is spent
 (undetermined). An iteration whose only cuts are hits on entries of earlier iterations is
 repeated once at the same depth with an empty table, so that completeness never rests on
-stale entries. Every ``CLOSURE_EVERY`` depths a closure search
+stale entries. From depth ``CLOSURE_FROM`` on, every ``CLOSURE_EVERY`` depths a closure search
 (:mod:`retro.unwinnable.closure`, our addition) with a doubling node bound tries to
 exhaust the reachable positions outright; when the next doubling would not fit in the
 budget, this closure search takes all that remains (blocked positions are decided by the
@@ -48,9 +46,9 @@ __all__ = ["quick_routine", "full_routine", "advance_forced", "QUICK_DEPTH", "QU
 
 QUICK_DEPTH = 9
 QUICK_NODES = 5_000
+CLOSURE_FROM = 4
 CLOSURE_EVERY = 2
 CLOSURE_FIRST_BOUND = 20_000
-PROBE_NODES = 50
 Result = tuple[str, list[int], int, str]
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
@@ -133,19 +131,11 @@ def bound(depth: int) -> int:
 
 
 def full_routine(state: State, winner: chess.Color, *, max_nodes: int, generator: MoveGenerator = FAST) -> Result:
-    """Figure 9, spending at most about ``max_nodes`` nodes, after a probe: a depth-1
-    helpmate search of at most ``PROBE_NODES`` nodes, which answers most winnable positions
-    before the semi-static check is paid for."""
-    probe = HelpmateSearch(winner, generator)
-    if probe.search(state, 1, min(PROBE_NODES, max_nodes)):
-        return "winnable", probe.line, probe.nodes, "search"
-    if not probe.cut:
-        return "unwinnable", [], probe.nodes, "exhaustive search"
+    """Figure 9, spending at most about ``max_nodes`` nodes."""
     if unwinnable_static(to_board(state), winner):
-        return "unwinnable", [], probe.nodes, "semi-static"
+        return "unwinnable", [], 0, "semi-static"
     search = HelpmateSearch(winner, generator)
-    search.expansions = probe.expansions  # the probe's positions need not be generated again
-    closure_nodes = probe.nodes  # nodes of the probe and of the closure searches
+    closure_nodes = 0
     closure_bound = CLOSURE_FIRST_BOUND
     depth = 1
     while search.nodes + closure_nodes < max_nodes:
@@ -158,7 +148,7 @@ def full_routine(state: State, winner: chess.Color, *, max_nodes: int, generator
             # Only stale transposition hits: redo this depth from an empty table.
             search.table.clear()
             continue
-        if depth % CLOSURE_EVERY == 0:
+        if depth >= CLOSURE_FROM and depth % CLOSURE_EVERY == 0:
             remaining = max_nodes - search.nodes - closure_nodes
             # The last closure search that fits takes the whole remaining budget.
             spend = remaining if remaining < 3 * closure_bound else closure_bound

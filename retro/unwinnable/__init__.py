@@ -15,7 +15,9 @@ from a search that provably saw every reachable position
 (:mod:`~retro.unwinnable.helpmate`, :mod:`~retro.unwinnable.routines`). Every
 ``winnable`` line is replayed with python-chess and must end in the winner's checkmate
 before it is returned. Rules not modelled: the 75-move and fivefold-repetition
-automatic draws (ignored, as in the paper).
+automatic draws (ignored, as in the paper). The searches see every legal move because
+their move generator (:mod:`~retro.unwinnable.fastboard`) returns exactly python-chess's
+legal moves; ``reference=True`` makes python-chess itself generate them.
 
 Input requirements: one king of each colour, no pawn on a back rank, the side not to move
 not in check (otherwise :class:`InvalidPositionError`, a ``ValueError``).

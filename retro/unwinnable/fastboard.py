@@ -8,7 +8,7 @@ would hold: set after every double push). A move is the int ``from | to << 6 | p
 search node costs a few bitboard expressions instead of python-chess's ``push``,
 ``Move`` objects and generators.
 
-Rule: :func:`legal_moves` returns exactly ``Board.generate_legal_moves()`` of the same
+Rule: :func:`iter_legal_moves` yields exactly ``Board.generate_legal_moves()`` of the same
 position, in the same order, and :func:`play` the position ``Board.push`` gives (standard
 chess: castling, en passant and promotions included). Why: it applies python-chess's own
 tests, written out on the tuple: pieces pinned to their king (``_slider_blockers``) keep

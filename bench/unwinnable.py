@@ -2,20 +2,23 @@
 
 Usage::
 
-    .venv/bin/python bench/unwinnable.py dev [--max-nodes N] [--quick]
+    .venv/bin/python bench/unwinnable.py dev [--max-nodes N] [--quick] [-j N]
     .venv/bin/python bench/unwinnable.py lichess [--limit N] [--max-nodes N] [--routine full|quick|both]
 
 ``dev``: every position of data/unwinnability-dev.jsonl for both intended winners; prints
-contradictions with the labels (must be 0), decided / undetermined counts, time and nodes.
+contradictions with the labels (must be 0), decided / undetermined counts, time and nodes
+(``-j N``: N processes; the times are per query, measured in the workers).
 ``lichess``: data/lichess-30k-positions.txt with the intended winner = the side that just
-moved; prints verdict counts, mean / median / max time per position, total time and mean
-nodes, for the full and/or the quick routine. Single process.
+moved; prints verdict counts, mean / median / max time per position, mean nodes and time
+per node, for the full and/or the quick routine. Single process. ``--reference``: move
+generation by python-chess (the reference path) instead of the fast generator.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import statistics
 import sys
 import time
@@ -34,47 +37,57 @@ def _summary(name: str, counts: dict[str, int], times: list[float], nodes: list[
     if times:
         print(f"[{name}] time per position: mean {1e6 * total / len(times):.1f} us, median "
               f"{1e6 * statistics.median(times):.1f} us, max {1e3 * max(times):.1f} ms; total {total:.1f} s")
-        print(f"[{name}] nodes per position: mean {sum(nodes) / len(nodes):.1f}, max {max(nodes)}")
+        per_node = f"{1e6 * total / sum(nodes):.1f} us" if sum(nodes) else "-"
+        print(f"[{name}] nodes per position: mean {sum(nodes) / len(nodes):.1f}, max {max(nodes)}; "
+              f"time per node {per_node} (position set-up included)")
     sys.stdout.flush()
 
 
-def dev(max_nodes: int, quick: bool, verbose: bool = False) -> None:
+def _dev_query(query: tuple[str, chess.Color, bool, int, bool, bool]) -> tuple[str, float, int, str]:
+    fen, winner, quick, max_nodes, reference, _ = query
+    verdict = analyze(chess.Board(fen), winner, quick=quick, max_nodes=max_nodes, reference=reference, fen=fen)
+    return verdict.status, verdict.seconds, verdict.nodes, verdict.reason
+
+
+def dev(max_nodes: int, quick: bool, verbose: bool = False, jobs: int = 1, reference: bool = False) -> None:
     rows = [json.loads(line) for line in open(DATA / "unwinnability-dev.jsonl", encoding="utf-8") if line.strip()]
+    queries = [(row["fen"], winner, quick, max_nodes, reference, row[key])
+               for row in rows for winner, key in ((chess.WHITE, "white_can_win"), (chess.BLACK, "black_can_win"))]
     counts: dict[str, int] = {}
     times: list[float] = []
     nodes: list[int] = []
-    contradictions = []
-    undetermined = []
-    for row in rows:
-        board = chess.Board(row["fen"])
-        for winner, key in ((chess.WHITE, "white_can_win"), (chess.BLACK, "black_can_win")):
-            verdict = analyze(board, winner, quick=quick, max_nodes=max_nodes)
-            counts[verdict.status] = counts.get(verdict.status, 0) + 1
-            times.append(verdict.seconds)
-            nodes.append(verdict.nodes)
-            if verdict.status == "undetermined":
-                undetermined.append((row["fen"], key))
-            elif (verdict.status == "winnable") != row[key]:
-                contradictions.append((row["fen"], key, verdict.status))
-            if verbose and (verdict.seconds > 1 or verdict.status == "undetermined"):
-                print(f"  {verdict.status:12s} {verdict.seconds:7.1f} s {verdict.nodes:9d} nodes "
-                      f"{verdict.reason}: {row['fen']} {key}", flush=True)
+    contradictions: list[tuple[str, str, str]] = []
+    undetermined: list[tuple[str, str]] = []
+    start = time.perf_counter()
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        results = pool.imap(_dev_query, queries, chunksize=2) if jobs > 1 else map(_dev_query, queries)
+        for (fen, winner, *_, label), (status, seconds, used, reason) in zip(queries, results, strict=True):
+            side = "white" if winner == chess.WHITE else "black"
+            counts[status] = counts.get(status, 0) + 1
+            times.append(seconds)
+            nodes.append(used)
+            if status == "undetermined":
+                undetermined.append((fen, side))
+            elif (status == "winnable") != label:
+                contradictions.append((fen, side, status))
+            if verbose and (seconds > 1 or status == "undetermined"):
+                print(f"  {status:12s} {seconds:7.1f} s {used:9d} nodes {reason}: {fen} {side}", flush=True)
     name = "dev quick" if quick else f"dev full max_nodes={max_nodes}"
     _summary(name, counts, times, nodes)
     print(f"[{name}] queries: {len(times)}  decided: {len(times) - len(undetermined)}  "
-          f"contradictions: {len(contradictions)}")
+          f"contradictions: {len(contradictions)}  (-j {jobs}, wall {time.perf_counter() - start:.1f} s)")
     for item in contradictions:
         print("  CONTRADICTION", *item)
-    for item in undetermined[:40]:
-        print("  undetermined", *item)
+    for fen, side in undetermined[:40]:
+        print("  undetermined", fen, side)
 
 
-def lichess(limit: int | None, max_nodes: int, routines: list[str]) -> None:
+def lichess(limit: int | None, max_nodes: int, routines: list[str], reference: bool = False) -> None:
     boards = []
     for line in open(DATA / "lichess-30k-positions.txt", encoding="utf-8"):
         fields = line.split()
         if len(fields) >= 4:
-            boards.append(chess.Board(" ".join(fields[:6])))
+            boards.append((" ".join(fields[:6]), chess.Board(" ".join(fields[:6]))))
     if limit:
         boards = boards[:limit]
     for routine in routines:
@@ -83,15 +96,22 @@ def lichess(limit: int | None, max_nodes: int, routines: list[str]) -> None:
         nodes: list[int] = []
         unwinnable = []
         start = time.perf_counter()
-        for board in boards:
-            verdict = analyze(board, not board.turn, quick=routine == "quick", max_nodes=max_nodes)
+        cpu_times: list[float] = []
+        for fen, board in boards:
+            cpu = time.process_time()
+            verdict = analyze(board, not board.turn, quick=routine == "quick", max_nodes=max_nodes,
+                              reference=reference, fen=fen)
+            cpu_times.append(time.process_time() - cpu)
             counts[verdict.status] = counts.get(verdict.status, 0) + 1
             times.append(verdict.seconds)
             nodes.append(verdict.nodes)
             if verdict.status == "unwinnable":
-                unwinnable.append(board.fen())
+                unwinnable.append(fen)
         _summary(f"lichess {routine} max_nodes={max_nodes}", counts, times, nodes)
-        print(f"[lichess {routine}] wall {time.perf_counter() - start:.1f} s")
+        print(f"[lichess {routine}] wall {time.perf_counter() - start:.1f} s; CPU time of this process per position: "
+              f"mean {1e6 * statistics.mean(cpu_times):.1f} us, median {1e6 * statistics.median(cpu_times):.1f} us, "
+              f"per node {1e6 * sum(cpu_times) / max(1, sum(nodes)):.1f} us (the wall-clock figures above include "
+              f"waiting for a core on a loaded machine)")
         for fen in unwinnable:
             print("  unwinnable", fen)
 
@@ -104,11 +124,14 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true", help="dev: print slow or undetermined queries as they come")
     parser.add_argument("--limit", type=int, default=None, help="lichess: first N positions only")
     parser.add_argument("--routine", choices=["full", "quick", "both"], default="both")
+    parser.add_argument("-j", "--jobs", type=int, default=1, help="dev: worker processes")
+    parser.add_argument("--reference", action="store_true", help="python-chess move generation (reference path)")
     args = parser.parse_args()
     if args.what == "dev":
-        dev(args.max_nodes, args.quick, args.verbose)
+        dev(args.max_nodes, args.quick, args.verbose, args.jobs, args.reference)
     else:
-        lichess(args.limit, args.max_nodes, ["full", "quick"] if args.routine == "both" else [args.routine])
+        lichess(args.limit, args.max_nodes, ["full", "quick"] if args.routine == "both" else [args.routine],
+                args.reference)
 
 
 if __name__ == "__main__":

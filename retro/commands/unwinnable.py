@@ -4,17 +4,31 @@ from __future__ import annotations
 
 import argparse
 import functools
+from collections.abc import Callable
+from typing import Any
 
 import chess
 
 from retro.batch import add_batch_arguments, emit, error_text, run_batch_command
 from retro.diagram import add_diagram_arguments, check_diagram_arguments, show_diagrams
 from retro.position import InvalidFenError, parse_fen
+from retro.status import UnwinnabilityStatus
 from retro.unwinnable import DEFAULT_MAX_NODES, analyze
 
-__all__ = ["register", "run", "unwinnable_line", "split_query"]
+__all__ = ["register", "run", "unwinnable_line", "split_query", "add_search_arguments", "run_query_command"]
 
 _WINNERS = {"white": chess.WHITE, "black": chess.BLACK}
+
+
+def add_search_arguments(parser: argparse.ArgumentParser, *, diagram: str) -> None:
+    """``--quick``, ``--max-nodes``, the batch and the diagram options (shared with ``retro
+    dead``; ``diagram`` says what the diagram shows)."""
+    parser.add_argument("--quick", action="store_true",
+                        help="the quick routine (Figure 10): very fast, may say undetermined")
+    parser.add_argument("--max-nodes", type=int, default=DEFAULT_MAX_NODES, metavar="N",
+                        help=f"search budget in nodes per side for the full routine (default {DEFAULT_MAX_NODES:,})")
+    add_batch_arguments(parser)
+    add_diagram_arguments(parser, what=diagram)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -31,12 +45,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         epilog="example: retro unwinnable '8/8/1p6/1B2k3/5pK1/8/8/8 b - - 0 1' white",
     )
     parser.add_argument("fen", nargs="?", help="the position (FEN, 4 to 6 fields)")
-    parser.add_argument("winner", nargs="?", choices=sorted(_WINNERS), help="intended winner (default: the side not to move)")
-    parser.add_argument("--quick", action="store_true", help="the quick routine (Figure 10): very fast, may say undetermined")
-    parser.add_argument("--max-nodes", type=int, default=DEFAULT_MAX_NODES, metavar="N",
-                        help=f"search budget in nodes for the full routine (default {DEFAULT_MAX_NODES:,})")
-    add_batch_arguments(parser)
-    add_diagram_arguments(parser, what="the position (SVG: the first move of the helpmate marked)")
+    parser.add_argument("winner", nargs="?", choices=sorted(_WINNERS),
+                        help="intended winner (default: the side not to move)")
+    add_search_arguments(parser, diagram="the position (SVG: the first move of the helpmate marked)")
     parser.set_defaults(func=run)
 
 
@@ -49,49 +60,57 @@ def split_query(line: str) -> tuple[str, str | None]:
 
 
 def unwinnable_line(line: str, *, quick: bool = False, max_nodes: int = DEFAULT_MAX_NODES,
-                    winner_name: str | None = None) -> dict:
-    """Batch worker: one query line to a JSON-able record."""
+                    winner_name: str | None = None) -> dict[str, Any]:
+    """Batch worker: one query line ('FEN [white|black]') to the verdict's ``as_dict()``."""
     fen, named = split_query(line)
     winner_name = named or winner_name
     position = parse_fen(fen, require_kings=True, valid=True)
-    board = position.board
-    winner = _WINNERS[winner_name] if winner_name else not board.turn
-    verdict = analyze(board, winner, quick=quick, max_nodes=max_nodes)
-    return {"fen": position.fen, "status": verdict.status, "winner": verdict.winner_name,
-            "line": list(verdict.line), "reason": verdict.reason, "nodes": verdict.nodes,
-            "seconds": round(verdict.seconds, 6)}
+    winner = _WINNERS[winner_name] if winner_name else not position.board.turn
+    return analyze(position.board, winner, quick=quick, max_nodes=max_nodes, fen=position.fen).as_dict()
 
 
-def _text(record: dict, *, batch: bool) -> str:
-    if record["status"] == "error":
-        return error_text(record)
+def _text(record: dict[str, Any], *, batch: bool) -> str:
     answer = record["status"]
-    if answer == "winnable":
+    if answer == UnwinnabilityStatus.WINNABLE:
         answer += " " + " ".join(record["line"]) if record["line"] else " (already checkmate)"
     answer += f"  [{record['reason']}; nodes {record['nodes']}, {record['seconds']:.4f} s]"
     return f"{record['fen']} {record['winner']} {answer}" if batch else answer
 
 
-def run(args: argparse.Namespace) -> int:
+def run_query_command(args: argparse.Namespace, query: str, worker: Callable[..., dict[str, Any]],
+                      text: Callable[..., str], *, desc: str, statuses: tuple[str, ...]) -> int:
+    """One query (``query``, a FEN with its options) or the ``-f`` batch: print each
+    record with ``text`` (``batch=`` tells which) or as JSON. Shared by ``unwinnable`` and
+    ``dead``; ``worker(line, quick=, max_nodes=)`` makes the record."""
     if args.max_nodes <= 0:
         raise ValueError("--max-nodes must be positive")
     check_diagram_arguments(args)
+    worker = functools.partial(worker, quick=args.quick, max_nodes=args.max_nodes)
     if args.file is None:
         if not args.fen:
             raise ValueError("give a FEN, or -f FILE for batch mode")
-        if args.winner is None:
-            fen, winner = split_query(args.fen)
-        else:
-            fen, winner = args.fen, args.winner
-        if not fen.strip():
+        if not query.strip():
             raise InvalidFenError("empty FEN")
-        record = unwinnable_line(fen, quick=args.quick, max_nodes=args.max_nodes, winner_name=winner)
-        emit(record, _text(record, batch=False), as_json=args.json)
-        first = chess.Move.from_uci(record["line"][0]) if record["line"] else None
-        show_diagrams(args, parse_fen(fen).board, lastmove=first)
+        record = worker(query)
+        emit(record, text(record, batch=False), as_json=args.json)
+        line = record.get("line") or record.get("white_line") or record.get("black_line")
+        show_diagrams(args, parse_fen(split_query(query)[0]).board,
+                      lastmove=chess.Move.from_uci(line[0]) if line else None)
         return 0
     if args.fen:
         raise ValueError("give either a FEN or -f FILE, not both")
-    worker = functools.partial(unwinnable_line, quick=args.quick, max_nodes=args.max_nodes)
-    return run_batch_command(args, worker, functools.partial(_text, batch=True), desc="unwinnable",
-                             statuses=("winnable", "unwinnable", "undetermined"))
+
+    def render(record: dict[str, Any]) -> str:
+        if record["status"] == "error":
+            return error_text(record)
+        return text(record, batch=True)
+
+    return run_batch_command(args, worker, render, desc=desc, statuses=statuses)
+
+
+def run(args: argparse.Namespace) -> int:
+    query = args.fen or ""
+    if args.winner is not None:
+        query = f"{query} {args.winner}"
+    return run_query_command(args, query, unwinnable_line, _text, desc="unwinnable",
+                             statuses=tuple(UnwinnabilityStatus))

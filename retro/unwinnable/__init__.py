@@ -15,7 +15,9 @@ from a search that provably saw every reachable position
 (:mod:`~retro.unwinnable.helpmate`, :mod:`~retro.unwinnable.routines`). Every
 ``winnable`` line is replayed with python-chess and must end in the winner's checkmate
 before it is returned. Rules not modelled: the 75-move and fivefold-repetition
-automatic draws (ignored, as in the paper).
+automatic draws (ignored, as in the paper). The searches see every legal move because
+their move generator (:mod:`~retro.unwinnable.fastboard`) returns exactly python-chess's
+legal moves; ``reference=True`` makes python-chess itself generate them.
 
 Input requirements: one king of each colour, no pawn on a back rank, the side not to move
 not in check (otherwise :class:`InvalidPositionError`, a ``ValueError``).
@@ -25,9 +27,12 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from typing import Any
 
 import chess
 
+from retro.status import DeadStatus, UnwinnabilityStatus
+from retro.unwinnable.fastboard import FAST, REFERENCE, from_board, to_move
 from retro.unwinnable.routines import full_routine, quick_routine
 
 __all__ = [
@@ -49,13 +54,18 @@ class InvalidPositionError(ValueError):
     """The position cannot be played from (missing king, opposite side in check, ...)."""
 
 
+def _color_name(color: chess.Color) -> str:
+    return "white" if color == chess.WHITE else "black"
+
+
 @dataclasses.dataclass(frozen=True)
 class UnwinnabilityVerdict:
-    """Whether ``winner`` can still checkmate. ``line``: UCI moves from the given position
-    to the winner's mate (only when ``status == 'winnable'``); ``reason``: which rule or
-    search decided."""
+    """Whether ``winner`` can still checkmate in ``fen``. ``line``: UCI moves from the
+    position to the winner's mate (only when winnable); ``reason``: which rule or search
+    decided."""
 
-    status: str  # "winnable" | "unwinnable" | "undetermined"
+    fen: str
+    status: UnwinnabilityStatus
     winner: chess.Color
     line: tuple[str, ...] = ()
     reason: str = ""
@@ -64,23 +74,46 @@ class UnwinnabilityVerdict:
 
     @property
     def winner_name(self) -> str:
-        return "white" if self.winner == chess.WHITE else "black"
+        return _color_name(self.winner)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON record of ``retro unwinnable`` (design notes' contract)."""
+        return {"fen": self.fen, "status": self.status, "winner": self.winner_name, "line": list(self.line),
+                "reason": self.reason, "nodes": self.nodes, "seconds": round(self.seconds, 6)}
 
 
 @dataclasses.dataclass(frozen=True)
 class DeadVerdict:
-    """Whether the position is dead: ``white``/``black`` are the per-colour verdicts
-    (``black`` may be None when ``white`` was already winnable)."""
+    """Whether ``fen`` is dead: ``white``/``black`` are the per-colour verdicts (``black``
+    is None when White was already winnable and both sides were not asked for)."""
 
-    status: str  # "dead" | "alive" | "undetermined"
+    fen: str
+    status: DeadStatus
     white: UnwinnabilityVerdict
     black: UnwinnabilityVerdict | None
     nodes: int = 0
     seconds: float = 0.0
 
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON record of ``retro dead``: the two per-colour statuses and lines."""
+        black = self.black
+        return {"fen": self.fen, "status": self.status, "white": self.white.status,
+                "black": black.status if black else None, "white_line": list(self.white.line),
+                "black_line": list(black.line) if black else [], "nodes": self.nodes,
+                "seconds": round(self.seconds, 6)}
+
 
 def check_playable(board: chess.Board) -> None:
-    """Raise :class:`InvalidPositionError` unless moves can be generated soundly."""
+    """Raise :class:`InvalidPositionError` unless moves can be generated soundly.
+
+    The common case is settled with a few bitboard tests (one king each, no pawn on a back
+    rank, the side not to move not in check); ``Board.status()`` only names the faults."""
+    white, black, kings = board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK], board.kings
+    white_king, black_king = kings & white, kings & black
+    if (white_king and not white_king & (white_king - 1) and black_king and not black_king & (black_king - 1)
+            and not board.pawns & (chess.BB_RANK_1 | chess.BB_RANK_8)
+            and not board.attackers_mask(board.turn, (kings & board.occupied_co[not board.turn]).bit_length() - 1)):
+        return
     status = board.status() & _BAD_STATUS
     if status:
         names = [flag.name.lower().replace("_", " ") for flag in chess.Status if flag & status and flag.name]
@@ -96,37 +129,46 @@ def _replayed(board: chess.Board, line: list[chess.Move], winner: chess.Color) -
     return replay.is_checkmate() and replay.turn != winner
 
 
-def analyze(board: chess.Board, winner: chess.Color, *, quick: bool = False,
-            max_nodes: int = DEFAULT_MAX_NODES) -> UnwinnabilityVerdict:
-    """Can ``winner`` still checkmate in ``board``? See the module docstring."""
+def analyze(board: chess.Board, winner: chess.Color, *, quick: bool = False, max_nodes: int = DEFAULT_MAX_NODES,
+            reference: bool = False, fen: str | None = None) -> UnwinnabilityVerdict:
+    """Can ``winner`` still checkmate in ``board``? See the module docstring.
+
+    ``reference``: generate moves with python-chess instead of the fast generator (same
+    answers, same nodes; much slower; for tests). ``fen``: the board's FEN when the caller
+    has it (the verdict's ``fen``; otherwise ``board.fen()``, a real cost next to the quick
+    routine)."""
     check_playable(board)
     start = time.perf_counter()
+    state = from_board(board)
+    generator = REFERENCE if reference else FAST
     if quick:
-        status, line, nodes, reason = quick_routine(board, winner)
+        status, moves, nodes, reason = quick_routine(state, winner, generator)
     else:
-        status, line, nodes, reason = full_routine(board, winner, max_nodes=max_nodes)
+        status, moves, nodes, reason = full_routine(state, winner, max_nodes=max_nodes, generator=generator)
+    line = [to_move(move) for move in moves]
     if status == "winnable" and not _replayed(board, line, winner):
         status, line, reason = "undetermined", [], "internal error: helpmate line failed replay"
-    return UnwinnabilityVerdict(status, winner, tuple(m.uci() for m in line), reason, nodes,
-                                time.perf_counter() - start)
+    return UnwinnabilityVerdict(fen or board.fen(), UnwinnabilityStatus(status), winner, tuple(m.uci() for m in line),
+                                reason, nodes, time.perf_counter() - start)
 
 
 def is_dead(board: chess.Board, *, quick: bool = False, max_nodes: int = DEFAULT_MAX_NODES,
-            both_sides: bool = False) -> DeadVerdict:
+            both_sides: bool = False, reference: bool = False, fen: str | None = None) -> DeadVerdict:
     """Is the position dead (no checkmate for either side)? White is asked first; Black is
     not asked when White can win, unless ``both_sides``."""
     start = time.perf_counter()
-    white = analyze(board, chess.WHITE, quick=quick, max_nodes=max_nodes)
+    fen = fen or board.fen()
+    white = analyze(board, chess.WHITE, quick=quick, max_nodes=max_nodes, reference=reference, fen=fen)
     black = None
-    if white.status == "winnable" and not both_sides:
-        status = "alive"
+    if white.status == UnwinnabilityStatus.WINNABLE and not both_sides:
+        status = DeadStatus.ALIVE
     else:
-        black = analyze(board, chess.BLACK, quick=quick, max_nodes=max_nodes)
-        if black.status == "winnable" or white.status == "winnable":
-            status = "alive"
-        elif white.status == "unwinnable" and black.status == "unwinnable":
-            status = "dead"
+        black = analyze(board, chess.BLACK, quick=quick, max_nodes=max_nodes, reference=reference, fen=fen)
+        if UnwinnabilityStatus.WINNABLE in (white.status, black.status):
+            status = DeadStatus.ALIVE
+        elif white.status == black.status == UnwinnabilityStatus.UNWINNABLE:
+            status = DeadStatus.DEAD
         else:
-            status = "undetermined"
+            status = DeadStatus.UNDETERMINED
     nodes = white.nodes + (black.nodes if black else 0)
-    return DeadVerdict(status, white, black, nodes, time.perf_counter() - start)
+    return DeadVerdict(fen, status, white, black, nodes, time.perf_counter() - start)

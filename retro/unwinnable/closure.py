@@ -1,8 +1,8 @@
 """Closure search: explore every position reachable from the root, each once.
 
 Rule: a depth-first traversal of the graph of legal moves with a visited set keyed by the
-full position (``board._transposition_key()``: pieces, side to move, castling rights,
-legal en passant square) and no depth limit. Leaves are checkmates, stalemates and
+full position (the key of ``Board._transposition_key()``: pieces, side to move, castling
+rights, legal en passant square) and no depth limit. Leaves are checkmates, stalemates and
 positions with insufficient material for the winner (Lemmas 5 and 6,
 :mod:`retro.unwinnable.material`).
 
@@ -26,80 +26,86 @@ routine alternates it with iterative deepening (:mod:`retro.unwinnable.routines`
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import chess
 
-from retro.unwinnable.material import insufficient_material
+from retro.unwinnable.fastboard import FAST, MoveGenerator, State, in_check
+from retro.unwinnable.material import insufficient_state
 
 __all__ = ["closure_search", "shorten_line"]
 
 
-def closure_search(board: chess.Board, winner: chess.Color, node_bound: int) -> tuple[bool, list[chess.Move], bool, int]:
+def closure_search(state: State, winner: chess.Color, node_bound: int,
+                   generator: MoveGenerator = FAST) -> tuple[bool, list[int], bool, int]:
     """Return ``(found, line, complete, nodes)``; ``complete`` means the whole reachable
     graph was seen (so ``found == False`` proves unwinnability). Depth-first: a line found
     may be long (every position on it distinct)."""
-    work = board.copy(stack=False)
-    root_moves = list(work.generate_legal_moves())
+    iter_legal_moves, _, play, key = generator
+    root_moves = list(iter_legal_moves(state))
     if not root_moves:
-        return work.turn != winner and work.is_check(), [], True, 0
-    if insufficient_material(work, winner):
+        return state[8] != winner and in_check(state), [], True, 0
+    if insufficient_state(state, winner):
         return False, [], True, 0
-    visited = {work._transposition_key()}
+    visited = {key(state)}
     nodes = 1
-    stack: list[Iterator[chess.Move]] = [iter(root_moves)]
-    path: list[chess.Move] = []
-    while stack:
-        move = next(stack[-1], None)
-        if move is None:
-            stack.pop()
+    # Per depth: the position, its legal moves and the index of the next move to try.
+    positions = [state]
+    move_lists = [root_moves]
+    next_index = [0]
+    path: list[int] = []
+    while positions:
+        moves = move_lists[-1]
+        i = next_index[-1]
+        if i == len(moves):
+            positions.pop()
+            move_lists.pop()
+            next_index.pop()
             if path:
                 path.pop()
-                work.pop()
             continue
-        work.push(move)
-        path.append(move)
-        moves = list(work.generate_legal_moves())
-        if not moves:
-            if work.turn != winner and work.is_check():
-                return True, shorten_line(board, path), False, nodes
-            path.pop()
-            work.pop()
+        next_index[-1] = i + 1
+        move = moves[i]
+        child = play(positions[-1], move)
+        child_key = key(child)
+        if child_key in visited:  # seen, and not a mate (mates end the search)
             continue
-        key = work._transposition_key()
-        if key in visited or insufficient_material(work, winner):
-            path.pop()
-            work.pop()
+        child_moves = list(iter_legal_moves(child))
+        if not child_moves:
+            if child[8] != winner and in_check(child):
+                path.append(move)
+                return True, shorten_line(state, path, generator), False, nodes
+            continue
+        if insufficient_state(child, winner):
             continue
         nodes += 1
         if nodes > node_bound:
             return False, [], False, nodes
-        visited.add(key)
-        stack.append(iter(moves))
+        visited.add(child_key)
+        path.append(move)
+        positions.append(child)
+        move_lists.append(child_moves)
+        next_index.append(0)
     return False, [], True, nodes
 
 
-def shorten_line(board: chess.Board, line: list[chess.Move]) -> list[chess.Move]:
-    """A line from ``board`` to the same final position, made of jumps between positions of
+def shorten_line(state: State, line: list[int], generator: MoveGenerator = FAST) -> list[int]:
+    """A line from ``state`` to the same final position, made of jumps between positions of
     ``line`` (each by one legal move, to the latest position of ``line`` it reaches)."""
-    index = {}
-    replay = board.copy(stack=False)
-    index[replay._transposition_key()] = 0
+    iter_legal_moves, _, play, key = generator
+    index = {key(state): 0}
+    replay = state
     for i, move in enumerate(line, 1):
-        replay.push(move)
-        index[replay._transposition_key()] = i  # the latest occurrence wins
-    short: list[chess.Move] = []
-    work = board.copy(stack=False)
+        replay = play(replay, move)
+        index[key(replay)] = i  # the latest occurrence wins
+    short: list[int] = []
+    work = state
     i = 0
     while i < len(line):
         best, best_move = i + 1, line[i]
-        for move in work.generate_legal_moves():
-            work.push(move)
-            j = index.get(work._transposition_key(), -1)
-            work.pop()
+        for move in iter_legal_moves(work):
+            j = index.get(key(play(work, move)), -1)
             if j > best:
                 best, best_move = j, move
-        work.push(best_move)
+        work = play(work, best_move)
         short.append(best_move)
         i = best
     return short

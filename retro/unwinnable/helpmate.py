@@ -20,10 +20,14 @@ position met again with no more remaining depth than stored is not re-searched; 
 hit is looked up before the node bound and does not count as a node (only positions
 entered in the table are nodes; entries are written only for expanded positions).
 
-Move generation (a speed choice; the moves tried are exactly the legal ones): in check,
-python-chess's evasions filtered by ``_is_safe``; otherwise the pseudo-legal moves, each
-tested with ``_is_safe`` only when its turn comes (``Board.generate_legal_moves`` applies
-the same two tests). Stalemate is recognised before that by looking for one legal move.
+Positions are :data:`~retro.unwinnable.fastboard.State` tuples and moves ints; the legal
+moves, in python-chess's order, come from a
+:class:`~retro.unwinnable.fastboard.MoveGenerator` (the fast one by default, python-chess
+itself as the reference), so both give the same search, node for node. Iterative
+deepening meets the same positions in every iteration, so what the search needs of a
+position (leaf test, key; moves sorted by Score once it is expanded) is computed once per
+query and kept (a pure function
+of the position: the search is unchanged, only cheaper).
 
 Completeness argument (when :attr:`HelpmateSearch.cut` stays False): we count as a *cut*
 every node refused for the node bound or negative depth, and every transposition hit on
@@ -38,13 +42,19 @@ ignored, as in the paper: they only shorten games.)
 
 from __future__ import annotations
 
+from typing import Any
+
 import chess
 
-from retro.unwinnable.material import insufficient_material
+from retro.unwinnable.fastboard import FAST, MoveGenerator, State, in_check
+from retro.unwinnable.material import insufficient_state, lemma_shape
 
-__all__ = ["HelpmateSearch", "going_to_corner", "KNIGHT_DISTANCE"]
+__all__ = ["HelpmateSearch", "score_moves", "corner_targets", "KNIGHT_DISTANCE", "KING_DISTANCE"]
 
 REWARD, NORMAL, PUNISH = 1, 0, -2
+#: Positions whose expansion (leaf test, table key, scored moves) is kept between the
+#: iterations of one query; the cache is emptied when it reaches this size.
+EXPANSION_CACHE = 200_000
 
 
 def _knight_distances() -> list[list[int]]:
@@ -63,97 +73,68 @@ def _knight_distances() -> list[list[int]]:
 
 
 KNIGHT_DISTANCE: list[list[int]] = _knight_distances()
+KING_DISTANCE: list[list[int]] = [[chess.square_distance(a, b) for b in chess.SQUARES] for a in chess.SQUARES]
 
 
-def _corner_targets(board: chess.Board, winner: chess.Color) -> tuple[chess.Square, chess.Square, chess.Square, chess.Square]:
+def corner_targets(state: State, winner: chess.Color) -> tuple[int, int, int, int]:
     """Targets of Figure 13: (winner king, winner knight, loser king, loser knight)."""
-    wb = board.bishops & board.occupied_co[winner]
-    lb = board.bishops & board.occupied_co[not winner]
+    bishops = state[2]
+    wb = bishops & (state[6] if winner else state[7])
+    lb = bishops & (state[7] if winner else state[6])
     dark = bool(wb & chess.BB_DARK_SQUARES) or (bool(lb & chess.BB_LIGHT_SQUARES) and not wb & chess.BB_LIGHT_SQUARES)
     targets = (chess.H6, chess.H8, chess.H8, chess.G8) if dark else (chess.A6, chess.A8, chess.A8, chess.B8)
     if winner == chess.BLACK:
-        targets = tuple(sq ^ 63 for sq in targets)
-    return targets  # type: ignore[return-value]
+        return (targets[0] ^ 63, targets[1] ^ 63, targets[2] ^ 63, targets[3] ^ 63)
+    return targets
 
 
-def going_to_corner(board: chess.Board, move: chess.Move, winner: chess.Color, goal_win: bool) -> bool:
-    """Figure 13: does this king or knight move get closer to its mating-corner target?"""
-    piece = board.piece_type_at(move.from_square)
-    if piece not in (chess.KING, chess.KNIGHT):
-        return False
-    king_target, knight_target, loser_king_target, loser_knight_target = _corner_targets(board, winner)
-    if goal_win:
-        target = king_target if piece == chess.KING else knight_target
-    else:
-        target = loser_king_target if piece == chess.KING else loser_knight_target
-    return _closer(piece, move, target)
+def _closer(is_king: bool, frm: int, to: int, target: int) -> bool:
+    """Figure 13, last lines: the king / knight step gets closer to ``target``."""
+    table = KING_DISTANCE if is_king else KNIGHT_DISTANCE
+    return table[to][target] < table[frm][target]
 
 
-def _closer(piece: chess.PieceType | None, move: chess.Move, target: chess.Square) -> bool:
-    if piece == chess.KING:
-        return chess.square_distance(move.to_square, target) < chess.square_distance(move.from_square, target)
-    return KNIGHT_DISTANCE[move.to_square][target] < KNIGHT_DISTANCE[move.from_square][target]
-
-
-def _lemma_like(board: chess.Board, winner: chess.Color) -> bool:
-    """Line 5 of Figure 12: Lemma 5 or 6 conditions, ignoring pawn-freeness."""
-    mine = board.occupied_co[winner] & ~board.kings
-    theirs = board.occupied_co[not winner] & ~board.kings
-    if mine and mine == mine & board.knights and not mine & (mine - 1):
-        return theirs == theirs & (board.pawns | board.queens)
-    if mine and mine == mine & board.bishops:
-        if not mine & chess.BB_LIGHT_SQUARES:
-            other = chess.BB_LIGHT_SQUARES
-        elif not mine & chess.BB_DARK_SQUARES:
-            other = chess.BB_DARK_SQUARES
-        else:
-            return False
-        return not theirs & (board.knights | (board.bishops & other))
-    return False
-
-
-def score(board: chess.Board, move: chess.Move, winner: chess.Color) -> int:
-    """Figure 12: REWARD, NORMAL or PUNISH for playing ``move`` in ``board``."""
-    return score_moves(board, [move], winner)[0]
-
-
-def score_moves(board: chess.Board, moves: list[chess.Move], winner: chess.Color) -> list[int]:
-    """Figure 12 for every move of ``moves`` (legal in ``board``), with the per-position
-    facts (corner targets, Lemma 5/6 shape) computed once."""
-    them = board.occupied_co[not board.turn]
-    pawns = board.pawns
-    slow = board.kings | board.knights  # Figure 13 looks at king and knight moves only
-    targets = _corner_targets(board, winner) if slow & board.occupied_co[board.turn] else None
-    kings = board.kings
+def score_moves(state: State, moves: list[int], winner: chess.Color) -> list[int]:
+    """Figure 12 (Score, with Going-to-corner of Figure 13) for every move of ``moves``
+    (legal in ``state``): REWARD, NORMAL or PUNISH."""
+    turn = state[8]
+    white, black = state[6], state[7]
+    us, them = (white, black) if turn else (black, white)
+    pawns, kings = state[0], state[5]
+    slow = kings | state[1]  # Figure 13 looks at king and knight moves only
+    targets = corner_targets(state, winner) if slow & us else None
+    bits = chess.BB_SQUARES
     scores = []
-    if board.turn == winner:
+    if turn == winner:
         for move in moves:
-            from_bb = chess.BB_SQUARES[move.from_square]
-            if them & chess.BB_SQUARES[move.to_square] or pawns & from_bb:
+            from_bb = bits[move & 63]
+            to = (move >> 6) & 63
+            if them & bits[to] or pawns & from_bb:
                 scores.append(REWARD)  # capture (en passant is a pawn move) or pawn move
             elif targets is not None and slow & from_bb and _closer(
-                    chess.KING if kings & from_bb else chess.KNIGHT, move,
-                    targets[0] if kings & from_bb else targets[1]):
+                    bool(kings & from_bb), move & 63, to, targets[0] if kings & from_bb else targets[1]):
                 scores.append(REWARD)
             else:
                 scores.append(NORMAL)
         return scores
-    lemma_like = _lemma_like(board, winner)
+    lemma_like = lemma_shape(state[1], state[2], state[3], them & ~kings, us & ~kings)
+    ep = state[10]
     for move in moves:
-        from_bb = chess.BB_SQUARES[move.from_square]
+        frm = move & 63
+        to = (move >> 6) & 63
+        from_bb = bits[frm]
         if lemma_like:
-            if move.promotion in (chess.QUEEN, chess.ROOK):
+            promotion = move >> 12
+            if promotion == chess.QUEEN or promotion == chess.ROOK:
                 scores.append(PUNISH)
                 continue
             if pawns & from_bb:
                 scores.append(REWARD)
                 continue
         if targets is not None and slow & from_bb and _closer(
-                chess.KING if kings & from_bb else chess.KNIGHT, move,
-                targets[2] if kings & from_bb else targets[3]):
+                bool(kings & from_bb), frm, to, targets[2] if kings & from_bb else targets[3]):
             scores.append(REWARD)
-        elif them & chess.BB_SQUARES[move.to_square] or (pawns & from_bb and move.to_square == board.ep_square
-                                                        and chess.square_file(move.from_square) != chess.square_file(move.to_square)):
+        elif them & bits[to] or (pawns & from_bb and to == ep and (frm - to) & 7):
             scores.append(PUNISH)
         else:
             scores.append(NORMAL)
@@ -163,14 +144,16 @@ def score_moves(board: chess.Board, moves: list[chess.Move], winner: chess.Color
 class HelpmateSearch:
     """Find-Helpmate for ``winner`` with a table shared by the iterations of one query."""
 
-    def __init__(self, winner: chess.Color) -> None:
+    def __init__(self, winner: chess.Color, generator: MoveGenerator = FAST) -> None:
         self.winner = winner
+        self.generator = generator
         self.table: dict[object, tuple[int, int]] = {}
+        self.expansions: dict[State, Any] = {}
         self.iteration = 0
         self.nodes = 0  # nodes over all iterations
         self.cut_limit = False  # a node refused for the node bound or negative depth
         self.cut_stale = False  # a hit on an entry written by an earlier iteration
-        self.line: list[chess.Move] = []
+        self.line: list[int] = []
         self._bound = 0
         self._count = 0
 
@@ -179,7 +162,7 @@ class HelpmateSearch:
         """Whether the last iteration was incomplete (see the module docstring)."""
         return self.cut_limit or self.cut_stale
 
-    def search(self, board: chess.Board, max_depth: int, node_bound: int) -> bool:
+    def search(self, state: State, max_depth: int, node_bound: int) -> bool:
         """One iteration: True if a mate was found (:attr:`line` then holds it).
 
         After False, :attr:`cut` tells whether the search was incomplete."""
@@ -189,33 +172,45 @@ class HelpmateSearch:
         self._bound = node_bound
         self._count = 0
         self.line = []
-        path: list[chess.Move] = []
-        found = self._visit(board.copy(stack=False), max_depth, False, path)
+        path: list[int] = []
+        found = self._visit(state, max_depth, False, path)
         self.nodes += self._count
         if found:
             self.line = path
         return found
 
-    def _visit(self, board: chess.Board, depth: int, after_reward: bool, path: list[chess.Move]) -> bool:
+    def _leaf(self, state: State) -> bool | None:
+        """True for a mate by the winner, False for another dead end (no legal move,
+        Lemmas 5/6, lone king), None for a position to search."""
         winner = self.winner
-        king = board.king(board.turn)
-        assert king is not None
-        blockers = board._slider_blockers(king)
-        checkers = board.attackers_mask(not board.turn, king)
-        moves: list[chess.Move] | None = None
-        if checkers:
-            # In check: python-chess's evasion generator, filtered now (few moves).
-            moves = [move for move in board._generate_evasions(king, checkers)
-                     if board._is_safe(king, blockers, move)]
-            if not moves:
-                return board.turn != winner  # checkmate
-        elif not any(board._is_safe(king, blockers, move) for move in board.generate_pseudo_legal_moves()):
-            return False  # stalemate (the generator stops at the first legal move)
-        if insufficient_material(board, winner):
+        if not self.generator.has_legal_move(state):
+            return state[8] != winner and in_check(state)
+        if insufficient_state(state, winner):
             return False
+        return None
+
+    def _scored_moves(self, state: State) -> tuple[list[int], list[int], list[int]]:
+        """The legal moves split by Score (Rewarded, Normal, Punished), each list in
+        python-chess's order."""
+        moves = list(self.generator.iter_legal_moves(state))
+        buckets: tuple[list[int], list[int], list[int]] = ([], [], [])
+        for move, s in zip(moves, score_moves(state, moves, self.winner), strict=True):
+            buckets[0 if s == REWARD else 1 if s == NORMAL else 2].append(move)
+        return buckets
+
+    def _visit(self, state: State, depth: int, after_reward: bool, path: list[int]) -> bool:
+        # The cache entry of a position: a bool for a leaf, else [table key, scored moves or None].
+        known = self.expansions.get(state)
+        if known is None:
+            if len(self.expansions) >= EXPANSION_CACHE:
+                self.expansions.clear()
+            leaf = self._leaf(state)
+            known = self.expansions[state] = leaf if leaf is not None else [self.generator.key(state), None]
+        if known is True or known is False:
+            return known
+        key = known[0]
         # Transposition table before the node bound: a hit is a position already expanded
         # (or being expanded) with at least this depth, so it is not a new node.
-        key = board._transposition_key()
         entry = self.table.get(key)
         if entry is not None and entry[0] >= depth:
             if entry[1] != self.iteration:
@@ -226,32 +221,18 @@ class HelpmateSearch:
             self.cut_limit = True
             return False
         self.table[key] = (depth, self.iteration)
-        if moves is None:
-            # Not in check: pseudo-legal moves, legality tested lazily before each move is
-            # tried (most nodes are left after their first moves).
-            moves = list(board.generate_pseudo_legal_moves())
-            unchecked = True
-        else:
-            unchecked = False
-        rewarded_moves: list[chess.Move] = []
-        normal_moves: list[chess.Move] = []
-        punished_moves: list[chess.Move] = []
-        buckets = {REWARD: rewarded_moves, NORMAL: normal_moves, PUNISH: punished_moves}
-        for move, s in zip(moves, score_moves(board, moves, winner)):
-            buckets[s].append(move)
+        scored = known[1]
+        if scored is None:
+            scored = known[1] = self._scored_moves(state)
         # Reward-after-reward: a Normal move right after a Rewarded one costs no depth either.
         normal_depth = depth if after_reward else depth - 1
-        for move_list, child_depth, rewarded in ((rewarded_moves, depth, True),
-                                                  (normal_moves, normal_depth, False),
-                                                  (punished_moves, depth - 3, False)):
+        play = self.generator.play
+        for move_list, child_depth, rewarded in ((scored[0], depth, True),
+                                                  (scored[1], normal_depth, False),
+                                                  (scored[2], depth - 3, False)):
             for move in move_list:
-                if unchecked and not board._is_safe(king, blockers, move):
-                    continue
-                board.push(move)
                 path.append(move)
-                if self._visit(board, child_depth, rewarded, path):
-                    board.pop()
+                if self._visit(play(state, move), child_depth, rewarded, path):
                     return True
                 path.pop()
-                board.pop()
         return False

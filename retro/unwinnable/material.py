@@ -20,7 +20,34 @@ from __future__ import annotations
 
 import chess
 
-__all__ = ["insufficient_material"]
+__all__ = ["insufficient_material", "insufficient_state", "lemma_shape"]
+
+
+def lemma_shape(knights: int, bishops: int, rooks: int, mine: int, theirs: int) -> bool:
+    """The piece conditions of Lemma 5 or 6, ignoring pawn-freeness (``mine`` / ``theirs``:
+    the squares of the winner's / the loser's pieces, kings excluded; ``mine`` not empty)."""
+    if mine and mine == mine & knights and not mine & (mine - 1):  # exactly one piece, a knight
+        return not theirs & (knights | bishops | rooks)
+    if mine and mine == mine & bishops:
+        if not mine & chess.BB_LIGHT_SQUARES:
+            other = chess.BB_LIGHT_SQUARES
+        elif not mine & chess.BB_DARK_SQUARES:
+            other = chess.BB_DARK_SQUARES
+        else:
+            return False
+        return not theirs & (knights | (bishops & other))
+    return False
+
+
+def insufficient_state(state: tuple, winner: chess.Color) -> bool:
+    """:func:`insufficient_material` of a :data:`retro.unwinnable.fastboard.State`."""
+    kings = state[5]
+    mine = (state[6] if winner else state[7]) & ~kings
+    if not mine:
+        return True
+    if state[0]:
+        return False
+    return lemma_shape(state[1], state[2], state[3], mine, (state[7] if winner else state[6]) & ~kings)
 
 
 def insufficient_material(board: chess.Board, winner: chess.Color) -> bool:
@@ -30,15 +57,4 @@ def insufficient_material(board: chess.Board, winner: chess.Color) -> bool:
         return True
     if board.pawns:
         return False
-    theirs = board.occupied_co[not winner]
-    if mine & board.knights and not mine & (mine - 1):  # exactly one piece, a knight
-        return not theirs & (board.knights | board.bishops | board.rooks)
-    if mine == mine & board.bishops:
-        if not mine & chess.BB_LIGHT_SQUARES:
-            other = chess.BB_LIGHT_SQUARES
-        elif not mine & chess.BB_DARK_SQUARES:
-            other = chess.BB_DARK_SQUARES
-        else:
-            return False
-        return not theirs & (board.knights | (board.bishops & other))
-    return False
+    return lemma_shape(board.knights, board.bishops, board.rooks, mine, board.occupied_co[not winner] & ~board.kings)

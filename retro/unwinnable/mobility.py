@@ -17,11 +17,28 @@ Rule (Figure 6), applied greedily until nothing changes (Figure 7): a variable i
 * *reachability*: R^c_s if some non-king piece of colour c reaches s;
 * *king attackers*: a king enters s only if every enemy piece attacking s from an
   adjacent (knight-distance for knights) square can be cleared;
-* *not self-capture*: P enters the square of an ally only if that ally can be cleared.
+* *not self-capture*: P enters the square of an ally only if that ally can be cleared;
+* *facing pawns* (ours, not in the paper): for a white pawn P and a black pawn Q above it
+  on the same file f, P enters a square of f on Q's rank or above only if P's region
+  leaves f, or Q's region leaves f, or a white piece other than P has a region meeting
+  Q's region; symmetrically Q enters a square of f on P's rank or below only if one of
+  the two regions leaves f or a black piece other than Q has a region meeting P's region.
 
 Why it is sound (Lemma 8, Corollary 9): each implication is satisfied by the true
 solution of the mobility problem, so by induction on the number of plies every square a
-piece can really reach is marked. The rules ignore pins, checks by distant pieces and the
+piece can really reach is marked. For *facing pawns*: as long as P and Q both stand on f
+and Q is on the board, P is below Q: it holds at the start, a push moves a pawn one or
+two squares onto empty squares of its file (a double push also crosses an empty square),
+so P cannot step onto or over Q, nor Q onto or over P. The invariant ends only when P
+leaves f (a capture: P then stands on a square off f, which the induction puts in P's
+region), Q leaves f (likewise), or Q is captured: by a white piece X on Q's square, or
+en passant by a white pawn landing on the square Q crossed in its double push; both
+squares are in Q's region (the fixpoint reaches a square two ranks away only through the
+square between), and X reached them, so by induction X's region meets Q's region. Before
+any of these events P is below Q's current square, which is on or below Q's starting
+rank, so P has not reached that rank. Each event happens at an earlier ply than P's
+arrival, so the induction of Lemma 8 applies to the implication as to the paper's.
+The rules ignore pins, checks by distant pieces and the
 turn order, which only makes the result larger (admissible). The argument needs that no
 castling right and no en passant capture exist: callers (:mod:`retro.unwinnable.static`)
 check that before using the result.
@@ -43,7 +60,8 @@ __all__ = ["Mobility", "mobility", "capture_predecessors_of", "PRED_MASKS", "ste
 def _neighbours(square: chess.Square, *, diagonal: bool) -> chess.Bitboard:
     mask = 0
     for other in chess.SquareSet(chess.BB_KING_ATTACKS[square]):
-        is_diag = chess.square_file(other) != chess.square_file(square) and chess.square_rank(other) != chess.square_rank(square)
+        is_diag = (chess.square_file(other) != chess.square_file(square)
+                   and chess.square_rank(other) != chess.square_rank(square))
         if is_diag == diagonal:
             mask |= chess.BB_SQUARES[other]
     return mask
@@ -76,6 +94,15 @@ def _pawn_attacks(mask: chess.Bitboard, color: chess.Color) -> chess.Bitboard:
     if color == chess.WHITE:
         return ((mask << 9) & ~chess.BB_FILE_A | (mask << 7) & ~chess.BB_FILE_H) & chess.BB_ALL
     return (mask >> 7) & ~chess.BB_FILE_A | (mask >> 9) & ~chess.BB_FILE_H
+
+
+def _ranks_from(rank: int, color: chess.Color) -> chess.Bitboard:
+    """The ranks from ``rank`` onwards in the direction pawns of ``color`` move."""
+    ranks = range(rank, 8) if color == chess.WHITE else range(rank, -1, -1)
+    mask = 0
+    for r in ranks:
+        mask |= chess.BB_RANKS[r]
+    return mask
 
 
 def _pawn_pushes(mask: chess.Bitboard, color: chess.Color) -> chess.Bitboard:
@@ -117,9 +144,23 @@ def mobility(board: chess.Board) -> Mobility:
     direct_attacks = [capture_predecessors_of(t, c, sq) for sq, c, t in pieces]  # type: ignore[arg-type]
     promo = {chess.WHITE: chess.BB_RANK_8, chess.BLACK: chess.BB_RANK_1}
     reached = [0, 0]
-    for i, (sq, c, t) in enumerate(pieces):
+    for sq, c, t in pieces:
         if t != chess.KING:
             reached[c] |= chess.BB_SQUARES[sq]
+
+    # Facing pawns: (i, j) for a pawn i and an enemy pawn j ahead of it on its file, with
+    # the squares of the file from j's rank onwards (as seen from i).
+    facing: list[tuple[int, int, chess.Bitboard]] = []
+    for i, (sq, c, t) in enumerate(pieces):
+        if t != chess.PAWN:
+            continue
+        file_mask = chess.BB_FILES[chess.square_file(sq)]
+        for j, (sq2, c2, t2) in enumerate(pieces):
+            if t2 == chess.PAWN and c2 != c and file_mask & chess.BB_SQUARES[sq2]:
+                ahead = sq2 > sq if c == chess.WHITE else sq2 < sq
+                if ahead:
+                    beyond = _ranks_from(chess.square_rank(sq2), c) & file_mask
+                    facing.append((i, j, beyond))
 
     changed = True
     while changed:
@@ -128,18 +169,25 @@ def mobility(board: chess.Board) -> Mobility:
         stuck = [0, 0]
         # Squares an uncleared enemy piece directly attacks: a king cannot enter them.
         guarded = [0, 0]
-        for i, (sq, c, t) in enumerate(pieces):
+        for i, (sq, c, _) in enumerate(pieces):
             if not cleared[i]:
                 stuck[c] |= chess.BB_SQUARES[sq]
                 guarded[c] |= direct_attacks[i]
-        enemy_uncleared = [0, 0]  # squares of uncleared pieces of colour c (pawn pushes onto them fail)
-        for i, (sq, c, t) in enumerate(pieces):
-            if not cleared[i]:
-                enemy_uncleared[c] |= chess.BB_SQUARES[sq]
+        enemy_uncleared = stuck  # squares of uncleared pieces of colour c (pawn pushes onto them fail)
+        # Facing pawns: the squares a pawn may not enter yet (see the module docstring).
+        not_past = [0] * n
+        for i, j, beyond in facing:
+            file_mask = chess.BB_FILES[chess.square_file(pieces[i][0])]
+            if region[i] & ~file_mask or region[j] & ~file_mask:
+                continue
+            color = pieces[i][1]
+            if any(k != i and pieces[k][1] == color and region[k] & region[j] for k in range(n)):
+                continue
+            not_past[i] |= beyond
         for i, (sq, c, t) in enumerate(pieces):
             old = region[i]
             current = old
-            forbidden = stuck[c] & ~chess.BB_SQUARES[sq]
+            forbidden = stuck[c] & ~chess.BB_SQUARES[sq] | not_past[i]
             if t == chess.KING:
                 forbidden |= guarded[not c]
             if t == chess.PAWN:
@@ -166,7 +214,7 @@ def mobility(board: chess.Board) -> Mobility:
                 changed = True
                 if t != chess.KING:
                     reached[c] |= current
-        for i, (sq, c, t) in enumerate(pieces):
+        for i, (sq, c, _) in enumerate(pieces):
             if cleared[i]:
                 continue
             if region[i] != chess.BB_SQUARES[sq]:

@@ -1,0 +1,448 @@
+"""Positions as tuples of bitboards, moves as ints: the move generator of the searches.
+
+A :data:`State` is the tuple ``(pawns, knights, bishops, rooks, queens, kings, white,
+black, turn, castling, ep)`` of python-chess's ``Board`` fields (``castling`` = the clean
+castling rights as a bitboard of rook squares, ``ep`` = the en passant square python-chess
+would hold: set after every double push). A move is the int ``from | to << 6 | promotion
+<< 12``. A move is played by building the next tuple (no undo, no move stack), so a
+search node costs a few bitboard expressions instead of python-chess's ``push``,
+``Move`` objects and generators.
+
+Rule: :func:`iter_legal_moves` yields exactly ``Board.generate_legal_moves()`` of the same
+position, in the same order, and :func:`play` the position ``Board.push`` gives (standard
+chess: castling, en passant and promotions included). Why: it applies python-chess's own
+tests, written out on the tuple: pieces pinned to their king (``_slider_blockers``) keep
+to the line through the king, the king steps to unattacked squares, in check the
+evasions of ``_generate_evasions`` (king steps off the checking rays; with one checker, a
+capture of it or an interposition), en passant under ``pin_mask`` and ``_ep_skewered``,
+castling under ``generate_castling_moves``'s conditions; the loops visit pieces and
+targets in python-chess's order (``scan_reversed``), so the lists are equal, not only as
+sets. ``tests/retro/test_unwinnable_fastboard.py`` compares both on random games and on
+constructed positions with pins, checks, castling and en passant.
+:func:`key` equals ``Board._transposition_key()`` of the position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterator
+from typing import NamedTuple
+
+import chess
+from chess import (
+    BB_DIAG_ATTACKS,
+    BB_DIAG_MASKS,
+    BB_FILE_ATTACKS,
+    BB_FILE_MASKS,
+    BB_KING_ATTACKS,
+    BB_KNIGHT_ATTACKS,
+    BB_PAWN_ATTACKS,
+    BB_RANK_ATTACKS,
+    BB_RANK_MASKS,
+    BB_RAYS,
+    BB_SQUARES,
+)
+
+__all__ = ["State", "from_board", "to_board", "legal_moves", "iter_legal_moves", "has_legal_move", "play",
+           "in_check", "key", "to_move", "from_move", "MoveGenerator", "FAST", "REFERENCE"]
+
+State = tuple[int, int, int, int, int, int, int, int, bool, int, "int | None"]
+
+PAWN_ATTACKS_W = BB_PAWN_ATTACKS[chess.WHITE]
+PAWN_ATTACKS_B = BB_PAWN_ATTACKS[chess.BLACK]
+_BETWEEN = [[chess.between(a, b) for b in chess.SQUARES] for a in chess.SQUARES]
+_BACK_RANKS = chess.BB_RANK_1 | chess.BB_RANK_8
+_RANK_1, _RANK_8 = chess.BB_RANK_1, chess.BB_RANK_8
+_PROMOTIONS = (chess.QUEEN << 12, chess.ROOK << 12, chess.BISHOP << 12, chess.KNIGHT << 12)
+# Castling (standard chess): rook square -> (king to, rook to, squares to be empty, squares not attacked).
+_CASTLING = {
+    chess.H1: (chess.G1, chess.F1, chess.BB_F1 | chess.BB_G1, chess.BB_E1 | chess.BB_F1 | chess.BB_G1),
+    chess.A1: (chess.C1, chess.D1, chess.BB_B1 | chess.BB_C1 | chess.BB_D1, chess.BB_E1 | chess.BB_D1 | chess.BB_C1),
+    chess.H8: (chess.G8, chess.F8, chess.BB_F8 | chess.BB_G8, chess.BB_E8 | chess.BB_F8 | chess.BB_G8),
+    chess.A8: (chess.C8, chess.D8, chess.BB_B8 | chess.BB_C8 | chess.BB_D8, chess.BB_E8 | chess.BB_D8 | chess.BB_C8),
+}
+
+
+def from_board(board: chess.Board) -> State:
+    """The tuple of ``board`` (standard chess only)."""
+    return (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
+            board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK], board.turn,
+            board.clean_castling_rights(), board.ep_square)
+
+
+def to_board(state: State) -> chess.Board:
+    """A python-chess board of the tuple (for replays and the reference generator)."""
+    board = chess.Board(None)
+    (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
+     white, black, board.turn, board.castling_rights, board.ep_square) = state
+    board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK] = white, black
+    board.occupied = white | black
+    return board
+
+
+def to_move(move: int) -> chess.Move:
+    return chess.Move(move & 63, (move >> 6) & 63, (move >> 12) or None)
+
+
+def from_move(move: chess.Move) -> int:
+    return move.from_square | move.to_square << 6 | (move.promotion or 0) << 12
+
+
+def _attackers(square: int, occ: int, them: int, state: State, white_attacks: bool) -> int:
+    """Pieces of ``them`` (a colour's occupancy) attacking ``square`` with occupancy ``occ``."""
+    pawns, knights, bishops, rooks, queens, kings = state[0], state[1], state[2], state[3], state[4], state[5]
+    rq = rooks | queens
+    bq = bishops | queens
+    return them & ((BB_KNIGHT_ATTACKS[square] & knights) | (BB_KING_ATTACKS[square] & kings)
+                   | (BB_RANK_ATTACKS[square][BB_RANK_MASKS[square] & occ] & rq)
+                   | (BB_FILE_ATTACKS[square][BB_FILE_MASKS[square] & occ] & rq)
+                   | (BB_DIAG_ATTACKS[square][BB_DIAG_MASKS[square] & occ] & bq)
+                   | ((PAWN_ATTACKS_B if white_attacks else PAWN_ATTACKS_W)[square] & pawns))
+
+
+def _piece_attacks(square: int, bb: int, state: State, occ: int) -> int:
+    """Attacks of the non-pawn piece on ``square`` (``bb`` = its bit)."""
+    if bb & state[1]:
+        return BB_KNIGHT_ATTACKS[square]
+    if bb & state[5]:
+        return BB_KING_ATTACKS[square]
+    attacks = 0
+    if bb & (state[2] | state[4]):
+        attacks = BB_DIAG_ATTACKS[square][BB_DIAG_MASKS[square] & occ]
+    if bb & (state[3] | state[4]):
+        attacks |= (BB_RANK_ATTACKS[square][BB_RANK_MASKS[square] & occ]
+                    | BB_FILE_ATTACKS[square][BB_FILE_MASKS[square] & occ])
+    return attacks
+
+
+def _king_steps(state: State, king: int, targets: int, them: int, occ: int) -> Iterator[int]:
+    """King moves to the ``targets`` no enemy piece attacks (``_attackers`` unrolled: the
+    step pieces are tested first and the sliders only when those found nothing)."""
+    knights = state[1] & them
+    kings = state[5] & them
+    pawns = state[0] & them
+    rq = (state[3] | state[4]) & them
+    bq = (state[2] | state[4]) & them
+    pawn_attacks = PAWN_ATTACKS_W if state[8] else PAWN_ATTACKS_B  # squares from which they attack
+    for to in chess.scan_reversed(targets):
+        if (BB_KNIGHT_ATTACKS[to] & knights or BB_KING_ATTACKS[to] & kings or pawn_attacks[to] & pawns
+                or BB_RANK_ATTACKS[to][BB_RANK_MASKS[to] & occ] & rq
+                or BB_FILE_ATTACKS[to][BB_FILE_MASKS[to] & occ] & rq
+                or BB_DIAG_ATTACKS[to][BB_DIAG_MASKS[to] & occ] & bq):
+            continue
+        yield king | to << 6
+
+
+def _pinned(king: int, us: int, them: int, occ: int, state: State) -> int:
+    """Our pieces alone between our king and an enemy slider (``_slider_blockers``)."""
+    rq = state[3] | state[4]
+    bq = state[2] | state[4]
+    snipers = them & (((BB_RANK_ATTACKS[king][0] | BB_FILE_ATTACKS[king][0]) & rq) | (BB_DIAG_ATTACKS[king][0] & bq))
+    pinned = 0
+    between = _BETWEEN[king]
+    while snipers:
+        low = snipers & -snipers
+        snipers ^= low
+        b = between[low.bit_length() - 1] & occ
+        if b and not b & (b - 1):
+            pinned |= b
+    return pinned & us
+
+
+def in_check(state: State) -> bool:
+    white, black, turn = state[6], state[7], state[8]
+    us, them = (white, black) if turn else (black, white)
+    king = (state[5] & us).bit_length() - 1
+    return bool(_attackers(king, white | black, them, state, not turn))
+
+
+def _ep_moves(state: State, us: int, them: int, occ: int, king: int, pinned: int, to_mask: int) -> Iterator[int]:
+    """``generate_pseudo_legal_ep`` filtered by ``_is_safe`` (pin mask and skewer)."""
+    ep = state[10]
+    if not ep or not BB_SQUARES[ep] & to_mask or BB_SQUARES[ep] & occ:
+        return
+    turn = state[8]
+    capturers = state[0] & us & (PAWN_ATTACKS_B if turn else PAWN_ATTACKS_W)[ep] & chess.BB_RANKS[4 if turn else 3]
+    captured = ep - 8 if turn else ep + 8
+    for frm in chess.scan_reversed(capturers):
+        if pinned & BB_SQUARES[frm] and not BB_RAYS[king][frm] & BB_SQUARES[ep]:
+            continue
+        occupancy = (occ & ~BB_SQUARES[captured] & ~BB_SQUARES[frm]) | BB_SQUARES[ep]
+        if BB_RANK_ATTACKS[king][BB_RANK_MASKS[king] & occupancy] & them & (state[3] | state[4]):
+            continue
+        if BB_DIAG_ATTACKS[king][BB_DIAG_MASKS[king] & occupancy] & them & (state[2] | state[4]):
+            continue
+        yield frm | ep << 6
+
+
+def _pawn_moves(state: State, us: int, them: int, occ: int, king: int, pinned: int, to_mask: int) -> Iterator[int]:
+    """Pawn captures, single and double pushes (python-chess's order), pins applied."""
+    turn = state[8]
+    pawns = state[0] & us
+    if not pawns:
+        return
+    attacks = PAWN_ATTACKS_W if turn else PAWN_ATTACKS_B
+    rays = BB_RAYS[king]
+    for frm in chess.scan_reversed(pawns):
+        targets = attacks[frm] & them & to_mask
+        if not targets:
+            continue
+        if pinned & BB_SQUARES[frm]:
+            targets &= rays[frm]
+        for to in chess.scan_reversed(targets):
+            move = frm | to << 6
+            if BB_SQUARES[to] & _BACK_RANKS:
+                yield from (move | p for p in _PROMOTIONS)
+            else:
+                yield move
+    if turn:
+        single = pawns << 8 & ~occ
+        double = single << 8 & ~occ & chess.BB_RANK_4
+        step = -8
+    else:
+        single = pawns >> 8 & ~occ
+        double = single >> 8 & ~occ & chess.BB_RANK_5
+        step = 8
+    for to in chess.scan_reversed(single & to_mask):
+        frm = to + step
+        if pinned & BB_SQUARES[frm] and not rays[frm] & BB_SQUARES[to]:
+            continue
+        move = frm | to << 6
+        if BB_SQUARES[to] & _BACK_RANKS:
+            yield from (move | p for p in _PROMOTIONS)
+        else:
+            yield move
+    for to in chess.scan_reversed(double & to_mask):
+        frm = to + 2 * step
+        if pinned & BB_SQUARES[frm] and not rays[frm] & BB_SQUARES[to]:
+            continue
+        yield frm | to << 6
+
+
+def iter_legal_moves(state: State) -> Iterator[int]:
+    """``Board.generate_legal_moves()`` of the position, as ints, in python-chess's order."""
+    white, black, turn = state[6], state[7], state[8]
+    us, them = (white, black) if turn else (black, white)
+    occ = white | black
+    king = (state[5] & us).bit_length() - 1
+    pinned = _pinned(king, us, them, occ, state)
+    checkers = _attackers(king, occ, them, state, not turn)
+    rays = BB_RAYS[king]
+    if checkers:
+        attacked = 0
+        for checker in chess.scan_reversed(checkers & (state[2] | state[3] | state[4])):
+            attacked |= BB_RAYS[king][checker] & ~BB_SQUARES[checker]
+        yield from _king_steps(state, king, BB_KING_ATTACKS[king] & ~us & ~attacked, them, occ)
+        if checkers & (checkers - 1):
+            return
+        checker = checkers.bit_length() - 1
+        target = _BETWEEN[king][checker] | checkers
+        for frm in chess.scan_reversed(us & ~state[0] & ~state[5]):
+            targets = _piece_attacks(frm, BB_SQUARES[frm], state, occ) & target
+            if targets and pinned & BB_SQUARES[frm]:
+                targets &= rays[frm]
+            for to in chess.scan_reversed(targets):
+                yield (frm | to << 6)
+        yield from _pawn_moves(state, us, them, occ, king, pinned, target)
+        yield from _ep_moves(state, us, them, occ, king, pinned, target)
+        ep = state[10]
+        if ep and not BB_SQUARES[ep] & target and (ep - 8 if turn else ep + 8) == checker:
+            yield from _ep_moves(state, us, them, occ, king, pinned, chess.BB_ALL)
+        return
+    for frm in chess.scan_reversed(us & ~state[0]):
+        bb = BB_SQUARES[frm]
+        if frm == king:
+            yield from _king_steps(state, king, BB_KING_ATTACKS[king] & ~us, them, occ)
+            continue
+        targets = _piece_attacks(frm, bb, state, occ) & ~us
+        if targets and pinned & bb:
+            targets &= rays[frm]
+        for to in chess.scan_reversed(targets):
+            yield (frm | to << 6)
+    castling = state[9] & (_RANK_1 if turn else _RANK_8)
+    if castling:
+        yield from _castling_moves(state, castling, us, them, occ, king)
+    yield from _pawn_moves(state, us, them, occ, king, pinned, chess.BB_ALL)
+    yield from _ep_moves(state, us, them, occ, king, pinned, chess.BB_ALL)
+
+
+def legal_moves(state: State) -> list[int]:
+    """The list of :func:`iter_legal_moves`."""
+    return list(iter_legal_moves(state))
+
+
+def has_legal_move(state: State) -> bool:
+    """Whether the side to move has a legal move.
+
+    Not in check, a piece that is neither the king nor pinned moves legally to any square
+    it attacks that is not ours (a pawn: any push or capture), since the move cannot
+    uncover a check; that settles most positions without generating moves. Otherwise the
+    first legal move is generated."""
+    white, black, turn = state[6], state[7], state[8]
+    us, them = (white, black) if turn else (black, white)
+    occ = white | black
+    kings = state[5]
+    king = (kings & us).bit_length() - 1
+    if not _attackers(king, occ, them, state, not turn):
+        free = us & ~kings & ~_pinned(king, us, them, occ, state)
+        pawns = free & state[0]
+        if pawns:
+            if (pawns << 8 if turn else pawns >> 8) & ~occ:
+                return True
+            attacks = PAWN_ATTACKS_W if turn else PAWN_ATTACKS_B
+            for square in chess.scan_reversed(pawns):
+                if attacks[square] & them:
+                    return True
+        for square in chess.scan_reversed(free & ~pawns):
+            if _piece_attacks(square, BB_SQUARES[square], state, occ) & ~us:
+                return True
+    return next(iter_legal_moves(state), None) is not None
+
+
+def _castling_moves(state: State, castling: int, us: int, them: int, occ: int, king: int) -> Iterator[int]:
+    """``generate_castling_moves`` (standard chess; not called in check)."""
+    turn = state[8]
+    for rook in chess.scan_reversed(castling):
+        king_to, rook_to, empty, safe = _CASTLING[rook]
+        if (occ ^ BB_SQUARES[king] ^ BB_SQUARES[rook]) & (empty | BB_SQUARES[king_to] | BB_SQUARES[rook_to]):
+            continue
+        through = occ ^ BB_SQUARES[king]
+        path = safe & ~BB_SQUARES[king_to]
+        if any(_attackers(sq, through, them, state, not turn) for sq in chess.scan_reversed(path)):
+            continue
+        after = occ ^ BB_SQUARES[king] ^ BB_SQUARES[rook] ^ BB_SQUARES[rook_to]
+        if _attackers(king_to, after, them, state, not turn):
+            continue
+        yield king | king_to << 6
+
+
+def play(state: State, move: int) -> State:
+    """The position after the legal ``move`` (as ``Board.push``)."""
+    pawns, knights, bishops, rooks, queens, kings, white, black, turn, castling, ep = state
+    frm = move & 63
+    to = (move >> 6) & 63
+    promotion = move >> 12
+    from_bb = BB_SQUARES[frm]
+    to_bb = BB_SQUARES[to]
+    keep = ~to_bb
+    new_ep = None
+    castling &= ~from_bb & keep
+    if from_bb & pawns:
+        pawns &= ~from_bb
+        diff = to - frm
+        if diff == 16 or diff == -16:
+            new_ep = frm + (8 if diff > 0 else -8)
+        elif to == ep and diff not in (8, -8) and not (white | black) & to_bb:
+            captured = ~BB_SQUARES[to - 8 if turn else to + 8]
+            pawns &= captured
+            white &= captured
+            black &= captured
+        knights &= keep
+        bishops &= keep
+        rooks &= keep
+        queens &= keep
+        if promotion == 0:
+            pawns |= to_bb
+        elif promotion == chess.QUEEN:
+            queens |= to_bb
+        elif promotion == chess.KNIGHT:
+            knights |= to_bb
+        elif promotion == chess.ROOK:
+            rooks |= to_bb
+        else:
+            bishops |= to_bb
+    else:
+        pawns &= keep
+        if from_bb & kings:
+            castling &= ~(_RANK_1 if turn else _RANK_8)
+            kings = (kings & ~from_bb) | to_bb
+            knights &= keep
+            bishops &= keep
+            rooks &= keep
+            queens &= keep
+            if to - frm == 2 or frm - to == 2:  # castling: move the rook too
+                rook_from, rook_to = (frm + 3, frm + 1) if to > frm else (frm - 4, frm - 1)
+                rook_move = BB_SQUARES[rook_from] | BB_SQUARES[rook_to]
+                rooks ^= rook_move
+                if turn:
+                    white ^= rook_move
+                else:
+                    black ^= rook_move
+        elif from_bb & knights:
+            knights = (knights & ~from_bb) | to_bb
+            bishops &= keep
+            rooks &= keep
+            queens &= keep
+        elif from_bb & bishops:
+            bishops = (bishops & ~from_bb) | to_bb
+            knights &= keep
+            rooks &= keep
+            queens &= keep
+        elif from_bb & rooks:
+            rooks = (rooks & ~from_bb) | to_bb
+            knights &= keep
+            bishops &= keep
+            queens &= keep
+        else:
+            queens = (queens & ~from_bb) | to_bb
+            knights &= keep
+            bishops &= keep
+            rooks &= keep
+    if turn:
+        white = (white & ~from_bb) | to_bb
+        black &= keep
+    else:
+        black = (black & ~from_bb) | to_bb
+        white &= keep
+    return (pawns, knights, bishops, rooks, queens, kings, white, black, not turn, castling, new_ep)
+
+
+def _has_legal_ep(state: State, ep: int) -> bool:
+    white, black, turn = state[6], state[7], state[8]
+    us = white if turn else black
+    if BB_SQUARES[ep] & (white | black):
+        return False
+    if not state[0] & us & (PAWN_ATTACKS_B if turn else PAWN_ATTACKS_W)[ep]:
+        return False
+    return any((m >> 6) & 63 == ep and BB_SQUARES[m & 63] & state[0] for m in iter_legal_moves(state))
+
+
+def key(state: State) -> State:
+    """``Board._transposition_key()``: the tuple, with ``ep`` kept only when en passant is legal."""
+    ep = state[10]
+    if ep is None or _has_legal_ep(state, ep):
+        return state
+    return state[:10] + (None,)  # type: ignore[return-value]
+
+
+class MoveGenerator(NamedTuple):
+    """The three operations the searches need: legal moves, playing one, the table key."""
+
+    iter_legal_moves: Callable[[State], Iterator[int]]
+    has_legal_move: Callable[[State], bool]
+    play: Callable[[State, int], State]
+    key: Callable[[State], Hashable]
+
+
+def _reference_legal_moves(state: State) -> Iterator[int]:
+    return (from_move(move) for move in to_board(state).generate_legal_moves())
+
+
+def _reference_has_legal_move(state: State) -> bool:
+    return any(to_board(state).generate_legal_moves())
+
+
+def _reference_play(state: State, move: int) -> State:
+    board = to_board(state)
+    board.push(to_move(move))
+    return from_board(board)
+
+
+def _reference_key(state: State) -> Hashable:
+    return to_board(state)._transposition_key()
+
+
+#: The generator of this module (the default of every search).
+FAST = MoveGenerator(iter_legal_moves, has_legal_move, play, key)
+#: The same operations done by python-chess on a board rebuilt from the tuple: the
+#: reference the fast generator is tested against (slow; tests and ``--reference``).
+REFERENCE = MoveGenerator(_reference_legal_moves, _reference_has_legal_move, _reference_play, _reference_key)

@@ -8,7 +8,9 @@ fast)::
     illegal
 
 ``check``, ``prove``, ``last_moves``, ``unwinnable``, ``is_dead``, ``verify_cage`` and
-``revmoves`` return the frozen verdict dataclasses; budgets (``max_nodes``,
+``revmoves`` return the frozen verdict dataclasses (``retro.unwinnable`` and
+``retro.revmoves`` are also submodules, callable as those functions:
+:mod:`retro.callable_module`); budgets (``max_nodes``,
 ``time_limit``) are keyword-only. Shared primitives live in this package
 (:mod:`retro.position`, :mod:`retro.rules`, :mod:`retro.revmoves`, ...); the
 orchestrating modules build on them and on the sibling packages ``proofkernel``,
@@ -17,11 +19,6 @@ orchestrating modules build on them and on the sibling packages ``proofkernel``,
 
 from __future__ import annotations
 
-import importlib.abc
-import importlib.machinery
-import sys
-import types
-from collections.abc import Sequence
 from typing import Any
 
 __version__ = "0.1.0"
@@ -36,46 +33,6 @@ def __getattr__(name: str) -> Any:
 
         return getattr(api, name)
     raise AttributeError(f"module 'retro' has no attribute {name!r}")
-
-
-# ``retro.unwinnable`` and ``retro.revmoves`` are also submodules, and importing a submodule
-# makes it the package's attribute of that name. So those two modules are made callable:
-# calling one calls the API function of its name (``retro.revmoves(fen)``), while
-# ``retro.revmoves.retractions`` and ``from retro.unwinnable import analyze`` keep working.
-_CALLABLE_MODULES = {"retro.unwinnable", "retro.revmoves"}
-
-
-class _ApiModule(types.ModuleType):
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        from retro import api
-
-        return getattr(api, self.__name__.rpartition(".")[2])(*args, **kwargs)
-
-
-class _ApiModuleLoader(importlib.abc.Loader):
-    def __init__(self, loader: importlib.abc.Loader) -> None:
-        self.loader = loader
-
-    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType | None:
-        return self.loader.create_module(spec)
-
-    def exec_module(self, module: types.ModuleType) -> None:
-        module.__class__ = _ApiModule
-        self.loader.exec_module(module)
-
-
-class _ApiModuleFinder(importlib.abc.MetaPathFinder):
-    def find_spec(self, name: str, path: Sequence[str] | None, target: types.ModuleType | None = None
-                  ) -> importlib.machinery.ModuleSpec | None:
-        if name not in _CALLABLE_MODULES:
-            return None
-        spec = importlib.machinery.PathFinder.find_spec(name, path)
-        if spec is not None and spec.loader is not None:
-            spec.loader = _ApiModuleLoader(spec.loader)
-        return spec
-
-
-sys.meta_path.insert(0, _ApiModuleFinder())
 
 
 def __dir__() -> list[str]:

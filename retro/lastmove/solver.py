@@ -1,7 +1,7 @@
 """The last-move solver: which retraction sequences of length N can have led to P?
 
-Given a board (placement only, as problems are printed) and the side that made the
-last move, :func:`solve` enumerates the sequences of N alternating retractions from
+Given a board and the side that made the last move (see :mod:`retro.lastmove.problem`
+for how a problem is read), :func:`solve` enumerates the sequences of N alternating retractions from
 the reverse move generator (:func:`retro.revmoves.retractions`) and keeps a sequence
 when every position on it survives these filters, each of which is **sound** (it only
 rejects a position that cannot occur in any game):
@@ -23,7 +23,7 @@ rejects a position that cannot occur in any game):
 
 Choices where the problem statement is silent (what composers expect):
 
-* The diagram's castling rights are taken as none, and its en-passant square as any
+* A bare placement's castling rights are taken as none, and its en-passant square as any
   that a double step of the side that moved last could have created (one variant per
   square, plus none). Fewer rights in P admit at least the predecessors that more
   rights admit, so no possible last move is lost.
@@ -39,44 +39,63 @@ Choices where the problem statement is silent (what composers expect):
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import chess
 
+from cages.library import Library
 from retro.lastmove.notation import forward_notation, move_type
+from retro.legality import decide
 from retro.revmoves import Retraction, predecessor, retractions
+from retro.rules import check_static
+from retro.status import DeadStatus, LastMoveStatus, LegalityStatus
+from retro.unwinnable import is_dead
 
 __all__ = ["Solution", "Rejection", "LastMoveVerdict", "solve", "diagram_positions"]
 
 
+def _side(color: chess.Color) -> str:
+    return "w" if color == chess.WHITE else "b"
+
+
 @dataclasses.dataclass(frozen=True)
 class Solution:
-    """A surviving sequence: ``moves`` in forward notation, latest first; ``type`` is the
-    move type of the latest move; ``positions`` the FENs before each move (latest first)."""
+    """A surviving sequence: ``side`` made the latest move; ``moves`` in forward
+    notation, latest first; ``type`` is the move type of the latest move; ``positions``
+    the FENs before each move (latest first)."""
 
+    side: chess.Color
     moves: tuple[str, ...]
     type: str
     positions: tuple[str, ...]
 
     def as_dict(self) -> dict[str, object]:
-        return {"moves": list(self.moves), "type": self.type}
+        return {"side": _side(self.side), "moves": list(self.moves), "type": self.type}
 
 
 @dataclasses.dataclass(frozen=True)
 class Rejection:
-    """A retraction sequence (latest first) and the rule that rejected its last position."""
+    """A retraction sequence of ``side`` (latest first; empty for the diagram itself),
+    the ``rule`` that rejected its last position (a short name) and the ``reason``."""
 
+    side: chess.Color
     moves: tuple[str, ...]
+    rule: str
     reason: str
+
+    def as_dict(self) -> dict[str, object]:
+        return {"side": _side(self.side), "moves": list(self.moves), "rule": self.rule, "reason": self.reason}
 
 
 @dataclasses.dataclass(frozen=True)
 class LastMoveVerdict:
-    board: str
-    retract: chess.Color
-    status: str  # "unique", "multiple" or "none"
+    """The answer to a last-move problem: the sequences that survive every filter, for
+    the side (or both sides, ``retract=None``) asked, and the rejected ones with the rule."""
+
+    fen: str
+    retract: chess.Color | None
+    status: LastMoveStatus
     solutions: tuple[Solution, ...]
     rejections: tuple[Rejection, ...]
     filters: tuple[str, ...]
@@ -85,11 +104,11 @@ class LastMoveVerdict:
 
     def as_dict(self) -> dict[str, object]:
         return {
-            "fen": self.board,
-            "retract": "w" if self.retract else "b",
+            "fen": self.fen,
             "status": self.status,
+            "retract": "both" if self.retract is None else _side(self.retract),
             "solutions": [s.as_dict() for s in self.solutions],
-            "rejected": [{"moves": list(r.moves), "reason": r.reason} for r in self.rejections],
+            "rejected": [r.as_dict() for r in self.rejections],
             "filters": list(self.filters),
             "nodes": self.nodes,
             "seconds": round(self.seconds, 3),
@@ -116,52 +135,52 @@ def diagram_positions(board: chess.Board, retract: chess.Color) -> list[chess.Bo
     return result
 
 
+Reason = tuple[str, str]
+"""(rule name, explanation) of a rejection."""
+
+
 class _Filters:
     """The sound filters of the module docstring, with a cache and a node count."""
 
-    def __init__(
-        self,
-        *,
-        cages: object | None,
-        legality: Callable[[chess.Board], str | None] | None,
-        dead: Callable[[chess.Board], bool] | None,
-    ) -> None:
-        from retro.rules import check_static
-
-        self._check_static = check_static
+    def __init__(self, *, cages: Library | None, use_legality: bool, legality_nodes: int,
+                 legality_seconds: float, dead_reckoning: bool, dead_nodes: int) -> None:
         self._cages = cages
-        self._legality = legality
-        self._dead = dead
+        self._use_legality = use_legality
+        self._legality_nodes, self._legality_seconds = legality_nodes, legality_seconds
+        self._dead_reckoning, self._dead_nodes = dead_reckoning, dead_nodes
         self.nodes = 0
-        self._cheap: dict[str, str | None] = {}
-        self._costly: dict[str, str | None] = {}
+        self._cheap: dict[str, Reason | None] = {}
+        self._costly: dict[str, Reason | None] = {}
         self._no_chain: set[tuple[str, int]] = set()
 
-    def cheap(self, board: chess.Board) -> str | None:
-        """Reason the position is impossible by static rules or a known cage, or None."""
+    def cheap(self, board: chess.Board) -> Reason | None:
+        """Why the position is impossible by static rules or a known cage, or None."""
         key = board.fen()
         if key not in self._cheap:
             self.nodes += 1
-            verdict = self._check_static(board)
-            reason = None
+            verdict = check_static(board)
+            reason: Reason | None = None
             if verdict.status == "illegal":
-                reason = f"static rule: {verdict.reason}"
+                reason = "static", f"static rule: {verdict.reason}"
             elif self._cages is not None:
-                cage = self._cages.contains_cage(board)  # type: ignore[attr-defined]
+                cage = self._cages.contains_cage(board)
                 if cage is not None:
-                    reason = f"contains the known cage {cage}"
+                    reason = "cage", f"contains the known cage {cage}"
             self._cheap[key] = reason
         return self._cheap[key]
 
-    def costly(self, board: chess.Board) -> str | None:
-        """Reason from the legality pipeline or dead reckoning, or None."""
+    def costly(self, board: chess.Board) -> Reason | None:
+        """Why the legality pipeline or dead reckoning rejects the position, or None."""
         key = board.fen()
         if key not in self._costly:
-            reason = None
-            if self._legality is not None:
-                reason = self._legality(board)
-            if reason is None and self._dead is not None and self._dead(board):
-                reason = "dead reckoning: the position before it is dead, so the game had already ended"
+            reason: Reason | None = None
+            if self._use_legality:
+                verdict = decide(board, max_nodes=self._legality_nodes, time_limit=self._legality_seconds)
+                if verdict.status == LegalityStatus.ILLEGAL:
+                    reason = "legality", f"illegal: {verdict.reason}"
+            if reason is None and self._dead_reckoning \
+                    and is_dead(board, max_nodes=self._dead_nodes).status == DeadStatus.DEAD:
+                reason = "dead reckoning", "dead reckoning: the position before it is dead, so the game had ended"
             self._costly[key] = reason
         return self._costly[key]
 
@@ -191,36 +210,24 @@ def _minimal_variants(candidates: list[Retraction]) -> Iterator[Retraction]:
     return iter(best.values())
 
 
-def _available(module: str) -> bool:
-    return importlib.util.find_spec(module) is not None
-
-
-def _pipeline_reason(*, max_nodes: int, time_limit: float) -> Callable[[chess.Board], str | None]:
-    from retro.legality import decide
-
-    def reason(board: chess.Board) -> str | None:
-        verdict = decide(board, max_nodes=max_nodes, time_limit=time_limit)
-        return f"illegal: {verdict.reason}" if verdict.status == "illegal" else None
-
-    return reason
-
-
-def _dead_check(*, max_nodes: int) -> Callable[[chess.Board], bool]:
-    from retro.unwinnable import is_dead
-
-    def dead(board: chess.Board) -> bool:
-        return is_dead(board, max_nodes=max_nodes).status == "dead"
-
-    return dead
+def _start_positions(board: chess.Board, retract: chess.Color, full_fen: bool) -> list[chess.Board]:
+    """The positions to retract from: the full FEN's own, or the diagram's variants."""
+    if not full_fen:
+        return diagram_positions(board, retract)
+    if board.turn == retract:
+        raise ValueError(f"the FEN has {'White' if board.turn else 'Black'} to move, so "
+                         f"{'Black' if board.turn else 'White'} made the last move, not {_side(retract)}")
+    return [board.copy(stack=False)]
 
 
 def solve(
     board: chess.Board,
-    retract: chess.Color,
+    retract: chess.Color | None = None,
     *,
+    full_fen: bool = False,
     moves: int = 1,
     extra_depth: int = 3,
-    cages: object | None = None,
+    cages: Library | None = None,
     dead_reckoning: bool = False,
     use_legality: bool = True,
     legality_nodes: int = 20_000,
@@ -228,34 +235,34 @@ def solve(
     dead_nodes: int = 100_000,
 ) -> LastMoveVerdict:
     """Solve a last-move problem: the sequences of ``moves`` retractions, the first by
-    ``retract``, whose positions all survive the filters of the module docstring.
-
-    ``cages`` is a known-cage library (anything with ``contains_cage(board)``)."""
+    ``retract`` (``None``: each side in turn), whose positions all survive the filters of
+    the module docstring. With ``full_fen`` the board's side to move, castling rights and
+    en-passant square are taken as given (``retract``, if given, must be the side not to
+    move); otherwise ``board`` is a diagram (placement only)."""
     if moves < 1:
         raise ValueError("the number of moves to retract must be at least 1")
-    if dead_reckoning and not _available("retro.unwinnable"):
-        raise ValueError("dead reckoning needs the unwinnability analyzer (retro.unwinnable), which is missing")
-    use_legality = use_legality and _available("retro.legality")
+    if full_fen and retract is None:
+        retract = not board.turn
+    sides = [chess.WHITE, chess.BLACK] if retract is None else [retract]
     used = ["static rules", f"retro-stalemate (depth {extra_depth})"]
     used += ["known cages"] if cages is not None else []
     used += ["legality pipeline"] if use_legality else []
     used += ["dead reckoning"] if dead_reckoning else []
     start = time.perf_counter()
-    filters = _Filters(
-        cages=cages,
-        legality=_pipeline_reason(max_nodes=legality_nodes, time_limit=legality_seconds) if use_legality else None,
-        dead=_dead_check(max_nodes=dead_nodes) if dead_reckoning else None,
-    )
-    solutions: dict[tuple[str, ...], Solution] = {}
-    rejections: dict[tuple[str, ...], str] = {}
+    filters = _Filters(cages=cages, use_legality=use_legality, legality_nodes=legality_nodes,
+                       legality_seconds=legality_seconds, dead_reckoning=dead_reckoning, dead_nodes=dead_nodes)
+    solutions: dict[tuple[chess.Color, tuple[str, ...]], Solution] = {}
+    rejections: dict[tuple[chess.Color, tuple[str, ...]], Reason] = {}
 
-    def extend(position: chess.Board, line: tuple[str, ...], fens: tuple[str, ...], kind: str) -> bool:
+    def extend(side: chess.Color, position: chess.Board, line: tuple[str, ...], fens: tuple[str, ...],
+               kind: str) -> bool:
         """Depth-first over retractions; True when some continuation survives."""
         if len(line) == moves:
             if not filters.has_retraction_chain(position, extra_depth):
-                rejections.setdefault(line, f"retro-stalemate: fewer than {extra_depth} further retractions")
+                rejections.setdefault((side, line), (
+                    "retro-stalemate", f"retro-stalemate: fewer than {extra_depth} further retractions"))
                 return False
-            solutions.setdefault(line, Solution(line, kind, fens))
+            solutions.setdefault((side, line), Solution(side, line, kind, fens))
             return True
         survived = False
         for retraction in retractions(position):
@@ -263,35 +270,38 @@ def solve(
             notation = forward_notation(previous, retraction.move)
             new_line = line + (notation,)
             new_kind = move_type(previous, retraction.move) if not line else kind
-            if len(new_line) == moves and new_line in solutions:
+            if len(new_line) == moves and (side, new_line) in solutions:
                 continue  # another castling/en-passant variant of a known solution
             reason = filters.cheap(previous) or filters.costly(previous)
             if reason is not None:
-                rejections.setdefault(new_line, reason)
+                rejections.setdefault((side, new_line), reason)
                 continue
-            if extend(previous, new_line, fens + (previous.fen(),), new_kind):
+            if extend(side, previous, new_line, fens + (previous.fen(),), new_kind):
                 survived = True
-                rejections.pop(new_line, None)
+                rejections.pop((side, new_line), None)
         return survived
 
-    for position in diagram_positions(board, retract):
-        reason = filters.cheap(position)
-        if reason is None:
-            extend(position, (), (), "")
-        else:
-            rejections.setdefault((), f"the diagram itself: {reason}")
+    for side in sides:
+        for position in _start_positions(board, side, full_fen):
+            reason = filters.cheap(position)
+            if reason is None:
+                extend(side, position, (), (), "")
+            else:
+                rejections.setdefault((side, ()), (reason[0], f"the diagram itself: {reason[1]}"))
     # A line rejected for one variant but surviving for another is not rejected.
-    for line in solutions:
+    for side, line in solutions:
         for prefix_length in range(1, len(line) + 1):
-            rejections.pop(line[:prefix_length], None)
-    ordered = tuple(sorted(solutions.values(), key=lambda s: s.moves))
-    status = "none" if not ordered else "unique" if len(ordered) == 1 else "multiple"
+            rejections.pop((side, line[:prefix_length]), None)
+    ordered = tuple(sorted(solutions.values(), key=lambda s: (not s.side, s.moves)))
+    status = LastMoveStatus.NONE if not ordered else LastMoveStatus.UNIQUE if len(ordered) == 1 \
+        else LastMoveStatus.MULTIPLE
     return LastMoveVerdict(
-        board=board.board_fen(),
+        fen=board.fen() if full_fen else board.board_fen(),
         retract=retract,
         status=status,
         solutions=ordered,
-        rejections=tuple(Rejection(line, reason) for line, reason in sorted(rejections.items())),
+        rejections=tuple(Rejection(side, line, rule, reason) for (side, line), (rule, reason)
+                         in sorted(rejections.items(), key=lambda item: (not item[0][0], item[0][1]))),
         filters=tuple(used),
         nodes=filters.nodes,
         seconds=time.perf_counter() - start,

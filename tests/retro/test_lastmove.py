@@ -74,7 +74,7 @@ def test_cli_prints_solutions_and_json(capsys):
     assert "a2-a3+" in out and "unique solution" in out
     assert main(["lastmove", "8/8/8/8/1k6/P7/1K6/8", "--retract", "w", "--no-legality", "--json"]) == 0
     record = json.loads(capsys.readouterr().out)
-    assert record["status"] == "unique" and record["results"][0]["solutions"][0]["type"] == "P-"
+    assert record["status"] == "unique" and record["solutions"][0] == {"side": "w", "moves": ["a2-a3+"], "type": "P-"}
 
 
 def test_cli_bad_board_exit_2(capsys):

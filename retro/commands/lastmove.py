@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 import functools
+import sys
+import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from retro.batch import add_batch_arguments, emit, run_batch_command
@@ -58,6 +61,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="do not run the legality pipeline on predecessors (static rules and cages only)")
     parser.add_argument("--budget", type=int, default=20_000, metavar="NODES",
                         help="node budget of the legality pipeline per predecessor (default 20000)")
+    parser.add_argument("--check-single", action="store_true",
+                        help="run the legality pipeline even when one candidate is left (it may prove the "
+                        "diagram illegal; by default a problem's diagram is taken to be legal)")
+    parser.add_argument("--time-limit", type=float, default=120.0, metavar="SECONDS",
+                        help="stop the legality checks after this many seconds per problem and keep the "
+                        "candidates not checked (default 120)")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="print every rejected retraction and the rule that rejected it")
     add_batch_arguments(parser)
@@ -79,12 +88,24 @@ def _solve_line(line: str, *, args: argparse.Namespace) -> dict:
     from retro.lastmove.solver import solve
 
     problem = read_problem(line, args.retract)
+    report = _progress_printer() if args.file is None and (args.progress or sys.stderr.isatty()) else None
     verdict = solve(
         problem.board, problem.retract, full_fen=problem.full_fen, moves=args.moves,
         extra_depth=args.extra_depth, cages=_load_cages(args.cages),
         dead_reckoning=args.dead_reckoning, use_legality=not args.no_legality, legality_nodes=args.budget,
+        check_single=args.check_single, time_limit=args.time_limit, progress=report,
     )
     return verdict.as_dict()
+
+
+def _progress_printer() -> Callable[[str], None]:
+    """Print the solver's progress lines on stderr, with the seconds since the start."""
+    start = time.perf_counter()
+
+    def report(message: str) -> None:
+        print(f"[{time.perf_counter() - start:6.1f} s] {message}", file=sys.stderr, flush=True)
+
+    return report
 
 
 _SIDE = {"w": "White", "b": "Black"}
@@ -101,6 +122,8 @@ def _text(record: dict, verbose: bool) -> str:
         found = [s for s in record["solutions"] if s["side"] == side]
         for solution in found:
             lines.append(f"  {' '.join(solution['moves'])}   [{solution['type']}]")
+        if record["unchecked"]:
+            lines.append(f"  ({record['unchecked']} candidates kept unchecked: the time limit was reached)")
         if not found:
             lines.append("  no possible last move")
         if verbose:

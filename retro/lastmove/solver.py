@@ -11,6 +11,11 @@ rejects a position that cannot occur in any game):
    verified by :mod:`cages` is illegal (Hwa 2022, definition of a cage).
 3. **The legality pipeline** within a budget (:func:`retro.legality.decide`): only
    an ``illegal`` verdict rejects; ``unknown`` (budget exhausted) keeps the position.
+   It is asked about the earliest position of a candidate sequence only (the others
+   are reached from it by the sequence's moves, so they are legal when it is, and it
+   is illegal when one of them is), and only when filters 1, 2 and 4 leave more than
+   one candidate: with one candidate left it could only say that the diagram is
+   illegal, which a problem excludes (``check_single`` asks it anyway).
 4. **Retro-stalemate**: after the sequence at least D more retractions (default 3,
    as Retractor uses) must exist, each position passing filters 1-2. Sound because
    every legal position has a legal predecessor (the position before the last move
@@ -40,7 +45,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import chess
 
@@ -101,6 +106,7 @@ class LastMoveVerdict:
     filters: tuple[str, ...]
     nodes: int
     seconds: float
+    unchecked: int = 0
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -111,6 +117,7 @@ class LastMoveVerdict:
             "rejected": [r.as_dict() for r in self.rejections],
             "filters": list(self.filters),
             "nodes": self.nodes,
+            "unchecked": self.unchecked,
             "seconds": round(self.seconds, 3),
         }
 
@@ -138,6 +145,9 @@ def diagram_positions(board: chess.Board, retract: chess.Color) -> list[chess.Bo
 Reason = tuple[str, str]
 """(rule name, explanation) of a rejection."""
 
+Chain = tuple[chess.Board, ...]
+"""The positions before each move of a candidate sequence, latest first."""
+
 
 class _Filters:
     """The sound filters of the module docstring, with a cache and a node count."""
@@ -150,7 +160,8 @@ class _Filters:
         self._dead_reckoning, self._dead_nodes = dead_reckoning, dead_nodes
         self.nodes = 0
         self._cheap: dict[str, Reason | None] = {}
-        self._costly: dict[str, Reason | None] = {}
+        self._illegal: dict[str, Reason | None] = {}
+        self._dead: dict[str, Reason | None] = {}
         self._no_chain: set[tuple[str, int]] = set()
 
     def cheap(self, board: chess.Board) -> Reason | None:
@@ -169,20 +180,39 @@ class _Filters:
             self._cheap[key] = reason
         return self._cheap[key]
 
-    def costly(self, board: chess.Board) -> Reason | None:
-        """Why the legality pipeline or dead reckoning rejects the position, or None."""
+    def legality(self, board: chess.Board) -> Reason | None:
+        """Why the legality pipeline (within its budget) proves the position illegal, or None."""
+        if not self._use_legality:
+            return None
         key = board.fen()
-        if key not in self._costly:
-            reason: Reason | None = None
-            if self._use_legality:
-                verdict = decide(board, max_nodes=self._legality_nodes, time_limit=self._legality_seconds)
-                if verdict.status == LegalityStatus.ILLEGAL:
-                    reason = "legality", f"illegal: {verdict.reason}"
-            if reason is None and self._dead_reckoning \
-                    and is_dead(board, max_nodes=self._dead_nodes).status == DeadStatus.DEAD:
-                reason = "dead reckoning", "dead reckoning: the position before it is dead, so the game had ended"
-            self._costly[key] = reason
-        return self._costly[key]
+        if key not in self._illegal:
+            verdict = decide(board, max_nodes=self._legality_nodes, time_limit=self._legality_seconds)
+            self._illegal[key] = ("legality", f"illegal: {verdict.reason}") \
+                if verdict.status == LegalityStatus.ILLEGAL else None
+        return self._illegal[key]
+
+    def dead(self, board: chess.Board) -> Reason | None:
+        """Dead reckoning: the position is dead, so the game ended there (FIDE 5.2.2), or None."""
+        if not self._dead_reckoning:
+            return None
+        key = board.fen()
+        if key not in self._dead:
+            self._dead[key] = ("dead reckoning", "dead reckoning: the position before it is dead, so the game "
+                               "had ended") if is_dead(board, max_nodes=self._dead_nodes).status == DeadStatus.DEAD \
+                else None
+        return self._dead[key]
+
+    def costly_chain(self, chain: Chain) -> Reason | None:
+        """Why a candidate's positions cannot occur by the costly filters, or None: the
+        legality pipeline on the earliest position (if it is legal, so is every later
+        one, reached from it by the sequence's moves; if a later one is illegal, so is
+        it), dead reckoning on each position (the game would have ended there)."""
+        reason = self.legality(chain[-1])
+        for position in chain if reason is None else ():
+            reason = self.dead(position)
+            if reason is not None:
+                break
+        return reason
 
     def has_retraction_chain(self, board: chess.Board, depth: int) -> bool:
         """Is there a chain of ``depth`` retractions through positions passing the cheap
@@ -230,15 +260,23 @@ def solve(
     cages: Library | None = None,
     dead_reckoning: bool = False,
     use_legality: bool = True,
+    check_single: bool = False,
     legality_nodes: int = 20_000,
     legality_seconds: float = 2.0,
     dead_nodes: int = 100_000,
+    time_limit: float | None = 120.0,
+    progress: Callable[[str], None] | None = None,
 ) -> LastMoveVerdict:
     """Solve a last-move problem: the sequences of ``moves`` retractions, the first by
     ``retract`` (``None``: each side in turn), whose positions all survive the filters of
     the module docstring. With ``full_fen`` the board's side to move, castling rights and
     en-passant square are taken as given (``retract``, if given, must be the side not to
-    move); otherwise ``board`` is a diagram (placement only)."""
+    move); otherwise ``board`` is a diagram (placement only).
+
+    The costly filters (legality pipeline, dead reckoning) run only when the cheap ones
+    leave more than one candidate sequence, or always with ``check_single``; once
+    ``time_limit`` seconds have passed they stop and the candidates not yet checked are
+    kept (counted in ``unchecked``). ``progress`` receives a line per costly check."""
     if moves < 1:
         raise ValueError("the number of moves to retract must be at least 1")
     if full_fen and retract is None:
@@ -251,35 +289,28 @@ def solve(
     start = time.perf_counter()
     filters = _Filters(cages=cages, use_legality=use_legality, legality_nodes=legality_nodes,
                        legality_seconds=legality_seconds, dead_reckoning=dead_reckoning, dead_nodes=dead_nodes)
-    solutions: dict[tuple[chess.Color, tuple[str, ...]], Solution] = {}
+    # Phase 1: every sequence whose positions pass the cheap filters, with each of its
+    # castling/en-passant variants (a sequence survives when one variant does).
+    candidates: dict[tuple[chess.Color, tuple[str, ...]], tuple[str, list[Chain]]] = {}
     rejections: dict[tuple[chess.Color, tuple[str, ...]], Reason] = {}
 
-    def extend(side: chess.Color, position: chess.Board, line: tuple[str, ...], fens: tuple[str, ...],
-               kind: str) -> bool:
-        """Depth-first over retractions; True when some continuation survives."""
+    def extend(side: chess.Color, position: chess.Board, line: tuple[str, ...], chain: Chain, kind: str) -> None:
         if len(line) == moves:
-            if not filters.has_retraction_chain(position, extra_depth):
+            if filters.has_retraction_chain(position, extra_depth):
+                candidates.setdefault((side, line), (kind, []))[1].append(chain)
+            else:
                 rejections.setdefault((side, line), (
                     "retro-stalemate", f"retro-stalemate: fewer than {extra_depth} further retractions"))
-                return False
-            solutions.setdefault((side, line), Solution(side, line, kind, fens))
-            return True
-        survived = False
+            return
         for retraction in retractions(position):
             previous = predecessor(position, retraction)
-            notation = forward_notation(previous, retraction.move)
-            new_line = line + (notation,)
-            new_kind = move_type(previous, retraction.move) if not line else kind
-            if len(new_line) == moves and (side, new_line) in solutions:
-                continue  # another castling/en-passant variant of a known solution
-            reason = filters.cheap(previous) or filters.costly(previous)
+            new_line = line + (forward_notation(previous, retraction.move),)
+            reason = filters.cheap(previous)
             if reason is not None:
                 rejections.setdefault((side, new_line), reason)
                 continue
-            if extend(side, previous, new_line, fens + (previous.fen(),), new_kind):
-                survived = True
-                rejections.pop((side, new_line), None)
-        return survived
+            extend(side, previous, new_line, chain + (previous,),
+                   move_type(previous, retraction.move) if not line else kind)
 
     for side in sides:
         for position in _start_positions(board, side, full_fen):
@@ -288,21 +319,47 @@ def solve(
                 extend(side, position, (), (), "")
             else:
                 rejections.setdefault((side, ()), (reason[0], f"the diagram itself: {reason[1]}"))
+    # Phase 2: the costly filters, only when they can make a difference.
+    unchecked = 0
+    solutions: list[Solution] = []
+    costly = (use_legality or dead_reckoning) and (len(candidates) > 1 or check_single)
+    for number, ((side, line), (kind, chains)) in enumerate(sorted(candidates.items(), key=_order), 1):
+        survivor: Chain | None = chains[0]
+        if costly and time_limit is not None and time.perf_counter() - start > time_limit:
+            unchecked += 1
+        elif costly:
+            if progress is not None:
+                progress(f"checking candidate {number}/{len(candidates)}: {' '.join(line)}")
+            survivor = None
+            for chain in chains:
+                reason = filters.costly_chain(chain)
+                if reason is None:
+                    survivor = chain
+                    break
+                rejections[side, line] = reason
+        if survivor is not None:
+            rejections.pop((side, line), None)
+            solutions.append(Solution(side, line, kind, tuple(p.fen() for p in survivor)))
     # A line rejected for one variant but surviving for another is not rejected.
-    for side, line in solutions:
-        for prefix_length in range(1, len(line) + 1):
-            rejections.pop((side, line[:prefix_length]), None)
-    ordered = tuple(sorted(solutions.values(), key=lambda s: (not s.side, s.moves)))
-    status = LastMoveStatus.NONE if not ordered else LastMoveStatus.UNIQUE if len(ordered) == 1 \
+    for solution in solutions:
+        for prefix_length in range(1, len(solution.moves) + 1):
+            rejections.pop((solution.side, solution.moves[:prefix_length]), None)
+    status = LastMoveStatus.NONE if not solutions else LastMoveStatus.UNIQUE if len(solutions) == 1 \
         else LastMoveStatus.MULTIPLE
     return LastMoveVerdict(
         fen=board.fen() if full_fen else board.board_fen(),
         retract=retract,
         status=status,
-        solutions=ordered,
+        solutions=tuple(solutions),
         rejections=tuple(Rejection(side, line, rule, reason) for (side, line), (rule, reason)
-                         in sorted(rejections.items(), key=lambda item: (not item[0][0], item[0][1]))),
+                         in sorted(rejections.items(), key=_order)),
         filters=tuple(used),
         nodes=filters.nodes,
+        unchecked=unchecked,
         seconds=time.perf_counter() - start,
     )
+
+
+def _order(item: tuple[tuple[chess.Color, tuple[str, ...]], object]) -> tuple[bool, tuple[str, ...]]:
+    """White's sequences first, then by moves."""
+    return not item[0][0], item[0][1]

@@ -115,3 +115,20 @@ def test_help_documents_the_batch_line_format(capsys):
         main(["lastmove", "--help"])
     text = capsys.readouterr().out
     assert "retract=w|b|both" in text and "full FEN" in text and "did NOT make the" in text
+
+
+def test_time_limit_keeps_unchecked_candidates_and_progress_reports():
+    # The queen on e6 came from any of many squares, capturing any unit or none: many
+    # candidates survive the cheap filters. With no time for the legality pipeline they
+    # are all kept (never dropped) and counted as unchecked; no progress line is printed.
+    lines: list[str] = []
+    board = chess.Board(f"{QUEEN_CHECK} b - - 0 1")
+    verdict = solve(board, full_fen=True, time_limit=0.0, progress=lines.append)
+    cheap = solve(board, full_fen=True, use_legality=False)
+    assert verdict.unchecked == len(cheap.solutions) > 10 and not lines
+    assert [s.moves for s in verdict.solutions] == [s.moves for s in cheap.solutions]
+    # Two candidates and time to check them: one progress line each.
+    two = solve(chess.Board("8/8/8/8/8/6P1/3P2Pk/2KR3N w - - 0 1"), chess.BLACK, progress=lines.append,
+                legality_seconds=0.5)
+    assert len(lines) == 2 and lines[0].startswith("checking candidate 1/2")
+    assert two.unchecked == 0

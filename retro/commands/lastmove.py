@@ -64,9 +64,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--check-single", action="store_true",
                         help="run the legality pipeline even when one candidate is left (it may prove the "
                         "diagram illegal; by default a problem's diagram is taken to be legal)")
-    parser.add_argument("--time-limit", type=float, default=120.0, metavar="SECONDS",
+    parser.add_argument("--time-limit", type=float, default=60.0, metavar="SECONDS",
                         help="stop the legality checks after this many seconds per problem and keep the "
-                        "candidates not checked (default 120)")
+                        "candidates not checked (default 60)")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="print every rejected retraction and the rule that rejected it")
     add_batch_arguments(parser)

@@ -8,7 +8,10 @@ rejects a position that cannot occur in any game):
 
 1. **Static rules** (:func:`retro.rules.check_static`): proven rules, see there.
 2. **Known cages** (:class:`cages.library.Library`): a position that contains a cage
-   verified by :mod:`cages` is illegal (Hwa 2022, definition of a cage).
+   verified by :mod:`cages` is illegal (Hwa 2022, definition of a cage). **Automatic
+   cages** (:mod:`cages.propose`): when more than one candidate is left, the clusters
+   of each candidate's earliest position are proposed as cages and verified; a
+   verified one rejects the candidate and joins the library (and its file).
 3. **The legality pipeline** within a budget (:func:`retro.legality.decide`): only
    an ``illegal`` verdict rejects; ``unknown`` (budget exhausted) keeps the position.
    It is asked about the earliest position of a candidate sequence only (the others
@@ -50,6 +53,7 @@ from collections.abc import Callable, Iterator
 import chess
 
 from cages.library import Library
+from cages.propose import CageFinder
 from retro.lastmove.notation import forward_notation, move_type
 from retro.legality import decide
 from retro.revmoves import Retraction, predecessor, retractions
@@ -152,9 +156,10 @@ Chain = tuple[chess.Board, ...]
 class _Filters:
     """The sound filters of the module docstring, with a cache and a node count."""
 
-    def __init__(self, *, cages: Library | None, use_legality: bool, legality_nodes: int,
-                 legality_seconds: float, dead_reckoning: bool, dead_nodes: int) -> None:
+    def __init__(self, *, cages: Library | None, finder: CageFinder | None, use_legality: bool,
+                 legality_nodes: int, legality_seconds: float, dead_reckoning: bool, dead_nodes: int) -> None:
         self._cages = cages
+        self._finder = finder
         self._use_legality = use_legality
         self._legality_nodes, self._legality_seconds = legality_nodes, legality_seconds
         self._dead_reckoning, self._dead_nodes = dead_reckoning, dead_nodes
@@ -202,11 +207,19 @@ class _Filters:
                 else None
         return self._dead[key]
 
-    def costly_chain(self, chain: Chain) -> Reason | None:
-        """Why a candidate's positions cannot occur by the costly filters, or None: the
-        legality pipeline on the earliest position (if it is legal, so is every later
-        one, reached from it by the sequence's moves; if a later one is illegal, so is
-        it), dead reckoning on each position (the game would have ended there)."""
+    def costly_chain(self, chain: Chain, deadline: float | None = None) -> Reason | None:
+        """Why a candidate's positions cannot occur by the costly filters, or None:
+
+        * a cage among the proposals of the earliest position (:mod:`cages.propose`; no
+          proposal is verified after ``deadline``, a :func:`time.perf_counter` value);
+        * the legality pipeline on the earliest position (if it is legal, so is every
+          later one, reached from it by the sequence's moves; if a later one is
+          illegal, so is it);
+        * dead reckoning on each position (the game would have ended there)."""
+        if self._finder is not None:
+            cage = self._finder.find(chain[-1], deadline=deadline)
+            if cage is not None:
+                return "automatic cage", f"contains the cage {cage} (found and verified now)"
         reason = self.legality(chain[-1])
         for position in chain if reason is None else ():
             reason = self.dead(position)
@@ -258,13 +271,15 @@ def solve(
     moves: int = 1,
     extra_depth: int = 3,
     cages: Library | None = None,
+    auto_cages: bool = True,
+    cage_nodes: int = 2_000,
     dead_reckoning: bool = False,
     use_legality: bool = True,
     check_single: bool = False,
     legality_nodes: int = 20_000,
     legality_seconds: float = 2.0,
     dead_nodes: int = 100_000,
-    time_limit: float | None = 120.0,
+    time_limit: float | None = 60.0,
     progress: Callable[[str], None] | None = None,
 ) -> LastMoveVerdict:
     """Solve a last-move problem: the sequences of ``moves`` retractions, the first by
@@ -284,10 +299,14 @@ def solve(
     sides = [chess.WHITE, chess.BLACK] if retract is None else [retract]
     used = ["static rules", f"retro-stalemate (depth {extra_depth})"]
     used += ["known cages"] if cages is not None else []
+    used += ["automatic cages"] if auto_cages else []
     used += ["legality pipeline"] if use_legality else []
     used += ["dead reckoning"] if dead_reckoning else []
     start = time.perf_counter()
-    filters = _Filters(cages=cages, use_legality=use_legality, legality_nodes=legality_nodes,
+    if auto_cages and cages is None:
+        cages = Library()
+    finder = CageFinder(cages, max_nodes=cage_nodes) if auto_cages and cages is not None else None
+    filters = _Filters(cages=cages, finder=finder, use_legality=use_legality, legality_nodes=legality_nodes,
                        legality_seconds=legality_seconds, dead_reckoning=dead_reckoning, dead_nodes=dead_nodes)
     # Phase 1: every sequence whose positions pass the cheap filters, with each of its
     # castling/en-passant variants (a sequence survives when one variant does).
@@ -322,7 +341,7 @@ def solve(
     # Phase 2: the costly filters, only when they can make a difference.
     unchecked = 0
     solutions: list[Solution] = []
-    costly = (use_legality or dead_reckoning) and (len(candidates) > 1 or check_single)
+    costly = (use_legality or dead_reckoning or auto_cages) and (len(candidates) > 1 or check_single)
     for number, ((side, line), (kind, chains)) in enumerate(sorted(candidates.items(), key=_order), 1):
         survivor: Chain | None = chains[0]
         if costly and time_limit is not None and time.perf_counter() - start > time_limit:
@@ -332,7 +351,7 @@ def solve(
                 progress(f"checking candidate {number}/{len(candidates)}: {' '.join(line)}")
             survivor = None
             for chain in chains:
-                reason = filters.costly_chain(chain)
+                reason = filters.costly_chain(chain, None if time_limit is None else start + time_limit)
                 if reason is None:
                     survivor = chain
                     break

@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 _DESCRIPTION = """\
 Enumerate the retraction sequences of N moves (latest first, alternating sides) whose
 every position survives the static rules, known cages, the legality pipeline within a
-budget, retro-stalemate (at least D further retractions) and, with --dead-reckoning,
+budget, cages found automatically around the candidates' clusters (verified by the
+cage verifier), retro-stalemate (at least D further retractions) and, with --dead-reckoning,
 FIDE Article 5.2.2 (no predecessor may be a dead position). Prints each surviving
 sequence in forward notation, latest move first, with the move type of the last move.
 
@@ -54,7 +55,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--moves", type=int, default=1, metavar="N", help="number of moves to retract (default 1)")
     parser.add_argument("--extra-depth", type=int, default=3, metavar="D",
                         help="retro-stalemate: D more retractions must exist after the sequence (default 3)")
-    parser.add_argument("--cages", metavar="FILE", help="a library of known cages (lines of `retro cage -f`)")
+    parser.add_argument("--cages", "--library", dest="cages", metavar="FILE",
+                        help="a library of known cages (lines of `retro cage -f`); the cages found "
+                        "automatically are appended to it (a missing file is created)")
+    parser.add_argument("--no-auto-cages", action="store_true",
+                        help="do not propose and verify cages around the candidates' clusters")
+    parser.add_argument("--cage-nodes", type=int, default=2_000, metavar="STATES",
+                        help="state budget of each automatic cage verification (default 2000)")
     parser.add_argument("--dead-reckoning", action="store_true",
                         help="a predecessor that is a dead position is impossible (FIDE 5.2.2)")
     parser.add_argument("--no-legality", action="store_true",
@@ -91,7 +98,8 @@ def _solve_line(line: str, *, args: argparse.Namespace) -> dict:
     report = _progress_printer() if args.file is None and (args.progress or sys.stderr.isatty()) else None
     verdict = solve(
         problem.board, problem.retract, full_fen=problem.full_fen, moves=args.moves,
-        extra_depth=args.extra_depth, cages=_load_cages(args.cages),
+        extra_depth=args.extra_depth, cages=_load_cages(args.cages), auto_cages=not args.no_auto_cages,
+        cage_nodes=args.cage_nodes,
         dead_reckoning=args.dead_reckoning, use_legality=not args.no_legality, legality_nodes=args.budget,
         check_single=args.check_single, time_limit=args.time_limit, progress=report,
     )

@@ -5,7 +5,8 @@ A *proposal* is a set of units of a full position Q, with Q's zone rule (the occ
 squares and their king-move neighbours, :func:`cages.verify.default_zone`):
 
 * each cluster of Q: a maximal set of units connected by king moves (units that block
-  each other's retractions stand next to each other), with at least two units;
+  each other's retractions stand next to each other), with at least two units, one of
+  them a pawn (pawns are what confines a cluster: they retract only backwards);
 * each cluster without one of its pieces (queen, rook, bishop or knight) and without
   all of them: a free piece in a cluster makes the state space large, and the units it
   leaves behind may be a cage on their own.
@@ -20,6 +21,7 @@ for proposals can only remove impossible positions.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Iterator
 
@@ -63,7 +65,7 @@ def proposals(board: chess.Board) -> Iterator[chess.Board]:
     """The partial positions of the module docstring, each once, smallest first."""
     masks: set[chess.Bitboard] = set()
     for cluster in clusters(board):
-        if chess.popcount(cluster) < 2:
+        if chess.popcount(cluster) < 2 or not cluster & board.pawns:
             continue
         pieces = cluster & (board.queens | board.rooks | board.bishops | board.knights)
         masks.add(cluster)
@@ -75,13 +77,13 @@ def proposals(board: chess.Board) -> Iterator[chess.Board]:
 
 
 class CageFinder:
-    """Finds a verified cage among a position's proposals and adds it to ``library``
+    """Finds a verified cage among a position's first ``per_position`` proposals and adds it to ``library``
     (which appends it to its file, if it has one). Proposals that failed are remembered,
     so each partial position is verified at most once per finder."""
 
-    def __init__(self, library: Library, *, max_nodes: int = 2_000, depth: int = 20) -> None:
+    def __init__(self, library: Library, *, max_nodes: int = 2_000, depth: int = 20, per_position: int = 6) -> None:
         self.library = library
-        self.max_nodes, self.depth = max_nodes, depth
+        self.max_nodes, self.depth, self.per_position = max_nodes, depth, per_position
         self._failed: set[str] = set()
         self.verified = 0
 
@@ -91,7 +93,7 @@ class CageFinder:
         known = self.library.contains_cage(board)
         if known is not None:
             return str(known)
-        for partial in proposals(board):
+        for partial in itertools.islice(proposals(board), self.per_position):
             key = partial.board_fen()
             if key in self._failed:
                 continue

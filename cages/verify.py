@@ -141,7 +141,8 @@ def _transition(units: Units, retraction: Retraction, zone: chess.Bitboard) -> t
     return new, checks[0] if checks else -1
 
 
-def _subsumed(units: Units, pending: int, seen: dict[State, tuple[State, str] | None]) -> bool:
+def _subsumed(units: Units, pending: int, seen: dict[State, tuple[State, str] | None],
+              safe: set[State] | None = None) -> bool:
     """Is the state (``units``, ``pending``) a superset of a state already in the breadth-first
     search, with one more unit (not a rook) and the same pending checker or none?
 
@@ -159,7 +160,9 @@ def _subsumed(units: Units, pending: int, seen: dict[State, tuple[State, str] | 
     failing state (no units, all on home squares) T's line does, at no greater depth since
     T was seen first in breadth-first order (its depth is at most S's). So if a failing
     state is reachable from S, one is from T, which the search explores: skipping S loses
-    no failure, and a ``cage`` verdict stays sound."""
+    no failure, and a ``cage`` verdict stays sound. The same holds when T is one of the
+    ``safe`` states of the cache (from which an earlier verification explored every
+    reachable state and found no failure): then no failure is reachable from S either."""
     if len(units) < 2:
         return False
     key = tuple(sorted((sq, p.symbol()) for sq, p in units.items()))
@@ -167,8 +170,9 @@ def _subsumed(units: Units, pending: int, seen: dict[State, tuple[State, str] | 
         if symbol in "Rr":
             continue
         rest = key[:index] + key[index + 1:]
-        if (rest, -1) in seen or (pending >= 0 and (rest, pending) in seen):
-            return True
+        for smaller in ((rest, -1), (rest, pending)) if pending >= 0 else ((rest, -1),):
+            if smaller in seen or (safe is not None and smaller in safe):
+                return True
     return False
 
 
@@ -255,7 +259,7 @@ class _Search:
                     new_key = _key(new_units, new_pending)
                     if new_key in parents or (self.cache is not None and new_key in self.cache):
                         continue
-                    if _subsumed(new_units, new_pending, parents):
+                    if _subsumed(new_units, new_pending, parents, self.cache):
                         self.subsumed += 1
                         continue
                     parents[new_key] = (key, note)

@@ -288,8 +288,9 @@ def solve(
     en-passant square are taken as given (``retract``, if given, must be the side not to
     move); otherwise ``board`` is a diagram (placement only).
 
-    The costly filters (legality pipeline, dead reckoning) run only when the cheap ones
-    leave more than one candidate sequence, or always with ``check_single``; once
+    The costly filters (automatic cages, legality pipeline, dead reckoning) run only when
+    the cheap ones leave more than one candidate sequence, or always with ``check_single``;
+    automatic cages join ``cages`` (a new in-memory library when it is None). Once
     ``time_limit`` seconds have passed they stop and the candidates not yet checked are
     kept (counted in ``unchecked``). ``progress`` receives a line per costly check."""
     if moves < 1:

@@ -84,7 +84,7 @@ def main() -> None:
     for problem in problems:
         totals[problem_class(problem)] += 1
     for mode in modes:
-        library = Library.load(args.cages) if mode == "cages" else Library()
+        library = Library.load(args.cages, read_only=True) if mode == "cages" else Library()
         print(f"\n== {mode}: {len(library.cages)} known cages", flush=True)
         for problem in problems:
             kind = problem_class(problem)

@@ -227,6 +227,11 @@ class _Filters:
                 break
         return reason
 
+    def forget(self) -> None:
+        """Drop the cheap verdicts, after the library has grown."""
+        self._cheap.clear()
+        self._no_chain.clear()
+
     def has_retraction_chain(self, board: chess.Board, depth: int) -> bool:
         """Is there a chain of ``depth`` retractions through positions passing the cheap
         filters? (retro-stalemate; minimal-castling variants only, see the docstring)"""
@@ -360,6 +365,8 @@ def solve(
         if survivor is not None:
             rejections.pop((side, line), None)
             solutions.append(Solution(side, line, kind, tuple(p.fen() for p in survivor)))
+    if finder is not None and finder.verified and len(solutions) > 1:
+        solutions = _recheck(solutions, candidates, filters, extra_depth, rejections)
     # A line rejected for one variant but surviving for another is not rejected.
     for solution in solutions:
         for prefix_length in range(1, len(solution.moves) + 1):
@@ -378,6 +385,31 @@ def solve(
         unchecked=unchecked,
         seconds=time.perf_counter() - start,
     )
+
+
+def _recheck(solutions: list[Solution], candidates: dict[tuple[chess.Color, tuple[str, ...]], tuple[str, list[Chain]]],
+             filters: _Filters, extra_depth: int, rejections: dict[tuple[chess.Color, tuple[str, ...]], Reason],
+             ) -> list[Solution]:
+    """The solutions that still pass the cheap filters and retro-stalemate once the cages
+    found automatically have joined the library (those filters are sound with any library
+    of verified cages, so a solution they now reject cannot be the answer)."""
+    filters.forget()
+    kept = []
+    for solution in solutions:
+        chains = candidates[solution.side, solution.moves][1]
+        reason: Reason | None = None
+        for chain in chains:
+            reason = next((r for r in map(filters.cheap, chain) if r is not None), None)
+            if reason is None and not filters.has_retraction_chain(chain[-1], extra_depth):
+                reason = "retro-stalemate", f"retro-stalemate with the cages found: fewer than {extra_depth} " \
+                    "further retractions"
+            if reason is None:
+                break
+        if reason is None:
+            kept.append(solution)
+        else:
+            rejections[solution.side, solution.moves] = reason
+    return kept
 
 
 def _order(item: tuple[tuple[chess.Color, tuple[str, ...]], object]) -> tuple[bool, tuple[str, ...]]:

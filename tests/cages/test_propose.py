@@ -49,3 +49,13 @@ def test_automatic_cages_solve_brandis_without_a_cage_file():
     verdict = solve(board, None, use_legality=False)
     assert {(s.side, s.type) for s in verdict.solutions} == {(chess.WHITE, "K-")}
     assert any(r.rule == "automatic cage" for r in verdict.rejections)
+
+
+def test_solutions_are_rechecked_with_the_cages_found():
+    """Ceriani (3bkN1K/pppprp1p/4p1p1, White's last move KxQ): with no cage file, the
+    cages found on the other candidates' positions also close the retro-stalemate of
+    K- (the recheck after the costly filters); without that recheck K- survives."""
+    board = chess.Board("3bkN1K/pppprp1p/4p1p1/8/8/8/8/8 w - - 0 1")
+    verdict = solve(board, None, use_legality=False, time_limit=None)
+    assert {(s.side, s.type) for s in verdict.solutions} == {(chess.WHITE, "KxQ")}
+    assert any(r.moves and r.moves[0].startswith("K") and "cages found" in r.reason for r in verdict.rejections)

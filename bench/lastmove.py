@@ -1,79 +1,122 @@
-"""Last-move problems of data/lastmove-dev.jsonl: how many are solved uniquely and correctly.
+"""Last-move problems of data/lastmove-dev.jsonl: how many are solved uniquely and correctly,
+with the known-cage library and with no cage file, per problem class.
 
-A retraction-sequence problem is solved when exactly one sequence of its length
-survives and it is the published one; a last-move-type problem when the surviving last
-moves all have the published type, and the other side has no legal last move at all
-(type-A problems). Known cages (``needs_cages``) are the verified cages of ``data/cages.txt``
-(made with ``retro cage -f``); the legality pipeline runs when ``retro.legality`` exists.
+A retraction-sequence problem is solved when exactly one sequence of its length survives
+and it is the published one. A last-move-type problem (type A: "what kind of move was
+the last one?") is solved when every surviving last move has the published type and the
+other side has no possible last move at all. A problem is counted *wrong* when the
+published answer did not survive (every wrong unique answer is one): a soundness bug.
 
-    .venv/bin/python bench/lastmove.py [--no-legality] [--budget NODES] [--only BOARD ...]
+Classes: ``sequence`` (retraction sequences), ``type`` (last-move type, Retractor 2
+solves it unaided), ``type+cages`` (Retractor 2 needs hand-picked cages, the
+``needs_cages`` field), ``type-hard`` (Retractor 2 does not solve it).
+
+"With the cage library" uses the verified cages of ``data/cages.txt`` (made with
+``retro cage -f``); "no cage file" starts from an empty library (the solver's automatic
+cages, when they exist, still apply). Every figure is printed with the load average.
+
+    PYTHONPATH=. .venv/bin/python bench/lastmove.py [--no-legality] [--budget NODES]
+        [--modes cages,none] [--only BOARD ...]
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
+import os
 import statistics
 import time
+from collections import defaultdict
 from pathlib import Path
 
 import chess
 
 from cages.library import Library
-from retro.lastmove.solver import solve
+from retro.lastmove.solver import LastMoveVerdict, solve
 
 DATA = Path(__file__).resolve().parent.parent / "data"
+CLASSES = ("sequence", "type", "type+cages", "type-hard")
+
+
+def problem_class(problem: dict) -> str:
+    if problem["answer_kind"] == "retraction_sequence":
+        return "sequence"
+    if not problem["retractor2_solves"]:
+        return "type-hard"
+    return "type+cages" if problem["needs_cages"] else "type"
+
+
+def judge(problem: dict, verdict: LastMoveVerdict) -> tuple[bool, bool, list[str]]:
+    """(solved, wrong, what survived) for a verdict. ``wrong``: the published answer did
+    not survive (so a unique answer, if any, is a wrong one): a soundness bug."""
+    side = chess.WHITE if problem["retract"] == "w" else chess.BLACK
+    mine = [s for s in verdict.solutions if s.side == side]
+    others = [s for s in verdict.solutions if s.side != side]
+    if problem["answer_kind"] == "retraction_sequence":
+        got = [" ".join(s.moves) for s in mine]
+        expected = " ".join(problem["answer"])
+        return got == [expected], expected not in got, got
+    types = sorted({s.type for s in mine})
+    got = types + [f"other side: {len(others)}"] * bool(others)
+    return types == [problem["answer"]] and not others, problem["answer"] not in types, got
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--no-legality", action="store_true")
     parser.add_argument("--budget", type=int, default=20_000)
     parser.add_argument("--cages", default=str(DATA / "cages.txt"),
-                        help="known cages, verified by `retro cage -f` (default data/cages.txt; '' for none)")
-    parser.add_argument("--only", nargs="+", metavar="BOARD",
-                        help="run only the problems with these boards (piece placements)")
+                        help="the known-cage library (default data/cages.txt)")
+    parser.add_argument("--modes", default="cages,none",
+                        help="comma-separated: 'cages' (with the library), 'none' (no cage file)")
+    parser.add_argument("--only", nargs="+", metavar="BOARD", help="run only the problems with these boards")
     args = parser.parse_args()
-    use_legality = not args.no_legality and importlib.util.find_spec("retro.legality") is not None
-    library = Library.load(args.cages) if args.cages else None
-    print(f"legality pipeline: {'on' if use_legality else 'off'}; known cages: {len(library.cages) if library else 0}")
-    solved = with_cages = total = 0
-    times = []
-    for line in open(DATA / "lastmove-dev.jsonl"):
-        problem = json.loads(line)
-        if args.only and problem["board"] not in args.only:
-            continue
-        total += 1
-        side = chess.WHITE if problem["retract"] == "w" else chess.BLACK
-        board = chess.Board(problem["board"] + " w - - 0 1")
-        sequence = problem["answer_kind"] == "retraction_sequence"
-        moves = len(problem["answer"]) if sequence else 1
-        start = time.perf_counter()
-        verdict = solve(board, side, moves=moves, use_legality=use_legality, legality_nodes=args.budget,
-                        cages=library)
-        if sequence:
-            good = verdict.status == "unique" and list(verdict.solutions[0].moves) == problem["answer"]
-            other_ok = True
-            got = [" ".join(s.moves) for s in verdict.solutions]
-        else:
-            types = sorted({s.type for s in verdict.solutions})
-            good = types == [problem["answer"]]
-            other = solve(board, not side, moves=1, use_legality=use_legality, legality_nodes=args.budget,
-                          cages=library)
-            other_ok = other.status == "none"
-            got = types
-        seconds = time.perf_counter() - start
-        times.append(seconds)
-        ok = good and other_ok
-        solved += ok
-        with_cages += ok and bool(problem["needs_cages"])
-        mark = "solved " if ok else "open   "
-        note = "" if other_ok else " (other side also has a last move)"
-        print(f"{mark}{seconds:6.2f}s  {problem['board']:40s} expected {problem['answer']}  got {got[:5]}{note}")
-    print(f"\nsolved {solved} of {total} uniquely and correctly ({with_cages} of them needed cages); "
-          f"time per problem median {statistics.median(times):.2f} s, mean {statistics.mean(times):.2f} s, "
-          f"max {max(times):.2f} s, total {sum(times):.1f} s")
+    modes = [m for m in args.modes.split(",") if m]
+    problems = [json.loads(line) for line in open(DATA / "lastmove-dev.jsonl", encoding="utf-8")]
+    if args.only:
+        problems = [p for p in problems if p["board"] in args.only]
+    print(f"load before: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}; "
+          f"legality pipeline {'off' if args.no_legality else 'on'}", flush=True)
+    solved: dict[tuple[str, str], int] = defaultdict(int)
+    wrong: dict[tuple[str, str], int] = defaultdict(int)
+    times: dict[tuple[str, str], list[float]] = defaultdict(list)
+    totals: dict[str, int] = defaultdict(int)
+    for problem in problems:
+        totals[problem_class(problem)] += 1
+    for mode in modes:
+        library = Library.load(args.cages, read_only=True) if mode == "cages" else Library()
+        print(f"\n== {mode}: {len(library.cages)} known cages", flush=True)
+        for problem in problems:
+            kind = problem_class(problem)
+            side = chess.WHITE if problem["retract"] == "w" else chess.BLACK
+            sequence = problem["answer_kind"] == "retraction_sequence"
+            board = chess.Board(problem["board"] + " w - - 0 1")
+            start = time.perf_counter()
+            verdict = solve(board, side if sequence else None, moves=len(problem["answer"]) if sequence else 1,
+                            use_legality=not args.no_legality, legality_nodes=args.budget, cages=library)
+            seconds = time.perf_counter() - start
+            ok, bad, got = judge(problem, verdict)
+            solved[mode, kind] += ok
+            wrong[mode, kind] += bad
+            times[mode, kind].append(seconds)
+            mark = "WRONG  " if bad else "solved " if ok else "open   "
+            print(f"{mark}{seconds:7.2f}s {kind:10s} {problem['board']:40s} expected {problem['answer']}  "
+                  f"got {got[:6]}", flush=True)
+    print(f"\nload after: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")
+    header = f"{'class':11s} {'total':>5s} " + " ".join(
+        f"{'solved/' + m:>13s} {'wrong':>5s} {'median':>7s} {'mean':>7s} {'max':>7s}" for m in modes)
+    print(header)
+    for kind in (*CLASSES, "all"):
+        keys = CLASSES if kind == "all" else (kind,)
+        row = f"{kind:11s} {sum(totals[k] for k in keys):5d} "
+        for mode in modes:
+            spent = [t for k in keys for t in times[mode, k]]
+            if not spent:
+                row += f"{'-':>13s} {'-':>5s} {'-':>7s} {'-':>7s} {'-':>7s} "
+                continue
+            row += (f"{sum(solved[mode, k] for k in keys):13d} {sum(wrong[mode, k] for k in keys):5d} "
+                    f"{statistics.median(spent):6.2f}s {statistics.mean(spent):6.2f}s {max(spent):6.2f}s ")
+        print(row)
 
 
 if __name__ == "__main__":

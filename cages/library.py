@@ -28,6 +28,10 @@ from retro.position import InvalidFenError, parse_board
 __all__ = ["CageSpec", "KnownCage", "Library", "parse_spec"]
 
 
+NO_ASSUMPTIONS = Options()
+"""No frozen units, no forbidden captures: the assumptions of a question about a full position."""
+
+
 @dataclasses.dataclass(frozen=True)
 class CageSpec:
     """A claimed cage and the options to verify it with."""
@@ -118,8 +122,9 @@ class Library:
         self.cache: dict = {}
 
     @classmethod
-    def load(cls, path: str | Path) -> "Library":
-        """Read a library file (a missing file is an empty library, created on first add)."""
+    def load(cls, path: str | Path, *, read_only: bool = False) -> Library:
+        """Read a library file (a missing file is an empty library, created on first add).
+        With ``read_only`` cages added later stay in memory and the file is not written."""
         library = cls(path)
         if library.path is not None and library.path.exists():
             for number, line in enumerate(library.path.read_text(encoding="utf-8").splitlines(), 1):
@@ -128,6 +133,8 @@ class Library:
                         library._remember(parse_spec(line))
                     except InvalidFenError as error:
                         raise InvalidFenError(f"{library.path}:{number}: {error}") from None
+        if read_only:
+            library.path = None
         return library
 
     def __iter__(self) -> Iterator[KnownCage]:
@@ -147,7 +154,7 @@ class Library:
             with open(self.path, "a", encoding="utf-8") as handle:
                 handle.write(spec.line() + "\n")
 
-    def contains(self, units: dict[chess.Square, chess.Piece], options: Options = Options()) -> KnownCage | None:
+    def contains(self, units: dict[chess.Square, chess.Piece], options: Options = NO_ASSUMPTIONS) -> KnownCage | None:
         """A known cage whose units all stand in ``units`` and whose assumptions hold."""
         for cage in self.cages:
             if not cage.options.frozen <= options.frozen or not cage.options.forbid <= options.forbid:

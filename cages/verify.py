@@ -20,7 +20,8 @@ reachable state (breadth first, each state once: plain graph reachability, so
 nothing is missed; a state's depth is its distance from the given position) finds it,
 or reaches the depth bound first, which also fails. (A depth-first probe runs first
 because it finds most failures at once; its depth-bound failures are re-examined
-breadth first, within a state budget whose exhaustion is also a failure.) A state is skipped only when it is illegal in every extension:
+breadth first, within a state budget whose exhaustion is also a failure.) A state is
+skipped only when it is illegal in every extension:
 
 * the side that did *not* just retract has its king in unblockable check (§3 (a));
 * the side that just retracted has its king in two unblockable checks (§3 (b)), or in
@@ -30,6 +31,13 @@ breadth first, within a state budget whose exhaustion is also a failure.) A stat
 * after a retraction leaves the retractor's king in unblockable check, only the
   checking unit may retract next (§2 principle 2: that unit gave the check; an
   unblockable check cannot be discovered), and if it cannot, the state is illegal.
+
+The breadth-first search also skips a state that is *subsumed*: its units are those of
+a state already seen plus one unit that is not a rook, with the same pending checker or
+none (:func:`_subsumed` proves that every failure reachable from it is reachable, no
+deeper, from the smaller state, which the search explores). Units that wander round the
+zone (a bishop and a rook going round ``k1br2b1/ppKppp1B/2p3p1``) then cost one state per
+square, not one per combination of squares.
 
 Choices where the paper is silent, made conservatively: promoted units have the home
 squares of their kind (a unit may always retract a promotion instead, so nothing is
@@ -137,6 +145,41 @@ def _transition(units: Units, retraction: Retraction, zone: chess.Bitboard) -> t
     return new, checks[0] if checks else -1
 
 
+def _subsumed(units: Units, pending: int, seen: dict[State, tuple[State, str] | None],
+              safe: set[State] | None = None) -> bool:
+    """Is the state (``units``, ``pending``) a superset of a state already in the breadth-first
+    search, with one more unit (not a rook) and the same pending checker or none?
+
+    Subsumption (sound; the verification skips the state). Let T be a seen state whose
+    units are S's minus one unit u that is not a rook, with no pending checker or S's.
+    Every retraction line from S has a matching line from T: drop the retractions of u
+    (and of what u becomes; a retracted unit never becomes a rook unless it is one,
+    since un-promotion only turns a piece into a pawn) and keep the others. Each kept
+    retraction is possible from T's state: with fewer units there are fewer blockers,
+    fewer unblockable checks (so no more states are illegal and the pending-checker rule
+    constrains no more: a checker in T's state checks in S's state too, where a second
+    checker would make S's state illegal), the same zone and frozen squares, and no known
+    cage in a subset of a state that contains none; castling needs its rook, which is
+    never u. T's states hold S's states' units minus u's, so when S's line reaches a
+    failing state (no units, all on home squares) T's line does, at no greater depth since
+    T was seen first in breadth-first order (its depth is at most S's). So if a failing
+    state is reachable from S, one is from T, which the search explores: skipping S loses
+    no failure, and a ``cage`` verdict stays sound. The same holds when T is one of the
+    ``safe`` states of the cache (from which an earlier verification explored every
+    reachable state and found no failure): then no failure is reachable from S either."""
+    if len(units) < 2:
+        return False
+    key = tuple(sorted((sq, p.symbol()) for sq, p in units.items()))
+    for index, (_square, symbol) in enumerate(key):
+        if symbol in "Rr":
+            continue
+        rest = key[:index] + key[index + 1:]
+        for smaller in ((rest, -1), (rest, pending)) if pending >= 0 else ((rest, -1),):
+            if smaller in seen or (safe is not None and smaller in safe):
+                return True
+    return False
+
+
 class _Search:
     def __init__(self, zone: chess.Bitboard, options: Options, depth: int, library: object | None,
                  cache: set[State] | None, max_nodes: int) -> None:
@@ -144,6 +187,7 @@ class _Search:
         self.library, self.cache = library, cache
         self.visited: set[State] = set()
         self.nodes = 0
+        self.subsumed = 0
 
     def _allowed(self, retraction: Retraction) -> bool:
         if retraction.capture and retraction.piece.piece_type == chess.PAWN:
@@ -218,6 +262,9 @@ class _Search:
                 for new_units, new_pending, note in self.successors(state_units, state_pending):
                     new_key = _key(new_units, new_pending)
                     if new_key in parents or (self.cache is not None and new_key in self.cache):
+                        continue
+                    if _subsumed(new_units, new_pending, parents, self.cache):
+                        self.subsumed += 1
                         continue
                     parents[new_key] = (key, note)
                     next_frontier.append((new_units, new_pending))

@@ -4,104 +4,147 @@ from __future__ import annotations
 
 import argparse
 import functools
-import shlex
+import sys
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-import chess
-
-from retro.batch import add_batch_arguments, emit, error_text, read_inputs, run_batch, show_progress
+from retro.batch import add_batch_arguments, emit, error_text, run_batch_command
 from retro.diagram import add_diagram_arguments, check_diagram_arguments, move_squares, show_diagrams
-from retro.position import InvalidFenError, parse_board
+from retro.position import parse_board
+from retro.status import ERROR, LastMoveStatus
 
-_SIDES = {"w": [chess.WHITE], "white": [chess.WHITE], "b": [chess.BLACK], "black": [chess.BLACK],
-          "both": [chess.WHITE, chess.BLACK]}
+if TYPE_CHECKING:
+    from cages.library import Library
+
+_DESCRIPTION = """\
+Enumerate the retraction sequences of N moves (latest first, alternating sides) whose
+every position survives the static rules, known cages, the legality pipeline within a
+budget, cages found automatically around the candidates' clusters (verified by the
+cage verifier), retro-stalemate (at least D further retractions) and, with --dead-reckoning,
+FIDE Article 5.2.2 (no predecessor may be a dead position). Prints each surviving
+sequence in forward notation, latest move first, with the move type of the last move.
+
+The position is either
+  - a bare piece placement (as problems are printed): the side that made the last move
+    is --retract (default: both sides are tried); castling rights and en-passant square
+    are not given, so every one that fits is tried; or
+  - a full FEN (4 to 6 fields): its side to move did NOT make the last move
+    ('... b - - 0 1' means White moved last); its castling rights and en-passant square
+    are taken as given, its move counters ignored. A --retract that names another side
+    is an error (exit code 2), never silently overridden.
+
+Batch mode (-f FILE): one problem per line,
+    <placement or full FEN> [retract=w|b|both]
+e.g. '8/8/8/8/1k6/P7/1K6/8 retract=w' or '4k3/8/4Q3/8/8/8/8/4K3 b - - 0 1'. A line's
+retract= overrides nothing: it must agree with --retract and with the FEN. A line of 2
+or 3 fields ('<placement> w') is refused as ambiguous (is 'w' the side to move or the
+side that moved?). A blank line gets an error record; lines starting with # are skipped."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "lastmove",
         help="solve last-move and retraction problems (what were the last N moves?)",
-        description="Enumerate the retraction sequences of N moves (latest first, alternating sides) "
-        "whose every position survives the static rules, known cages, the legality pipeline within a "
-        "budget, retro-stalemate (at least D further retractions) and, with --dead-reckoning, FIDE "
-        "Article 5.2.2 (no predecessor may be a dead position). Prints each surviving sequence in "
-        "forward notation, latest move first, with the move type of the last move.",
-        epilog="example: retro lastmove 8/8/3r4/4K3/8/4kqpb/8/8 --retract w --moves 3",
+        description=_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n  retro lastmove 8/8/3r4/4K3/8/4kqpb/8/8 --retract w --moves 3\n"
+               "  retro lastmove '4k3/8/4Q3/8/8/8/8/4K3 b - - 0 1'",
     )
-    parser.add_argument("board", nargs="?", help="the diagram: a piece placement (other FEN fields are ignored)")
-    parser.add_argument("--retract", choices=sorted(_SIDES), default="both",
-                        help="the side that made the last move (default: try both)")
+    parser.add_argument("board", nargs="?", help="a piece placement, or a full FEN (quote it)")
+    parser.add_argument("--retract", choices=["w", "white", "b", "black", "both"], default=None,
+                        help="the side that made the last move (default: the FEN's, or both for a placement)")
     parser.add_argument("--moves", type=int, default=1, metavar="N", help="number of moves to retract (default 1)")
     parser.add_argument("--extra-depth", type=int, default=3, metavar="D",
                         help="retro-stalemate: D more retractions must exist after the sequence (default 3)")
-    parser.add_argument("--cages", metavar="FILE", help="a library of known cages (lines of `retro cage -f`)")
+    parser.add_argument("--cages", "--library", dest="cages", metavar="FILE",
+                        help="a library of known cages (lines of `retro cage -f`); the cages found "
+                        "automatically are appended to it (a missing file is created)")
+    parser.add_argument("--no-auto-cages", action="store_true",
+                        help="do not propose and verify cages around the candidates' clusters")
+    parser.add_argument("--cage-nodes", type=int, default=2_000, metavar="STATES",
+                        help="state budget of each automatic cage verification (default 2000)")
     parser.add_argument("--dead-reckoning", action="store_true",
                         help="a predecessor that is a dead position is impossible (FIDE 5.2.2)")
     parser.add_argument("--no-legality", action="store_true",
                         help="do not run the legality pipeline on predecessors (static rules and cages only)")
     parser.add_argument("--budget", type=int, default=20_000, metavar="NODES",
                         help="node budget of the legality pipeline per predecessor (default 20000)")
-    parser.add_argument("-v", "--verbose", action="store_true", help="print every rejected retraction and why")
+    parser.add_argument("--check-single", action="store_true",
+                        help="run the legality pipeline even when one candidate is left (it may prove the "
+                        "diagram illegal; by default a problem's diagram is taken to be legal)")
+    parser.add_argument("--time-limit", type=float, default=60.0, metavar="SECONDS",
+                        help="stop the legality checks after this many seconds per problem and keep the "
+                        "candidates not checked (default 60)")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="print every rejected retraction and the rule that rejected it")
     add_batch_arguments(parser)
     add_diagram_arguments(parser, what="the diagram (SVG: the last move of the first solution marked)")
     parser.set_defaults(func=run)
 
 
 @functools.lru_cache(maxsize=4)
-def _load_cages(path: str | None) -> object | None:
+def _load_cages(path: str | None) -> Library | None:
     if path is None:
         return None
-    try:
-        from cages.library import Library
-    except ImportError as error:
-        raise ValueError("--cages needs the cages package's known-cage library, which is missing") from error
+    from cages.library import Library
+
     return Library.load(path)
 
 
 def _solve_line(line: str, *, args: argparse.Namespace) -> dict:
-    """Batch worker: a line is ``<board> [w|b|both]``."""
+    """Solve one problem (a command-line board or a batch line) and return the verdict's record."""
+    from retro.lastmove.problem import read_problem
     from retro.lastmove.solver import solve
 
-    fields = shlex.split(line)
-    if not fields:
-        raise InvalidFenError("empty line")
-    sides = _SIDES.get(fields[1].lower()) if len(fields) > 1 else _SIDES[args.retract]
-    if sides is None:
-        raise InvalidFenError(f"the side that moved last must be w, b or both, got {fields[1]!r}")
-    board = parse_board(fields[0])
-    cages = _load_cages(args.cages)
-    results = []
-    for side in sides:
-        verdict = solve(
-            board, side, moves=args.moves, extra_depth=args.extra_depth, cages=cages,
-            dead_reckoning=args.dead_reckoning, use_legality=not args.no_legality, legality_nodes=args.budget,
-        )
-        results.append(verdict.as_dict())
-    return {"fen": board.board_fen(), "status": _combined_status(results), "results": results}
+    problem = read_problem(line, args.retract)
+    report = _progress_printer() if args.file is None and (args.progress or sys.stderr.isatty()) else None
+    verdict = solve(
+        problem.board, problem.retract, full_fen=problem.full_fen, moves=args.moves,
+        extra_depth=args.extra_depth, cages=_load_cages(args.cages), auto_cages=not args.no_auto_cages,
+        cage_nodes=args.cage_nodes,
+        dead_reckoning=args.dead_reckoning, use_legality=not args.no_legality, legality_nodes=args.budget,
+        check_single=args.check_single, time_limit=args.time_limit, progress=report,
+    )
+    return verdict.as_dict()
 
 
-def _combined_status(results: list[dict]) -> str:
-    count = sum(len(r["solutions"]) for r in results)
-    return "none" if count == 0 else "unique" if count == 1 else "multiple"
+def _progress_printer() -> Callable[[str], None]:
+    """Print the solver's progress lines on stderr, with the seconds since the start."""
+    start = time.perf_counter()
+
+    def report(message: str) -> None:
+        print(f"[{time.perf_counter() - start:6.1f} s] {message}", file=sys.stderr, flush=True)
+
+    return report
+
+
+_SIDE = {"w": "White", "b": "Black"}
 
 
 def _text(record: dict, verbose: bool) -> str:
-    if record["status"] == "error":
+    if record["status"] == ERROR:
         return error_text(record)
-    lines = []
-    for result in record["results"]:
-        side = "White" if result["retract"] == "w" else "Black"
-        lines.append(f"{side} retracts ({result['nodes']} positions checked, {result['seconds']:.2f} s; "
-                     f"filters: {', '.join(result['filters'])}):")
-        for solution in result["solutions"]:
+    sides = ["w", "b"] if record["retract"] == "both" else [record["retract"]]
+    lines = [f"{record['fen']}  ({record['nodes']} positions checked, {record['seconds']:.2f} s; "
+             f"filters: {', '.join(record['filters'])})"]
+    for side in sides:
+        lines.append(f"{_SIDE[side]} made the last move:")
+        found = [s for s in record["solutions"] if s["side"] == side]
+        for solution in found:
             lines.append(f"  {' '.join(solution['moves'])}   [{solution['type']}]")
-        if not result["solutions"]:
-            lines.append("  no legal last move")
+        if record["unchecked"]:
+            lines.append(f"  ({record['unchecked']} candidates kept unchecked: the time limit was reached)")
+        if not found:
+            lines.append("  no possible last move")
         if verbose:
-            for rejection in result["rejected"]:
-                lines.append(f"  rejected {' '.join(rejection['moves']) or '(diagram)'}: {rejection['reason']}")
+            for rejection in record["rejected"]:
+                if rejection["side"] == side:
+                    moves = " ".join(rejection["moves"]) or "(the diagram itself)"
+                    lines.append(f"  not {moves}  [{rejection['rule']}]: {rejection['reason']}")
     status = record["status"]
-    lines.append("unique solution" if status == "unique" else
-                 "no solution" if status == "none" else f"{status} solutions")
+    lines.append("unique solution" if status == LastMoveStatus.UNIQUE else
+                 "no solution" if status == LastMoveStatus.NONE else f"{status} solutions")
     return "\n".join(lines)
 
 
@@ -115,12 +158,11 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError("give a board, or -f FILE for batch mode")
         record = worker(args.board)
         emit(record, _text(record, args.verbose), as_json=args.json)
-        solutions = [s for result in record["results"] for s in result["solutions"]]
+        solutions = record["solutions"]
         last = move_squares(solutions[0]["moves"][0]) if solutions else None
-        show_diagrams(args, parse_board(args.board.split()[0]), lastmove=last)
+        show_diagrams(args, parse_board(record["fen"]), lastmove=last)
         return 0
-    lines = read_inputs(args.file)
-    for record in run_batch(worker, lines, jobs=args.jobs, progress=show_progress(args), desc="lastmove",
-                            total=len(lines)):
-        emit(record, _text(record, args.verbose), as_json=args.json)
-    return 0
+    if args.board:
+        raise ValueError("give either a board or -f FILE, not both")
+    return run_batch_command(args, worker, lambda record: _text(record, args.verbose), desc="lastmove",
+                             statuses=[s.value for s in LastMoveStatus])

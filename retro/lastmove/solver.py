@@ -1,16 +1,24 @@
 """The last-move solver: which retraction sequences of length N can have led to P?
 
-Given a board (placement only, as problems are printed) and the side that made the
-last move, :func:`solve` enumerates the sequences of N alternating retractions from
+Given a board and the side that made the last move (see :mod:`retro.lastmove.problem`
+for how a problem is read), :func:`solve` enumerates the sequences of N alternating retractions from
 the reverse move generator (:func:`retro.revmoves.retractions`) and keeps a sequence
 when every position on it survives these filters, each of which is **sound** (it only
 rejects a position that cannot occur in any game):
 
 1. **Static rules** (:func:`retro.rules.check_static`): proven rules, see there.
 2. **Known cages** (:class:`cages.library.Library`): a position that contains a cage
-   verified by :mod:`cages` is illegal (Hwa 2022, definition of a cage).
+   verified by :mod:`cages` is illegal (Hwa 2022, definition of a cage). **Automatic
+   cages** (:mod:`cages.propose`): when more than one candidate is left, the clusters
+   of each candidate's earliest position are proposed as cages and verified; a
+   verified one rejects the candidate and joins the library (and its file).
 3. **The legality pipeline** within a budget (:func:`retro.legality.decide`): only
    an ``illegal`` verdict rejects; ``unknown`` (budget exhausted) keeps the position.
+   It is asked about the earliest position of a candidate sequence only (the others
+   are reached from it by the sequence's moves, so they are legal when it is, and it
+   is illegal when one of them is), and only when filters 1, 2 and 4 leave more than
+   one candidate: with one candidate left it could only say that the diagram is
+   illegal, which a problem excludes (``check_single`` asks it anyway).
 4. **Retro-stalemate**: after the sequence at least D more retractions (default 3,
    as Retractor uses) must exist, each position passing filters 1-2. Sound because
    every legal position has a legal predecessor (the position before the last move
@@ -23,7 +31,7 @@ rejects a position that cannot occur in any game):
 
 Choices where the problem statement is silent (what composers expect):
 
-* The diagram's castling rights are taken as none, and its en-passant square as any
+* A bare placement's castling rights are taken as none, and its en-passant square as any
   that a double step of the side that moved last could have created (one variant per
   square, plus none). Fewer rights in P admit at least the predecessors that more
   rights admit, so no possible last move is lost.
@@ -39,61 +47,104 @@ Choices where the problem statement is silent (what composers expect):
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import time
 from collections.abc import Callable, Iterator
 
 import chess
 
+from cages.library import Library
+from cages.propose import CageFinder
 from retro.lastmove.notation import forward_notation, move_type
+from retro.legality import decide
 from retro.revmoves import Retraction, predecessor, retractions
+from retro.rules import check_static
+from retro.status import DeadStatus, LastMoveStatus, LegalityStatus
+from retro.unwinnable import is_dead
 
 __all__ = ["Solution", "Rejection", "LastMoveVerdict", "solve", "diagram_positions"]
 
 
+def _side(color: chess.Color) -> str:
+    return "w" if color == chess.WHITE else "b"
+
+
 @dataclasses.dataclass(frozen=True)
 class Solution:
-    """A surviving sequence: ``moves`` in forward notation, latest first; ``type`` is the
-    move type of the latest move; ``positions`` the FENs before each move (latest first)."""
+    """A surviving sequence: ``side`` made the latest move; ``moves`` in forward
+    notation, latest first; ``type`` is the move type of the latest move; ``positions``
+    the FENs before each move (latest first)."""
 
+    side: chess.Color
     moves: tuple[str, ...]
     type: str
     positions: tuple[str, ...]
 
     def as_dict(self) -> dict[str, object]:
-        return {"moves": list(self.moves), "type": self.type}
+        return {"side": _side(self.side), "moves": list(self.moves), "type": self.type}
 
 
 @dataclasses.dataclass(frozen=True)
 class Rejection:
-    """A retraction sequence (latest first) and the rule that rejected its last position."""
+    """A retraction sequence of ``side`` (latest first; empty for the diagram itself),
+    the ``rule`` that rejected its last position (a short name) and the ``reason``."""
 
+    side: chess.Color
     moves: tuple[str, ...]
+    rule: str
     reason: str
+
+    def as_dict(self) -> dict[str, object]:
+        return {"side": _side(self.side), "moves": list(self.moves), "rule": self.rule, "reason": self.reason}
 
 
 @dataclasses.dataclass(frozen=True)
 class LastMoveVerdict:
-    board: str
-    retract: chess.Color
-    status: str  # "unique", "multiple" or "none"
+    """The answer to a last-move problem: the sequences that survive every filter, for
+    the side (or both sides, ``retract=None``) asked, and the rejected ones with the rule."""
+
+    fen: str
+    retract: chess.Color | None
+    status: LastMoveStatus
     solutions: tuple[Solution, ...]
     rejections: tuple[Rejection, ...]
     filters: tuple[str, ...]
     nodes: int
     seconds: float
+    unchecked: int = 0
 
     def as_dict(self) -> dict[str, object]:
         return {
-            "fen": self.board,
-            "retract": "w" if self.retract else "b",
+            "fen": self.fen,
             "status": self.status,
+            "retract": "both" if self.retract is None else _side(self.retract),
             "solutions": [s.as_dict() for s in self.solutions],
-            "rejected": [{"moves": list(r.moves), "reason": r.reason} for r in self.rejections],
+            "rejected": [r.as_dict() for r in self.rejections],
             "filters": list(self.filters),
             "nodes": self.nodes,
+            "unchecked": self.unchecked,
             "seconds": round(self.seconds, 3),
+            "results": self._per_side(),
         }
+
+    def _per_side(self) -> list[dict[str, object]]:
+        """The same answer split by the side that moved last, one record per side asked
+        (the shape of the ``results`` key before the verdict covered both sides; the web page
+        and earlier clients read it). ``nodes`` and ``seconds`` are the whole problem's."""
+        records: list[dict[str, object]] = []
+        for side in (chess.WHITE, chess.BLACK) if self.retract is None else (self.retract,):
+            solutions = [{"moves": list(s.moves), "type": s.type} for s in self.solutions if s.side == side]
+            records.append({
+                "fen": self.fen, "retract": _side(side), "status": status_of(len(solutions)),
+                "solutions": solutions,
+                "rejected": [{"moves": list(r.moves), "reason": r.reason} for r in self.rejections if r.side == side],
+                "filters": list(self.filters), "nodes": self.nodes, "seconds": round(self.seconds, 3),
+            })
+        return records
+
+
+def status_of(count: int) -> LastMoveStatus:
+    """``none``, ``unique`` or ``multiple`` for ``count`` surviving sequences."""
+    return LastMoveStatus.NONE if count == 0 else LastMoveStatus.UNIQUE if count == 1 else LastMoveStatus.MULTIPLE
 
 
 def diagram_positions(board: chess.Board, retract: chess.Color) -> list[chess.Board]:
@@ -116,54 +167,91 @@ def diagram_positions(board: chess.Board, retract: chess.Color) -> list[chess.Bo
     return result
 
 
+Reason = tuple[str, str]
+"""(rule name, explanation) of a rejection."""
+
+Chain = tuple[chess.Board, ...]
+"""The positions before each move of a candidate sequence, latest first."""
+
+
 class _Filters:
     """The sound filters of the module docstring, with a cache and a node count."""
 
-    def __init__(
-        self,
-        *,
-        cages: object | None,
-        legality: Callable[[chess.Board], str | None] | None,
-        dead: Callable[[chess.Board], bool] | None,
-    ) -> None:
-        from retro.rules import check_static
-
-        self._check_static = check_static
+    def __init__(self, *, cages: Library | None, finder: CageFinder | None, use_legality: bool,
+                 legality_nodes: int, legality_seconds: float, dead_reckoning: bool, dead_nodes: int) -> None:
         self._cages = cages
-        self._legality = legality
-        self._dead = dead
+        self._finder = finder
+        self._use_legality = use_legality
+        self._legality_nodes, self._legality_seconds = legality_nodes, legality_seconds
+        self._dead_reckoning, self._dead_nodes = dead_reckoning, dead_nodes
         self.nodes = 0
-        self._cheap: dict[str, str | None] = {}
-        self._costly: dict[str, str | None] = {}
+        self._cheap: dict[str, Reason | None] = {}
+        self._illegal: dict[str, Reason | None] = {}
+        self._dead: dict[str, Reason | None] = {}
         self._no_chain: set[tuple[str, int]] = set()
 
-    def cheap(self, board: chess.Board) -> str | None:
-        """Reason the position is impossible by static rules or a known cage, or None."""
+    def cheap(self, board: chess.Board) -> Reason | None:
+        """Why the position is impossible by static rules or a known cage, or None."""
         key = board.fen()
         if key not in self._cheap:
             self.nodes += 1
-            verdict = self._check_static(board)
-            reason = None
+            verdict = check_static(board)
+            reason: Reason | None = None
             if verdict.status == "illegal":
-                reason = f"static rule: {verdict.reason}"
+                reason = "static", f"static rule: {verdict.reason}"
             elif self._cages is not None:
-                cage = self._cages.contains_cage(board)  # type: ignore[attr-defined]
+                cage = self._cages.contains_cage(board)
                 if cage is not None:
-                    reason = f"contains the known cage {cage}"
+                    reason = "cage", f"contains the known cage {cage}"
             self._cheap[key] = reason
         return self._cheap[key]
 
-    def costly(self, board: chess.Board) -> str | None:
-        """Reason from the legality pipeline or dead reckoning, or None."""
+    def legality(self, board: chess.Board) -> Reason | None:
+        """Why the legality pipeline (within its budget) proves the position illegal, or None."""
+        if not self._use_legality:
+            return None
         key = board.fen()
-        if key not in self._costly:
-            reason = None
-            if self._legality is not None:
-                reason = self._legality(board)
-            if reason is None and self._dead is not None and self._dead(board):
-                reason = "dead reckoning: the position before it is dead, so the game had already ended"
-            self._costly[key] = reason
-        return self._costly[key]
+        if key not in self._illegal:
+            verdict = decide(board, max_nodes=self._legality_nodes, time_limit=self._legality_seconds)
+            self._illegal[key] = ("legality", f"illegal: {verdict.reason}") \
+                if verdict.status == LegalityStatus.ILLEGAL else None
+        return self._illegal[key]
+
+    def dead(self, board: chess.Board) -> Reason | None:
+        """Dead reckoning: the position is dead, so the game ended there (FIDE 5.2.2), or None."""
+        if not self._dead_reckoning:
+            return None
+        key = board.fen()
+        if key not in self._dead:
+            self._dead[key] = ("dead reckoning", "dead reckoning: the position before it is dead, so the game "
+                               "had ended") if is_dead(board, max_nodes=self._dead_nodes).status == DeadStatus.DEAD \
+                else None
+        return self._dead[key]
+
+    def costly_chain(self, chain: Chain, deadline: float | None = None) -> Reason | None:
+        """Why a candidate's positions cannot occur by the costly filters, or None:
+
+        * a cage among the proposals of the earliest position (:mod:`cages.propose`; no
+          proposal is verified after ``deadline``, a :func:`time.perf_counter` value);
+        * the legality pipeline on the earliest position (if it is legal, so is every
+          later one, reached from it by the sequence's moves; if a later one is
+          illegal, so is it);
+        * dead reckoning on each position (the game would have ended there)."""
+        if self._finder is not None:
+            cage = self._finder.find(chain[-1], deadline=deadline)
+            if cage is not None:
+                return "automatic cage", f"contains the cage {cage} (found automatically)"
+        reason = self.legality(chain[-1])
+        for position in chain if reason is None else ():
+            reason = self.dead(position)
+            if reason is not None:
+                break
+        return reason
+
+    def forget(self) -> None:
+        """Drop the cheap verdicts, after the library has grown."""
+        self._cheap.clear()
+        self._no_chain.clear()
 
     def has_retraction_chain(self, board: chess.Board, depth: int) -> bool:
         """Is there a chain of ``depth`` retractions through positions passing the cheap
@@ -191,108 +279,159 @@ def _minimal_variants(candidates: list[Retraction]) -> Iterator[Retraction]:
     return iter(best.values())
 
 
-def _available(module: str) -> bool:
-    return importlib.util.find_spec(module) is not None
-
-
-def _pipeline_reason(*, max_nodes: int, time_limit: float) -> Callable[[chess.Board], str | None]:
-    from retro.legality import decide
-
-    def reason(board: chess.Board) -> str | None:
-        verdict = decide(board, max_nodes=max_nodes, time_limit=time_limit)
-        return f"illegal: {verdict.reason}" if verdict.status == "illegal" else None
-
-    return reason
-
-
-def _dead_check(*, max_nodes: int) -> Callable[[chess.Board], bool]:
-    from retro.unwinnable import is_dead
-
-    def dead(board: chess.Board) -> bool:
-        return is_dead(board, max_nodes=max_nodes).status == "dead"
-
-    return dead
+def _start_positions(board: chess.Board, retract: chess.Color, full_fen: bool) -> list[chess.Board]:
+    """The positions to retract from: the full FEN's own, or the diagram's variants."""
+    if not full_fen:
+        return diagram_positions(board, retract)
+    if board.turn == retract:
+        raise ValueError(f"the FEN has {'White' if board.turn else 'Black'} to move, so "
+                         f"{'Black' if board.turn else 'White'} made the last move, not {_side(retract)}")
+    return [board.copy(stack=False)]
 
 
 def solve(
     board: chess.Board,
-    retract: chess.Color,
+    retract: chess.Color | None = None,
     *,
+    full_fen: bool = False,
     moves: int = 1,
     extra_depth: int = 3,
-    cages: object | None = None,
+    cages: Library | None = None,
+    auto_cages: bool = True,
+    cage_nodes: int = 2_000,
     dead_reckoning: bool = False,
     use_legality: bool = True,
+    check_single: bool = False,
     legality_nodes: int = 20_000,
     legality_seconds: float = 2.0,
     dead_nodes: int = 100_000,
+    time_limit: float | None = 60.0,
+    progress: Callable[[str], None] | None = None,
 ) -> LastMoveVerdict:
     """Solve a last-move problem: the sequences of ``moves`` retractions, the first by
-    ``retract``, whose positions all survive the filters of the module docstring.
+    ``retract`` (``None``: each side in turn), whose positions all survive the filters of
+    the module docstring. With ``full_fen`` the board's side to move, castling rights and
+    en-passant square are taken as given (``retract``, if given, must be the side not to
+    move); otherwise ``board`` is a diagram (placement only).
 
-    ``cages`` is a known-cage library (anything with ``contains_cage(board)``)."""
+    The costly filters (automatic cages, legality pipeline, dead reckoning) run only when
+    the cheap ones leave more than one candidate sequence, or always with ``check_single``;
+    automatic cages join ``cages`` (a new in-memory library when it is None). Once
+    ``time_limit`` seconds have passed they stop and the candidates not yet checked are
+    kept (counted in ``unchecked``). ``progress`` receives a line per costly check."""
     if moves < 1:
         raise ValueError("the number of moves to retract must be at least 1")
-    if dead_reckoning and not _available("retro.unwinnable"):
-        raise ValueError("dead reckoning needs the unwinnability analyzer (retro.unwinnable), which is missing")
-    use_legality = use_legality and _available("retro.legality")
+    if full_fen and retract is None:
+        retract = not board.turn
+    sides = [chess.WHITE, chess.BLACK] if retract is None else [retract]
     used = ["static rules", f"retro-stalemate (depth {extra_depth})"]
     used += ["known cages"] if cages is not None else []
+    used += ["automatic cages"] if auto_cages else []
     used += ["legality pipeline"] if use_legality else []
     used += ["dead reckoning"] if dead_reckoning else []
     start = time.perf_counter()
-    filters = _Filters(
-        cages=cages,
-        legality=_pipeline_reason(max_nodes=legality_nodes, time_limit=legality_seconds) if use_legality else None,
-        dead=_dead_check(max_nodes=dead_nodes) if dead_reckoning else None,
-    )
-    solutions: dict[tuple[str, ...], Solution] = {}
-    rejections: dict[tuple[str, ...], str] = {}
+    if auto_cages and cages is None:
+        cages = Library()
+    finder = CageFinder(cages, max_nodes=cage_nodes) if auto_cages and cages is not None else None
+    filters = _Filters(cages=cages, finder=finder, use_legality=use_legality, legality_nodes=legality_nodes,
+                       legality_seconds=legality_seconds, dead_reckoning=dead_reckoning, dead_nodes=dead_nodes)
+    # Phase 1: every sequence whose positions pass the cheap filters, with each of its
+    # castling/en-passant variants (a sequence survives when one variant does).
+    candidates: dict[tuple[chess.Color, tuple[str, ...]], tuple[str, list[Chain]]] = {}
+    rejections: dict[tuple[chess.Color, tuple[str, ...]], Reason] = {}
 
-    def extend(position: chess.Board, line: tuple[str, ...], fens: tuple[str, ...], kind: str) -> bool:
-        """Depth-first over retractions; True when some continuation survives."""
+    def extend(side: chess.Color, position: chess.Board, line: tuple[str, ...], chain: Chain, kind: str) -> None:
         if len(line) == moves:
-            if not filters.has_retraction_chain(position, extra_depth):
-                rejections.setdefault(line, f"retro-stalemate: fewer than {extra_depth} further retractions")
-                return False
-            solutions.setdefault(line, Solution(line, kind, fens))
-            return True
-        survived = False
+            if filters.has_retraction_chain(position, extra_depth):
+                candidates.setdefault((side, line), (kind, []))[1].append(chain)
+            else:
+                rejections.setdefault((side, line), (
+                    "retro-stalemate", f"retro-stalemate: fewer than {extra_depth} further retractions"))
+            return
         for retraction in retractions(position):
             previous = predecessor(position, retraction)
-            notation = forward_notation(previous, retraction.move)
-            new_line = line + (notation,)
-            new_kind = move_type(previous, retraction.move) if not line else kind
-            if len(new_line) == moves and new_line in solutions:
-                continue  # another castling/en-passant variant of a known solution
-            reason = filters.cheap(previous) or filters.costly(previous)
+            new_line = line + (forward_notation(previous, retraction.move),)
+            reason = filters.cheap(previous)
             if reason is not None:
-                rejections.setdefault(new_line, reason)
+                rejections.setdefault((side, new_line), reason)
                 continue
-            if extend(previous, new_line, fens + (previous.fen(),), new_kind):
-                survived = True
-                rejections.pop(new_line, None)
-        return survived
+            extend(side, previous, new_line, chain + (previous,),
+                   move_type(previous, retraction.move) if not line else kind)
 
-    for position in diagram_positions(board, retract):
-        reason = filters.cheap(position)
-        if reason is None:
-            extend(position, (), (), "")
-        else:
-            rejections.setdefault((), f"the diagram itself: {reason}")
+    for side in sides:
+        for position in _start_positions(board, side, full_fen):
+            reason = filters.cheap(position)
+            if reason is None:
+                extend(side, position, (), (), "")
+            else:
+                rejections.setdefault((side, ()), (reason[0], f"the diagram itself: {reason[1]}"))
+    # Phase 2: the costly filters, only when they can make a difference.
+    unchecked = 0
+    solutions: list[Solution] = []
+    costly = (use_legality or dead_reckoning or auto_cages) and (len(candidates) > 1 or check_single)
+    for number, ((side, line), (kind, chains)) in enumerate(sorted(candidates.items(), key=_order), 1):
+        survivor: Chain | None = chains[0]
+        if costly and time_limit is not None and time.perf_counter() - start > time_limit:
+            unchecked += 1
+        elif costly:
+            if progress is not None:
+                progress(f"checking candidate {number}/{len(candidates)}: {' '.join(line)}")
+            survivor = None
+            for chain in chains:
+                reason = filters.costly_chain(chain, None if time_limit is None else start + time_limit)
+                if reason is None:
+                    survivor = chain
+                    break
+                rejections[side, line] = reason
+        if survivor is not None:
+            rejections.pop((side, line), None)
+            solutions.append(Solution(side, line, kind, tuple(p.fen() for p in survivor)))
+    if finder is not None and finder.verified and len(solutions) > 1:
+        solutions = _recheck(solutions, candidates, filters, extra_depth, rejections)
     # A line rejected for one variant but surviving for another is not rejected.
-    for line in solutions:
-        for prefix_length in range(1, len(line) + 1):
-            rejections.pop(line[:prefix_length], None)
-    ordered = tuple(sorted(solutions.values(), key=lambda s: s.moves))
-    status = "none" if not ordered else "unique" if len(ordered) == 1 else "multiple"
+    for solution in solutions:
+        for prefix_length in range(1, len(solution.moves) + 1):
+            rejections.pop((solution.side, solution.moves[:prefix_length]), None)
+    status = status_of(len(solutions))
     return LastMoveVerdict(
-        board=board.board_fen(),
+        fen=board.fen() if full_fen else board.board_fen(),
         retract=retract,
         status=status,
-        solutions=ordered,
-        rejections=tuple(Rejection(line, reason) for line, reason in sorted(rejections.items())),
+        solutions=tuple(solutions),
+        rejections=tuple(Rejection(side, line, rule, reason) for (side, line), (rule, reason)
+                         in sorted(rejections.items(), key=_order)),
         filters=tuple(used),
         nodes=filters.nodes,
+        unchecked=unchecked,
         seconds=time.perf_counter() - start,
     )
+
+
+def _recheck(solutions: list[Solution], candidates: dict[tuple[chess.Color, tuple[str, ...]], tuple[str, list[Chain]]],
+             filters: _Filters, extra_depth: int, rejections: dict[tuple[chess.Color, tuple[str, ...]], Reason],
+             ) -> list[Solution]:
+    """The solutions that still pass the cheap filters and retro-stalemate once the cages
+    found automatically have joined the library (those filters are sound with any library
+    of verified cages, so a solution they now reject cannot be the answer)."""
+    filters.forget()
+    kept = []
+    for solution in solutions:
+        chains = candidates[solution.side, solution.moves][1]
+        reason: Reason | None = None
+        for chain in chains:
+            reason = next((r for r in map(filters.cheap, chain) if r is not None), None)
+            if reason is None and not filters.has_retraction_chain(chain[-1], extra_depth):
+                reason = "retro-stalemate", f"retro-stalemate with the cages found: fewer than {extra_depth} " \
+                    "further retractions"
+            if reason is None:
+                break
+        if reason is None:
+            kept.append(solution)
+        else:
+            rejections[solution.side, solution.moves] = reason
+    return kept
+
+
+def _order(item: tuple[tuple[chess.Color, tuple[str, ...]], object]) -> tuple[bool, tuple[str, ...]]:
+    """White's sequences first, then by moves."""
+    return not item[0][0], item[0][1]

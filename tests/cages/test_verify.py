@@ -125,3 +125,11 @@ def test_cli_errors_exit_2(capsys):
     assert main(["cage", "8/8/8/8/8/8/6PP/6Nr", "--frozen", "a1"]) == 2
     assert "frozen square a1 is empty" in capsys.readouterr().err
     assert main(["cage", "8/8/8/8/8/8/6PP/6Nr", "--forbid", "dxf"]) == 2
+
+
+def test_subsumption_verifies_a_cage_whose_units_wander():
+    """k1br2b1/ppKppp1B/2p3p1 (the cage of Bartolovic & Buljan's QxQ problem): Black's
+    rook and bishop go round behind the pawns, and without subsumption the breadth-first
+    search exhausted 100,000 states; with it a few thousand suffice."""
+    verdict = verify(chess.Board("k1br2b1/ppKppp1B/2p3p1/8/8/8/8/8 w - - 0 1"), max_nodes=10_000)
+    assert verdict.status == "cage"

@@ -74,7 +74,7 @@ def test_cli_prints_solutions_and_json(capsys):
     assert "a2-a3+" in out and "unique solution" in out
     assert main(["lastmove", "8/8/8/8/1k6/P7/1K6/8", "--retract", "w", "--no-legality", "--json"]) == 0
     record = json.loads(capsys.readouterr().out)
-    assert record["status"] == "unique" and record["results"][0]["solutions"][0]["type"] == "P-"
+    assert record["status"] == "unique" and record["solutions"][0] == {"side": "w", "moves": ["a2-a3+"], "type": "P-"}
 
 
 def test_cli_bad_board_exit_2(capsys):
@@ -96,7 +96,7 @@ def test_position_2_dead_reckoning_picks_a5_a4():
     board = chess.Board(POSITION_2)
     plain = {s.moves[0] for s in solve(board, chess.BLACK, use_legality=False).solutions}
     assert {"Ke8-d8", "a5-a4"} <= plain
-    verdict = solve(board, chess.BLACK, dead_reckoning=True, use_legality=False)
+    verdict = solve(board, chess.BLACK, dead_reckoning=True, use_legality=False, auto_cages=False, time_limit=None)
     assert verdict.status == "unique" and verdict.solutions[0].moves == ("a5-a4",)
     assert any(r.moves == ("Ke8-d8",) and "dead" in r.reason for r in verdict.rejections)
 
@@ -107,7 +107,7 @@ def test_position_20_dead_reckoning_proves_en_passant():
     board = chess.Board(POSITION_20)
     plain = {s.moves[0] for s in solve(board, chess.WHITE, use_legality=False).solutions}
     assert {"b5-b6", "c5xPb6", "c5xb6ep"} <= plain
-    verdict = solve(board, chess.WHITE, dead_reckoning=True, use_legality=False)
+    verdict = solve(board, chess.WHITE, dead_reckoning=True, use_legality=False, auto_cages=False, time_limit=None)
     assert verdict.status == "unique" and verdict.solutions[0].moves == ("c5xb6ep",)
 
 
@@ -117,8 +117,9 @@ def test_position_21_dead_reckoning_proves_en_passant():
     set c5xb6 capturing a rook, a knight or en passant, and the capture-file count of
     the pawn-fates rule (the b-file's one landing) refutes the rook and the knight."""
     board = chess.Board(POSITION_21)
-    assert solve(board, chess.BLACK, dead_reckoning=True, use_legality=False).status == "none"
-    verdict = solve(board, chess.WHITE, dead_reckoning=True, use_legality=False)
+    black = solve(board, chess.BLACK, dead_reckoning=True, use_legality=False, auto_cages=False, time_limit=None)
+    assert black.status == "none"
+    verdict = solve(board, chess.WHITE, dead_reckoning=True, use_legality=False, auto_cages=False, time_limit=None)
     assert verdict.status == "unique" and verdict.solutions[0].moves == ("c5xb6ep",)
     reasons = {r.moves[0]: r.reason for r in verdict.rejections}
     assert "dead reckoning" in reasons["c5xPb6"] and "fates" in reasons["c5xRb6"]
@@ -130,9 +131,9 @@ def test_brandis_cage_makes_ka2_a1_unique():
     cage = parse_spec("8/8/8/8/8/8/PPkPP3/KR1b4 depth=5")
     assert verify(cage.board, max_nodes=200_000).status == "cage"
     board = chess.Board("8/8/8/8/8/1P6/1PkPP3/KR1b4 w - - 0 1")
-    without = {s.moves[0] for s in solve(board, chess.WHITE, use_legality=False).solutions}
+    without = {s.moves[0] for s in solve(board, chess.WHITE, use_legality=False, auto_cages=False).solutions}
     assert "Ka2-a1" in without and any(m.startswith("a2x") for m in without)
     library = Library()
     library.add(cage)
-    verdict = solve(board, chess.WHITE, use_legality=False, cages=library)
+    verdict = solve(board, chess.WHITE, use_legality=False, cages=library, auto_cages=False)
     assert verdict.status == "unique" and verdict.solutions[0].moves == ("Ka2-a1",)

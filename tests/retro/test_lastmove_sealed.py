@@ -28,7 +28,7 @@ SOLVED = [
 
 @pytest.fixture(scope="module")
 def known_cages():
-    return Library.load(str(DATA_DIR / "cages.txt"))
+    return Library.load(str(DATA_DIR / "cages.txt"), read_only=True)
 
 
 @pytest.mark.parametrize("board", SOLVED, ids=[PROBLEMS[b]["source"][:30] for b in SOLVED])

@@ -1,0 +1,61 @@
+"""Automatic cages: clusters of a position, proposals, and the finder that verifies them
+and adds them to the library (and its file)."""
+
+import chess
+
+from cages.library import Library
+from cages.propose import CageFinder, clusters, proposals
+from retro.lastmove.solver import solve
+
+# Brandis (paper 003, Figure 1): White retracts. The predecessor of a2xBb3 holds the
+# Figure 2 cage PPkPP/KR1b (White's a1 king and b1 rook shut in behind their pawns by
+# Black's king on c2 and bishop on d1) plus the black bishop on b3.
+BRANDIS = "8/8/8/8/8/1P6/1PkPP3/KR1b4"
+BRANDIS_AXB3 = "8/8/8/8/8/1b6/PPkPP3/KR1b4 w - - 0 1"
+
+
+def test_clusters_are_king_move_components():
+    board = chess.Board("k7/8/8/8/8/8/PP6/KR5N w - - 0 1")
+    found = [chess.SquareSet(c) for c in clusters(board)]
+    assert found == [chess.SquareSet([chess.A1, chess.B1, chess.A2, chess.B2]), chess.SquareSet([chess.H1]),
+                     chess.SquareSet([chess.A8])]
+
+
+def test_proposals_drop_free_pieces_and_single_units():
+    board = chess.Board(BRANDIS_AXB3)
+    boards = [p.board_fen() for p in proposals(board)]
+    assert "8/8/8/8/8/1b6/PPkPP3/KR1b4" in boards  # the whole cluster
+    assert "8/8/8/8/8/8/PPkPP3/KR1b4" in boards  # without the b3 bishop: the Figure 2 cage
+    assert all(len(chess.Board(b + " w - - 0 1").piece_map()) >= 2 for b in boards)
+
+
+def test_finder_verifies_a_cage_and_appends_it_to_the_library_file(tmp_path):
+    path = tmp_path / "cages.txt"
+    library = Library.load(path)
+    finder = CageFinder(library)
+    line = finder.find(chess.Board(BRANDIS_AXB3))
+    assert line is not None and finder.verified == 1
+    assert Library.load(path).contains_cage(chess.Board(BRANDIS_AXB3)) is not None
+    # The initial position contains no cage: every proposal fails (units on home squares).
+    assert CageFinder(Library()).find(chess.Board()) is None
+
+
+def test_automatic_cages_solve_brandis_without_a_cage_file():
+    """The rule's test: without automatic cages a2xb3 (capturing any unit) survives;
+    with them only the king's move Ka2-a1 does, and Black has no last move."""
+    board = chess.Board(BRANDIS + " w - - 0 1")
+    plain = solve(board, None, use_legality=False, auto_cages=False)
+    assert any(s.type.startswith("Px") for s in plain.solutions)
+    verdict = solve(board, None, use_legality=False)
+    assert {(s.side, s.type) for s in verdict.solutions} == {(chess.WHITE, "K-")}
+    assert any(r.rule == "automatic cage" for r in verdict.rejections)
+
+
+def test_solutions_are_rechecked_with_the_cages_found():
+    """Ceriani (3bkN1K/pppprp1p/4p1p1, White's last move KxQ): with no cage file, the
+    cages found on the other candidates' positions also close the retro-stalemate of
+    K- (the recheck after the costly filters); without that recheck K- survives."""
+    board = chess.Board("3bkN1K/pppprp1p/4p1p1/8/8/8/8/8 w - - 0 1")
+    verdict = solve(board, None, use_legality=False, time_limit=None)
+    assert {(s.side, s.type) for s in verdict.solutions} == {(chess.WHITE, "KxQ")}
+    assert any(r.moves and r.moves[0].startswith("K") and "cages found" in r.reason for r in verdict.rejections)

@@ -1,0 +1,211 @@
+"""Per-side lower bounds on the moves each side still needs to reach the goal.
+
+In the remaining ``p`` plies the side to move makes ``ceil(p/2)`` moves and the other
+``floor(p/2)``; a node is pruned when one side's bound exceeds its own allowance. The two
+sides are bounded separately (a White move never counts for Black).
+
+For a colour C at a node (current board), with F the frozen squares
+(:mod:`retro.spg.frozen`, never vacated, so *blocked* for every path):
+
+* **Distances** (:mod:`astar.paths`, paper 002 "relaxed problem"): a piece of type T on s
+  needs at least ``d_T(s, g)`` moves to reach g on the empty board minus F (a king also
+  avoids squares attacked by frozen enemy pawns); a pawn needs at least its forward
+  distance, changing file only by captures, so by at most ``k`` files where ``k`` is
+  the number of enemy units C still has to capture (each capture removes one enemy
+  unit for good); a pawn reaching a piece's goal square must promote on the way
+  (pawn moves to a promotion square, then the piece's moves).
+* **Goal-side sum** ``G``: every free goal unit of C (a goal unit not on F) stands, at
+  the end, on its square; it is some unit of C now (units are never created, a
+  promoted piece is its pawn), so it costs at least the least distance from any current
+  unit of C that can become it. Distinct goal squares are filled by distinct units and
+  a move moves one unit, so the costs add up.
+* **Unit-side sum** ``U``: every current unit of C either is captured or ends on a goal
+  square of C holding a unit it can become, so it costs at least its least distance to
+  such a square (0 if it is on one). At most ``e`` units of C are captured, ``e`` = C's
+  units now minus in the goal; dropping the ``e`` largest costs leaves a bound.
+* **Captures** ``K``: the enemy's units now minus in the goal must all be captured by C,
+  one C move each.
+* **Castling rights to lose** (full-FEN goals only): a right the node has and the goal
+  lacks must be lost, by moving the king or the rook. When the king is frozen, the rook
+  must move; a unit that must move and ends on its present square costs at least 2
+  moves (leave, come back). If the rook's only non-frozen first-step square holds a unit
+  of C, that unit must move before the rook can, so it too must move.
+
+The bound is ``max(G, U, K)``, each term being a lower bound on C's remaining moves.
+"""
+
+from __future__ import annotations
+
+import chess
+
+from astar.paths import INF, king_forbidden_mask, pawn_distance, piece_distances
+from retro.spg.frozen import first_step_mask
+
+__all__ = ["MoveBounds", "INF"]
+
+_PIECES = (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
+_BACK_RANK = {chess.WHITE: chess.BB_RANK_1, chess.BLACK: chess.BB_RANK_8}
+_KING_HOME = {chess.WHITE: chess.E1, chess.BLACK: chess.E8}
+
+
+class MoveBounds:
+    """Lower bounds on each colour's remaining moves from a node to ``goal`` (module docstring)."""
+
+    def __init__(self, goal: chess.Board, frozen: int, *, rights_count: bool) -> None:
+        self.frozen = frozen
+        self.rights_count = rights_count
+        self.goal_rights = goal.clean_castling_rights()
+        self.goal_count = {c: chess.popcount(goal.occupied_co[c]) for c in chess.COLORS}
+        # free goal units per (colour, type), and per goal square its piece type
+        self.goal_mask: dict[tuple[chess.Color, chess.PieceType], int] = {}
+        self.goal_type: dict[chess.Color, dict[chess.Square, chess.PieceType]] = {c: {} for c in chess.COLORS}
+        self.dist: dict[tuple[chess.Color, chess.Square], tuple[int, ...]] = {}
+        for color in chess.COLORS:
+            for kind in chess.PIECE_TYPES:
+                mask = goal.pieces_mask(kind, color) & ~frozen
+                self.goal_mask[color, kind] = mask
+                for g in chess.scan_forward(mask):
+                    self.goal_type[color][g] = kind
+                    if kind != chess.PAWN:
+                        forbidden = king_forbidden_mask(color, goal, frozen) if kind == chess.KING else 0
+                        self.dist[color, g] = piece_distances(kind, g, frozen, forbidden)
+        # least distance from each square to a free goal square of the type (and to another one)
+        self.nearest: dict[tuple[chess.Color, chess.PieceType], list[int]] = {}
+        self.nearest_other: dict[tuple[chess.Color, chess.PieceType], list[int]] = {}
+        for color in chess.COLORS:
+            for kind in _PIECES:
+                near, other = [INF] * 64, [INF] * 64
+                for g in chess.scan_forward(self.goal_mask[color, kind]):
+                    table = self.dist[color, g]
+                    for s in range(64):
+                        if table[s] < near[s]:
+                            near[s] = table[s]
+                        if s != g and table[s] < other[s]:
+                            other[s] = table[s]
+                self.nearest[color, kind], self.nearest_other[color, kind] = near, other
+        self._promo: dict[tuple[chess.Color, chess.Square, chess.Square, int], int] = {}
+        self._pawn_unit: dict[tuple[chess.Color, chess.Square, int], int] = {}
+
+    # -- pawns ------------------------------------------------------------------------------------------
+
+    def pawn_to(self, color: chess.Color, start: chess.Square, target: chess.Square, captures: int) -> int:
+        """Moves for a pawn from ``start`` to the pawn square ``target`` with at most ``captures`` file changes."""
+        if abs(chess.square_file(start) - chess.square_file(target)) > captures:
+            return INF
+        return pawn_distance(color, start, target)
+
+    def promotion(self, color: chess.Color, start: chess.Square, goal_square: chess.Square, captures: int) -> int:
+        """Moves for a pawn on ``start`` to promote and reach the free goal piece on ``goal_square``."""
+        key = (color, start, goal_square, captures)
+        cached = self._promo.get(key)
+        if cached is not None:
+            return cached
+        table = self.dist[color, goal_square]
+        last = 7 if color == chess.WHITE else 0
+        best = INF
+        if self.goal_type[color][goal_square] != chess.KING:
+            for file in range(8):
+                square = chess.square(file, last)
+                if self.frozen & chess.BB_SQUARES[square] or table[square] >= INF:
+                    continue
+                steps = self.pawn_to(color, start, square, captures)
+                if steps + table[square] < best:
+                    best = steps + table[square]
+        self._promo[key] = best
+        return best
+
+    def pawn_unit(self, color: chess.Color, start: chess.Square, captures: int) -> int:
+        """Least moves for the pawn on ``start`` to end on a free goal square it can fill."""
+        key = (color, start, captures)
+        cached = self._pawn_unit.get(key)
+        if cached is not None:
+            return cached
+        best = INF
+        for g, kind in self.goal_type[color].items():
+            cost = self.pawn_to(color, start, g, captures) if kind == chess.PAWN else self.promotion(
+                color, start, g, captures)
+            if cost < best:
+                best = cost
+        self._pawn_unit[key] = best
+        return best
+
+    # -- castling rights to lose ------------------------------------------------------------------------
+
+    def must_move(self, board: chess.Board, color: chess.Color) -> int | None:
+        """Squares of ``color``'s units that must still move to lose the castling rights the goal
+        lacks (module docstring); ``None`` when that is impossible."""
+        if not self.rights_count:
+            return 0
+        lose = board.clean_castling_rights() & ~self.goal_rights & _BACK_RANK[color]
+        if not lose or not self.frozen & chess.BB_SQUARES[_KING_HOME[color]]:
+            return 0
+        must = 0
+        rook = chess.Piece(chess.ROOK, color)
+        for square in chess.scan_forward(lose):
+            must |= chess.BB_SQUARES[square]
+            exits = first_step_mask(rook, square) & ~self.frozen
+            if not exits:
+                return None
+            if chess.popcount(exits) == 1 and exits & board.occupied_co[color]:
+                must |= exits
+        return must
+
+    # -- the bound ----------------------------------------------------------------------------------------
+
+    def needs(self, board: chess.Board, color: chess.Color) -> int:
+        """Lower bound on ``color``'s remaining moves from ``board`` to the goal (INF: unreachable)."""
+        enemy = not color
+        captures = chess.popcount(board.occupied_co[enemy]) - self.goal_count[enemy]
+        spare = chess.popcount(board.occupied_co[color]) - self.goal_count[color]
+        if captures < 0 or spare < 0:
+            return INF
+        must = self.must_move(board, color)
+        if must is None:
+            return INF
+        mine = board.occupied_co[color]
+        pawns = board.pawns & mine & ~self.frozen
+        goal_sum = 0
+        unit_costs: list[int] = []
+        for kind in chess.PIECE_TYPES:
+            have = board.pieces_mask(kind, color) & ~self.frozen
+            want = self.goal_mask[color, kind]
+            # goal side: free goal squares of this type not holding a settled unit of it
+            for g in chess.scan_forward(want & ~(have & ~must)):
+                if kind == chess.PAWN:
+                    best = INF
+                    for s in chess.scan_forward(pawns):
+                        cost = 2 if s == g else self.pawn_to(color, s, g, captures)
+                        if cost < best:
+                            best = cost
+                else:
+                    table = self.dist[color, g]
+                    best = INF
+                    for s in chess.scan_forward(have):
+                        cost = 2 if s == g else table[s]
+                        if cost < best:
+                            best = cost
+                    if kind != chess.KING:
+                        for s in chess.scan_forward(pawns):
+                            cost = self.promotion(color, s, g, captures)
+                            if cost < best:
+                                best = cost
+                if best >= INF:
+                    return INF
+                goal_sum += best
+            # unit side: units of this type not settled on a free goal square of their type
+            for s in chess.scan_forward(have & ~(want & ~must)):
+                if kind == chess.PAWN:
+                    cost = self.pawn_unit(color, s, captures)
+                else:
+                    cost = self.nearest_other[color, kind][s] if want & chess.BB_SQUARES[s] else self.nearest[
+                        color, kind][s]
+                    if want & chess.BB_SQUARES[s] and cost > 2:
+                        cost = 2
+                unit_costs.append(cost)
+        if spare:
+            unit_costs.sort()
+            unit_costs = unit_costs[:max(0, len(unit_costs) - spare)]
+        unit_sum = sum(unit_costs)
+        if unit_sum >= INF:
+            return INF
+        return max(goal_sum, unit_sum, captures)

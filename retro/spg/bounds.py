@@ -25,6 +25,12 @@ For a colour C at a node (current board), with F the frozen squares
   units now minus in the goal; dropping the ``e`` largest costs leaves a bound.
 * **Captures** ``K``: the enemy's units now minus in the goal must all be captured by C,
   one C move each.
+* **Castling** moves two units in one move. While a side may still castle, its king on
+  its home square is given the castling squares as one-move jumps (cost
+  ``min(d(e1, g), 1 + d(g1, g), 1 + d(c1, g))``, the castling squares per right held) and
+  a rook on its corner the castling move for free (cost ``min(d(h1, g), d(f1, g))``):
+  in a real game the castling move is counted once, as the king's, and the rook's own
+  moves start from f1 (d1), so both stay lower bounds.
 * **Castling rights to lose** (full-FEN goals only): a right the node has and the goal
   lacks must be lost, by moving the king or the rook. When the king is frozen, the rook
   must move; a unit that must move and ends on its present square costs at least 2
@@ -46,6 +52,9 @@ __all__ = ["MoveBounds", "INF"]
 _PIECES = (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
 _BACK_RANK = {chess.WHITE: chess.BB_RANK_1, chess.BLACK: chess.BB_RANK_8}
 _KING_HOME = {chess.WHITE: chess.E1, chess.BLACK: chess.E8}
+# per rook corner: (the castling rook's landing square, the king's landing square)
+_CASTLE = {chess.H1: (chess.F1, chess.G1), chess.A1: (chess.D1, chess.C1),
+           chess.H8: (chess.F8, chess.G8), chess.A8: (chess.D8, chess.C8)}
 
 
 class MoveBounds:
@@ -150,6 +159,31 @@ class MoveBounds:
                 must |= exits
         return must
 
+    # -- castling ---------------------------------------------------------------------------------------
+
+    @staticmethod
+    def castling_units(board: chess.Board, color: chess.Color) -> int:
+        """The king and rooks of ``color`` that may still castle (an over-approximation is sound)."""
+        rooks = board.castling_rights & _BACK_RANK[color] & board.rooks & board.occupied_co[color]
+        king = chess.BB_SQUARES[_KING_HOME[color]] & board.kings & board.occupied_co[color]
+        if not rooks or not king:
+            return 0
+        return rooks | king
+
+    @staticmethod
+    def castled(table: list[int] | tuple[int, ...], square: chess.Square, kind: chess.PieceType, castles: int) -> int:
+        """The cost of the king or rook on ``square`` when castling may be used (module docstring)."""
+        best = INF
+        for corner in chess.scan_forward(castles & ~chess.BB_SQUARES[square] if kind == chess.KING
+                                         else chess.BB_SQUARES[square]):
+            rook_to, king_to = _CASTLE.get(corner, (None, None))
+            if rook_to is None or king_to is None:
+                continue
+            cost = 1 + table[king_to] if kind == chess.KING else table[rook_to]
+            if cost < best:
+                best = cost
+        return best
+
     # -- the bound ----------------------------------------------------------------------------------------
 
     def needs(self, board: chess.Board, color: chess.Color) -> int:
@@ -163,6 +197,7 @@ class MoveBounds:
         if must is None:
             return INF
         mine = board.occupied_co[color]
+        castles = self.castling_units(board, color)
         pawns = board.pawns & mine & ~self.frozen
         goal_sum = 0
         unit_costs: list[int] = []
@@ -182,6 +217,8 @@ class MoveBounds:
                     best = INF
                     for s in chess.scan_forward(have):
                         cost = 2 if s == g else table[s]
+                        if castles and castles & chess.BB_SQUARES[s]:
+                            cost = min(cost, self.castled(table, s, kind, castles))
                         if cost < best:
                             best = cost
                     if kind != chess.KING:
@@ -197,10 +234,12 @@ class MoveBounds:
                 if kind == chess.PAWN:
                     cost = self.pawn_unit(color, s, captures)
                 else:
-                    cost = self.nearest_other[color, kind][s] if want & chess.BB_SQUARES[s] else self.nearest[
-                        color, kind][s]
+                    table = self.nearest_other[color, kind] if want & chess.BB_SQUARES[s] else self.nearest[color, kind]
+                    cost = table[s]
                     if want & chess.BB_SQUARES[s] and cost > 2:
                         cost = 2
+                    if castles and castles & chess.BB_SQUARES[s]:
+                        cost = min(cost, self.castled(self.nearest[color, kind], s, kind, castles))
                 unit_costs.append(cost)
         if spare:
             unit_costs.sort()

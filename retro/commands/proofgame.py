@@ -18,6 +18,8 @@ import json
 import os
 import sys
 
+import chess
+
 from retro.batch import emit, read_inputs, run_batch, show_progress
 from retro.position import parse_fen
 from retro.proofgame import ProofGameVerdict, prove
@@ -42,7 +44,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("fen", nargs="?", help="the goal position (FEN)")
     parser.add_argument("-i", dest="init", metavar="FEN", help="search from this position instead of the start")
     parser.add_argument("-w", dest="weight", default="1:5", metavar="A:B",
-                        help="priority A*g + B*h (default 1:5; 1:1 finds a shortest proof game)")
+                        help="priority A*g + B*h (default 1:5; 1:1 is plain A*, but its committed legs and "
+                             "initial path do not make the game a shortest one: use --shortest for that)")
+    parser.add_argument("--shortest", action="store_true",
+                        help="a proof game of minimum length from the exact SPG search (retro spg's engine): "
+                             "tries N = lower bound, +2, ... plies, each refuted by a proved rule or an exhaustive "
+                             "search; for short games (see --max-plies)")
+    parser.add_argument("--max-plies", type=int, default=30, metavar="N",
+                        help="with --shortest: give up (unknown) beyond N plies (default 30)")
     parser.add_argument("-m", dest="max_nodes", type=int, default=200_000, metavar="NODES",
                         help="node budget per position, all restarts together (default 200000)")
     parser.add_argument("-t", "--time-limit", type=float, default=60.0, metavar="SEC",
@@ -103,16 +112,27 @@ def _record(verdict: ProofGameVerdict) -> dict:
     return record
 
 
+def _shortest(board: chess.Board, *, init: chess.Board | None = None, max_nodes: int, time_limit: float,
+              max_plies: int) -> ProofGameVerdict:
+    from retro.spg.shortest import shortest_proof_game
+
+    return shortest_proof_game(board, init=init, max_plies=max_plies, max_nodes=max_nodes, time_limit=time_limit)
+
+
 def prove_line(line: str, *, max_nodes: int, time_limit: float, seed: int, weight: tuple[int, int],
-               use_kernel: bool, non_admissible: bool, retry: bool) -> dict:
+               use_kernel: bool, non_admissible: bool, retry: bool, shortest: bool = False,
+               max_plies: int = 30) -> dict:
     """Batch worker: a FEN or a status line to a record (decided lines pass through)."""
     fen, status, rest = parse_status_line(line)
     if status in ("legal", "illegal") or (status == "unknown" and not retry):
         record = {"fen": fen, "status": status, "passthrough": line}
         return record
     position = parse_fen(fen)
-    verdict = prove(position.board, max_nodes=max_nodes, time_limit=time_limit, seed=seed, weight=weight,
-                    use_kernel=use_kernel, non_admissible=non_admissible)
+    if shortest:
+        verdict = _shortest(position.board, max_nodes=max_nodes, time_limit=time_limit, max_plies=max_plies)
+    else:
+        verdict = prove(position.board, max_nodes=max_nodes, time_limit=time_limit, seed=seed, weight=weight,
+                        use_kernel=use_kernel, non_admissible=non_admissible)
     record = _record(verdict)
     record["fen"] = fen
     return record
@@ -153,7 +173,7 @@ def _run_pass(lines: list[str], out, args: argparse.Namespace, pass_index: int, 
     worker = functools.partial(
         prove_line, max_nodes=int(args.max_nodes * scale), time_limit=args.time_limit * scale,
         seed=args.rnd + 1000 * pass_index, weight=parse_weight(args.weight), use_kernel=not args.nokernel,
-        non_admissible=args.na, retry=retry)
+        non_admissible=args.na, retry=retry, shortest=args.shortest, max_plies=args.max_plies)
     counts: collections.Counter = collections.Counter()
     for record in run_batch(worker, lines, jobs=args.jobs, progress=show_progress(args),
                             desc=f"proofgame pass {pass_index}", total=len(lines), scheduler=args.scheduler):
@@ -203,9 +223,13 @@ def run(args: argparse.Namespace) -> int:
     init = parse_fen(args.init).board if args.init else None
     def print_improvement(h: int, san: list[str]) -> None:
         print(f"best h={h}: {' '.join(san)}", file=sys.stderr, flush=True)
-    verdict = prove(position.board, max_nodes=args.max_nodes, time_limit=args.time_limit, seed=args.rnd,
-                    weight=parse_weight(args.weight), use_kernel=not args.nokernel, init=init,
-                    non_admissible=args.na, on_improve=print_improvement if args.verbose else None)
+    if args.shortest:
+        verdict = _shortest(position.board, init=init, max_nodes=args.max_nodes, time_limit=args.time_limit,
+                            max_plies=args.max_plies)
+    else:
+        verdict = prove(position.board, max_nodes=args.max_nodes, time_limit=args.time_limit, seed=args.rnd,
+                        weight=parse_weight(args.weight), use_kernel=not args.nokernel, init=init,
+                        non_admissible=args.na, on_improve=print_improvement if args.verbose else None)
     record = _record(verdict)
     record["fen"] = args.fen.strip()
     emit(record, status_text(record), as_json=args.json)

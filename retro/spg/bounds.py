@@ -234,8 +234,8 @@ class MoveBounds:
                 if kind == chess.PAWN:
                     cost = self.pawn_unit(color, s, captures)
                 else:
-                    table = self.nearest_other[color, kind] if want & chess.BB_SQUARES[s] else self.nearest[color, kind]
-                    cost = table[s]
+                    near = self.nearest_other[color, kind] if want & chess.BB_SQUARES[s] else self.nearest[color, kind]
+                    cost = near[s]
                     if want & chess.BB_SQUARES[s] and cost > 2:
                         cost = 2
                     if castles and castles & chess.BB_SQUARES[s]:

@@ -42,5 +42,6 @@ def knight_parity(init: chess.Board, goal: chess.Board, frozen: int, color: ches
     free_init, free_goal = mine_init & ~frozen, mine_goal & ~frozen
     if free_init & ~init.knights or free_goal & ~goal.knights:
         return None
-    total = sum(_light(sq) for sq in chess.scan_forward(free_init)) + sum(_light(sq) for sq in chess.scan_forward(free_goal))
+    total = sum(_light(sq) for sq in chess.scan_forward(free_init))
+    total += sum(_light(sq) for sq in chess.scan_forward(free_goal))
     return total & 1

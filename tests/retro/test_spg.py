@@ -10,7 +10,7 @@ from pathlib import Path
 import chess
 import pytest
 
-from retro.spg import parse_problem, solve
+from retro.spg import SpgVerdict, parse_problem, solve
 from retro.spg.bounds import MoveBounds
 from retro.spg.frozen import frozen_mask
 from retro.spg.parity import knight_parity
@@ -25,7 +25,7 @@ START_BLACK_TO_MOVE = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1"
 ISSUE_GAME = "Nf3 Nf6 Rg1 Rg8 Rh1 Rh8 Ng1 Ng8 Nc3 Nc6 Rb1 Rb8 Ra1 Ra8 Nb1 Nb8".split()
 
 
-def _solve_row(row_id: str, **kwargs) -> tuple[dict, object]:
+def _solve_row(row_id: str, **kwargs) -> tuple[dict, SpgVerdict]:
     row = ROWS[row_id]
     return row, solve(parse_problem(row["board"], row["plies"]), **kwargs)
 
@@ -36,7 +36,7 @@ def _solve_row(row_id: str, **kwargs) -> tuple[dict, object]:
 def test_start_without_castling_rights_needs_16_plies() -> None:
     verdict = shortest_proof_game(chess.Board(START_NO_RIGHTS), time_limit=60)
     assert verdict.status == LegalityStatus.LEGAL
-    assert len(verdict.proof) == 16
+    assert len(verdict.proof) == 16 and verdict.proof_game is not None
     verdict.proof_game.replay_check(chess.Board(START_NO_RIGHTS))
 
 

@@ -47,7 +47,12 @@ import chess
 from astar.paths import INF, king_forbidden_mask, pawn_distance, piece_distances
 from retro.spg.frozen import first_step_mask
 
-__all__ = ["MoveBounds", "INF"]
+__all__ = ["MoveBounds", "INF", "SideMasks", "side_masks"]
+
+SideMasks = tuple[int, int, int, int, int, int]
+"""One colour's pawns, knights, bishops, rooks, queens and kings (bitboards)."""
+
+_MEMO_LIMIT = 1_000_000  # memoised side bounds; cleared beyond (memo lost, never soundness)
 
 _PIECES = (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
 _BACK_RANK = {chess.WHITE: chess.BB_RANK_1, chess.BLACK: chess.BB_RANK_8}
@@ -94,6 +99,7 @@ class MoveBounds:
                 self.nearest[color, kind], self.nearest_other[color, kind] = near, other
         self._promo: dict[tuple[chess.Color, chess.Square, chess.Square, int], int] = {}
         self._pawn_unit: dict[tuple[chess.Color, chess.Square, int], int] = {}
+        self._needs: dict[tuple[chess.Color, SideMasks, int, int], int] = {}
 
     # -- pawns ------------------------------------------------------------------------------------------
 
@@ -140,13 +146,14 @@ class MoveBounds:
 
     # -- castling rights to lose ------------------------------------------------------------------------
 
-    def must_move(self, board: chess.Board, color: chess.Color) -> int | None:
+    def must_move(self, color: chess.Color, mine: int, rooks: int, kings: int, rights: int) -> int | None:
         """Squares of ``color``'s units that must still move to lose the castling rights the goal
-        lacks (module docstring); ``None`` when that is impossible."""
+        lacks (module docstring); ``None`` when that is impossible. ``rights`` are the clean rights."""
         if not self.rights_count:
             return 0
-        lose = board.clean_castling_rights() & ~self.goal_rights & _BACK_RANK[color]
-        if not lose or not self.frozen & chess.BB_SQUARES[_KING_HOME[color]]:
+        home = chess.BB_SQUARES[_KING_HOME[color]]
+        lose = rights & rooks & ~self.goal_rights & _BACK_RANK[color]
+        if not lose or not kings & home or not self.frozen & home:
             return 0
         must = 0
         rook = chess.Piece(chess.ROOK, color)
@@ -155,20 +162,20 @@ class MoveBounds:
             exits = first_step_mask(rook, square) & ~self.frozen
             if not exits:
                 return None
-            if chess.popcount(exits) == 1 and exits & board.occupied_co[color]:
+            if chess.popcount(exits) == 1 and exits & mine:
                 must |= exits
         return must
 
     # -- castling ---------------------------------------------------------------------------------------
 
     @staticmethod
-    def castling_units(board: chess.Board, color: chess.Color) -> int:
+    def castling_units(color: chess.Color, rooks: int, kings: int, rights: int) -> int:
         """The king and rooks of ``color`` that may still castle (an over-approximation is sound)."""
-        rooks = board.castling_rights & _BACK_RANK[color] & board.rooks & board.occupied_co[color]
-        king = chess.BB_SQUARES[_KING_HOME[color]] & board.kings & board.occupied_co[color]
-        if not rooks or not king:
+        castle_rooks = rights & _BACK_RANK[color] & rooks
+        king = chess.BB_SQUARES[_KING_HOME[color]] & kings
+        if not castle_rooks or not king:
             return 0
-        return rooks | king
+        return castle_rooks | king
 
     @staticmethod
     def castled(table: list[int] | tuple[int, ...], square: chess.Square, kind: chess.PieceType, castles: int) -> int:
@@ -188,21 +195,38 @@ class MoveBounds:
 
     def needs(self, board: chess.Board, color: chess.Color) -> int:
         """Lower bound on ``color``'s remaining moves from ``board`` to the goal (INF: unreachable)."""
+        return self.side_needs(color, side_masks(board, color), board.clean_castling_rights() & _BACK_RANK[color],
+                               chess.popcount(board.occupied_co[not color]))
+
+    def side_needs(self, color: chess.Color, masks: SideMasks, rights: int, enemy_units: int) -> int:
+        """:meth:`needs` from what it depends on: ``color``'s six piece masks (pawns .. kings), its
+        clean castling rights and the enemy's number of units (memoised: the same side
+        configuration recurs under many of the other side's)."""
+        key = (color, masks, rights, enemy_units)
+        cached = self._needs.get(key)
+        if cached is None:
+            if len(self._needs) >= _MEMO_LIMIT:
+                self._needs.clear()
+            cached = self._needs[key] = self._side_needs(color, masks, rights, enemy_units)
+        return cached
+
+    def _side_needs(self, color: chess.Color, masks: SideMasks, rights: int, enemy_units: int) -> int:
         enemy = not color
-        captures = chess.popcount(board.occupied_co[enemy]) - self.goal_count[enemy]
-        spare = chess.popcount(board.occupied_co[color]) - self.goal_count[color]
+        mine = masks[0] | masks[1] | masks[2] | masks[3] | masks[4] | masks[5]
+        captures = enemy_units - self.goal_count[enemy]
+        spare = chess.popcount(mine) - self.goal_count[color]
         if captures < 0 or spare < 0:
             return INF
-        must = self.must_move(board, color)
+        rooks, kings = masks[chess.ROOK - 1], masks[chess.KING - 1]
+        must = self.must_move(color, mine, rooks, kings, rights)
         if must is None:
             return INF
-        mine = board.occupied_co[color]
-        castles = self.castling_units(board, color)
-        pawns = board.pawns & mine & ~self.frozen
+        castles = self.castling_units(color, rooks, kings, rights)
+        pawns = masks[0] & ~self.frozen
         goal_sum = 0
         unit_costs: list[int] = []
         for kind in chess.PIECE_TYPES:
-            have = board.pieces_mask(kind, color) & ~self.frozen
+            have = masks[kind - 1] & ~self.frozen
             want = self.goal_mask[color, kind]
             # goal side: free goal squares of this type not holding a settled unit of it
             for g in chess.scan_forward(want & ~(have & ~must)):
@@ -248,3 +272,10 @@ class MoveBounds:
         if unit_sum >= INF:
             return INF
         return max(goal_sum, unit_sum, captures)
+
+
+def side_masks(board: chess.Board, color: chess.Color) -> SideMasks:
+    """``color``'s pawns, knights, bishops, rooks, queens and kings as six bitboards."""
+    mine = board.occupied_co[color]
+    return (board.pawns & mine, board.knights & mine, board.bishops & mine, board.rooks & mine,
+            board.queens & mine, board.kings & mine)

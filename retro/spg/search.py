@@ -6,9 +6,14 @@ A depth-first search over legal moves (python-chess), pruned by the per-side bou
 * **Allowance.** With ``p`` plies left, the side to move makes ``ceil(p/2)`` more moves
   and the other side ``floor(p/2)``. A child is searched only if each side's lower bound
   (:meth:`MoveBounds.needs`) fits its own allowance; otherwise no game through the child
-  reaches the goal in time, so pruning it loses no solution. Only the moving side's
-  bound can change after a quiet move (the other side's units, rights and capture
-  count are untouched), so only it is recomputed; after a capture both are.
+  reaches the goal in time, so pruning it loses no solution. A side's bound depends
+  only on its own units, its castling rights and the number of enemy units
+  (:meth:`MoveBounds.side_needs`), so the child's bounds are computed from the move
+  before it is played (the mover's units after the move, its rights as python-chess
+  updates them: a king move loses both, a move from or to a corner loses that one; a
+  capture removes an enemy unit and the right of a rook taken on its corner); a quiet
+  move leaves the other side's bound unchanged. Only children within both allowances
+  are played.
 * **Transposition table** on ``(position, plies left)``, the position being
   python-chess's transposition key (placement, side to move, castling rights and a
   *usable* en-passant square: exactly what decides the future legal moves). The games
@@ -33,7 +38,7 @@ from dataclasses import dataclass, field
 
 import chess
 
-from retro.spg.bounds import MoveBounds
+from retro.spg.bounds import MoveBounds, SideMasks, side_masks
 from retro.spg.problem import SpgProblem
 
 __all__ = ["SearchOutcome", "search_games", "Progress"]
@@ -43,6 +48,10 @@ Progress = Callable[[int, float, int, str], None]
 
 _TT_LIMIT = 2_000_000  # entries; the table is cleared (memo lost, never soundness) beyond it
 _CHECK_EVERY = 4096  # nodes between clock checks
+_BACK_RANK = {chess.WHITE: chess.BB_RANK_1, chess.BLACK: chess.BB_RANK_8}
+# castling as python-chess writes it (the king's two-square move) -> the rook's from and to squares
+_CASTLING_ROOK = {(chess.E1, chess.G1): chess.BB_H1 | chess.BB_F1, (chess.E1, chess.C1): chess.BB_A1 | chess.BB_D1,
+                  (chess.E8, chess.G8): chess.BB_H8 | chess.BB_F8, (chess.E8, chess.C8): chess.BB_A8 | chess.BB_D8}
 
 
 class _Stop(Exception):
@@ -119,38 +128,68 @@ class _Search:
                 self.register(known)
             return known
         outcome, bounds = self.outcome, self.bounds
-        mover = board.turn
+        mover, other = board.turn, not board.turn
         left = plies - 1
         # after the move, the mover has floor(left/2) moves left, the other ceil(left/2)
         mover_allow, other_allow = left // 2, left - left // 2
-        mover_need, other_need = (white_need, black_need) if mover == chess.WHITE else (black_need, white_need)
+        other_need = black_need if mover == chess.WHITE else white_need
+        rights = board.clean_castling_rights()
+        mine, theirs = side_masks(board, mover), side_masks(board, other)
+        mine_rights, their_rights = rights & _BACK_RANK[mover], rights & _BACK_RANK[other]
+        mine_count, their_count = chess.popcount(board.occupied_co[mover]), chess.popcount(board.occupied_co[other])
         found: list[tuple[chess.Move, ...]] = []
         moves = list(board.legal_moves)
-        if len(board.move_stack) == 0:
+        root = not board.move_stack
+        if root:
             self.root_moves = moves
         for index, move in enumerate(moves):
-            if len(board.move_stack) == 0:
+            if root:
                 self.root_index = index
-            capture = board.is_capture(move)
-            board.push(move)
             outcome.nodes += 1
             if outcome.nodes % _CHECK_EVERY == 0:
                 self.tick()
-            new_mover = bounds.needs(board, mover)
-            if new_mover <= mover_allow:
-                new_other = bounds.needs(board, not mover) if capture or move.promotion else other_need
-                if new_other <= other_allow:
-                    if mover == chess.WHITE:
-                        sub = self.visit(left, new_mover, new_other)
-                    else:
-                        sub = self.visit(left, new_other, new_mover)
-                    found.extend((move,) + s for s in sub)
+            # the child's bounds from the move alone (no push): module docstring, "Allowance"
+            from_bb, to_bb = chess.BB_SQUARES[move.from_square], chess.BB_SQUARES[move.to_square]
+            kind = board.piece_type_at(move.from_square)
+            assert kind is not None
+            after = list(mine)
+            after[kind - 1] ^= from_bb
+            after[(move.promotion or kind) - 1] |= to_bb
+            after_rights = mine_rights & ~from_bb & ~to_bb
+            if kind == chess.KING:
+                after_rights = 0
+                rook_move = _CASTLING_ROOK.get((move.from_square, move.to_square))
+                if rook_move is not None:
+                    after[chess.ROOK - 1] ^= rook_move
+            captured = to_bb & board.occupied_co[other]
+            if not captured and kind == chess.PAWN and move.to_square == board.ep_square and (
+                    move.to_square - move.from_square) % 8:
+                captured = chess.BB_SQUARES[move.to_square - 8 if mover == chess.WHITE else move.to_square + 8]
+            new_mover = bounds.side_needs(mover, _masks(after), after_rights, their_count - (1 if captured else 0))
+            if new_mover > mover_allow:
+                continue
+            new_other = other_need
+            if captured:
+                new_other = bounds.side_needs(other, _masks([m & ~captured for m in theirs]),
+                                              their_rights & ~captured, mine_count)
+                if new_other > other_allow:
+                    continue
+            board.push(move)
+            if mover == chess.WHITE:
+                sub = self.visit(left, new_mover, new_other)
+            else:
+                sub = self.visit(left, new_other, new_mover)
             board.pop()
+            found.extend((move,) + s for s in sub)
         if len(self.table) >= _TT_LIMIT:
             self.table.clear()
         result = tuple(found)
         self.table[key] = result
         return result
+
+
+def _masks(values: list[int]) -> SideMasks:
+    return (values[0], values[1], values[2], values[3], values[4], values[5])
 
 
 def search_games(problem: SpgProblem, bounds: MoveBounds, *, max_nodes: int | None = None,

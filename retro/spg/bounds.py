@@ -37,10 +37,24 @@ For a colour C at a node (current board), with F the frozen squares
   moves (leave, come back). If the rook's only non-frozen first-step square holds a unit
   of C, that unit must move before the rook can, so it too must move.
 
+* **Units the enemy's pawns must capture** (added to ``U``). Let g be a free goal pawn
+  square of the enemy E with no E pawn on it now, and suppose every E pawn that can
+  still reach g (within E's captures left) stands on another file. The E pawn that ends
+  on g then still makes at least one capture, on a square of some pawn path from its
+  square to g (the *region* of g: every square of such paths but the start, a superset
+  of the capture squares). So a unit of C is captured there later: it must reach the
+  region first. The units captured are among the ``e`` that ``U`` leaves out, and
+  distinct goal squares g mean distinct captures of distinct units, so
+  ``U + sum over such g of (least distance from any capturable unit of C to g's region)``
+  is still a lower bound (each minimum is taken over all units, a relaxation). A pawn's
+  distance to a square is its pawn distance, or the moves it needs to promote at least.
+
 The bound is ``max(G, U, K)``, each term being a lower bound on C's remaining moves.
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 import chess
 
@@ -52,6 +66,7 @@ __all__ = ["MoveBounds", "INF", "SideMasks", "side_masks"]
 SideMasks = tuple[int, int, int, int, int, int]
 """One colour's pawns, knights, bishops, rooks, queens and kings (bitboards)."""
 
+_REGION_LIMIT = 12  # larger capture regions are skipped (a weaker bound, never unsound)
 _MEMO_LIMIT = 1_000_000  # memoised side bounds; cleared beyond (memo lost, never soundness)
 
 _PIECES = (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
@@ -196,21 +211,60 @@ class MoveBounds:
     def needs(self, board: chess.Board, color: chess.Color) -> int:
         """Lower bound on ``color``'s remaining moves from ``board`` to the goal (INF: unreachable)."""
         return self.side_needs(color, side_masks(board, color), board.clean_castling_rights() & _BACK_RANK[color],
-                               chess.popcount(board.occupied_co[not color]))
+                               chess.popcount(board.occupied_co[not color]), board.pawns & board.occupied_co[not color])
 
-    def side_needs(self, color: chess.Color, masks: SideMasks, rights: int, enemy_units: int) -> int:
+    def side_needs(self, color: chess.Color, masks: SideMasks, rights: int, enemy_units: int,
+                   enemy_pawns: int) -> int:
         """:meth:`needs` from what it depends on: ``color``'s six piece masks (pawns .. kings), its
-        clean castling rights and the enemy's number of units (memoised: the same side
-        configuration recurs under many of the other side's)."""
-        key = (color, masks, rights, enemy_units)
+        clean castling rights, the enemy's number of units and the enemy's pawns (memoised:
+        the same side configuration recurs under many of the other side's)."""
+        key = (color, masks, rights, enemy_units, enemy_pawns)
         cached = self._needs.get(key)
         if cached is None:
             if len(self._needs) >= _MEMO_LIMIT:
                 self._needs.clear()
-            cached = self._needs[key] = self._side_needs(color, masks, rights, enemy_units)
+            cached = self._needs[key] = self._side_needs(color, masks, rights, enemy_units, enemy_pawns)
         return cached
 
-    def _side_needs(self, color: chess.Color, masks: SideMasks, rights: int, enemy_units: int) -> int:
+    # -- units the enemy's pawns must capture ------------------------------------------------------------
+
+    def capture_regions(self, enemy: chess.Color, enemy_pawns: int, enemy_captures: int) -> list[int]:
+        """The regions (module docstring) of the enemy's free goal pawn squares that only a
+        pawn from another file can still reach."""
+        regions = []
+        goal = self.goal_mask[enemy, chess.PAWN]
+        free_pawns = enemy_pawns & ~self.frozen
+        for g in chess.scan_forward(goal & ~enemy_pawns):
+            region = 0
+            for p in chess.scan_forward(free_pawns):
+                if self.pawn_to(enemy, p, g, enemy_captures) >= INF:
+                    continue
+                if chess.square_file(p) == chess.square_file(g):
+                    region = 0
+                    break
+                region |= _path_region(enemy, p, g)
+            if region:
+                regions.append(region)
+        return regions
+
+    def reach_cost(self, color: chess.Color, kind: chess.PieceType, square: chess.Square, region: int,
+                   captures: int) -> int:
+        """Least moves for ``color``'s unit of type ``kind`` on ``square`` to stand on a square of ``region``."""
+        if region & chess.BB_SQUARES[square]:
+            return 0
+        best = INF
+        if kind == chess.PAWN:
+            last = 7 if color == chess.WHITE else 0
+            best = abs(last - chess.square_rank(square))  # promoting at least
+            for q in chess.scan_forward(region):
+                best = min(best, self.pawn_to(color, square, q, captures))
+            return best
+        for q in chess.scan_forward(region):
+            best = min(best, piece_distances(kind, q, self.frozen)[square])
+        return best
+
+    def _side_needs(self, color: chess.Color, masks: SideMasks, rights: int, enemy_units: int,
+                    enemy_pawns: int) -> int:
         enemy = not color
         mine = masks[0] | masks[1] | masks[2] | masks[3] | masks[4] | masks[5]
         captures = enemy_units - self.goal_count[enemy]
@@ -271,7 +325,27 @@ class MoveBounds:
         unit_sum = sum(unit_costs)
         if unit_sum >= INF:
             return INF
+        if spare:
+            for region in self.capture_regions(enemy, enemy_pawns, spare):
+                if chess.popcount(region) > _REGION_LIMIT:
+                    continue
+                least = INF
+                for kind in (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN):
+                    for s in chess.scan_forward(masks[kind - 1] & ~self.frozen):
+                        least = min(least, self.reach_cost(color, kind, s, region, captures))
+                if least < INF:
+                    unit_sum += least
         return max(goal_sum, unit_sum, captures)
+
+
+@lru_cache(maxsize=None)
+def _path_region(color: chess.Color, start: chess.Square, target: chess.Square) -> int:
+    """Squares of every pawn path of ``color`` from ``start`` to ``target``, ``start`` excluded."""
+    region = 0
+    for q in chess.SQUARES:
+        if q != start and pawn_distance(color, start, q) < INF and pawn_distance(color, q, target) < INF:
+            region |= chess.BB_SQUARES[q]
+    return region
 
 
 def side_masks(board: chess.Board, color: chess.Color) -> SideMasks:

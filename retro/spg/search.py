@@ -7,12 +7,12 @@ A depth-first search over legal moves (python-chess), pruned by the per-side bou
   and the other side ``floor(p/2)``. A child is searched only if each side's lower bound
   (:meth:`MoveBounds.needs`) fits its own allowance; otherwise no game through the child
   reaches the goal in time, so pruning it loses no solution. A side's bound depends
-  only on its own units, its castling rights and the number of enemy units
-  (:meth:`MoveBounds.side_needs`), so the child's bounds are computed from the move
+  only on its own units, its castling rights, the number of enemy units
+  and pawns (:meth:`MoveBounds.side_needs`), so the child's bounds are computed from the move
   before it is played (the mover's units after the move, its rights as python-chess
   updates them: a king move loses both, a move from or to a corner loses that one; a
   capture removes an enemy unit and the right of a rook taken on its corner); a quiet
-  move leaves the other side's bound unchanged. Only children within both allowances
+  move of a piece leaves the other side's bound unchanged. Only children within both allowances
   are played.
 * **Transposition table** on ``(position, plies left)``, the position being
   python-chess's transposition key (placement, side to move, castling rights and a
@@ -165,13 +165,14 @@ class _Search:
             if not captured and kind == chess.PAWN and move.to_square == board.ep_square and (
                     move.to_square - move.from_square) % 8:
                 captured = chess.BB_SQUARES[move.to_square - 8 if mover == chess.WHITE else move.to_square + 8]
-            new_mover = bounds.side_needs(mover, _masks(after), after_rights, their_count - (1 if captured else 0))
+            their_after = _masks([m & ~captured for m in theirs]) if captured else theirs
+            new_mover = bounds.side_needs(mover, _masks(after), after_rights, their_count - (1 if captured else 0),
+                                          their_after[0])
             if new_mover > mover_allow:
                 continue
             new_other = other_need
-            if captured:
-                new_other = bounds.side_needs(other, _masks([m & ~captured for m in theirs]),
-                                              their_rights & ~captured, mine_count)
+            if captured or kind == chess.PAWN:
+                new_other = bounds.side_needs(other, their_after, their_rights & ~captured, mine_count, after[0])
                 if new_other > other_allow:
                     continue
             board.push(move)

@@ -54,7 +54,7 @@ The bound is ``max(G, U, K)``, each term being a lower bound on C's remaining mo
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import chess
 
@@ -338,7 +338,7 @@ class MoveBounds:
         return max(goal_sum, unit_sum, captures)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _path_region(color: chess.Color, start: chess.Square, target: chess.Square) -> int:
     """Squares of every pawn path of ``color`` from ``start`` to ``target``, ``start`` excluded."""
     region = 0

@@ -37,6 +37,7 @@ For a colour C at a node (current board), with F the frozen squares
   moves (leave, come back). If the rook's only non-frozen first-step square holds a unit
   of C, that unit must move before the rook can, so it too must move.
 
+* The king is never captured, so its cost is never left out of ``U``.
 * **Units the enemy's pawns must capture** (added to ``U``). Let g be a free goal pawn
   square of the enemy E with no E pawn on it now, and suppose every E pawn that can
   still reach g (within E's captures left) stands on another file. The E pawn that ends
@@ -46,8 +47,12 @@ For a colour C at a node (current board), with F the frozen squares
   region first. The units captured are among the ``e`` that ``U`` leaves out, and
   distinct goal squares g mean distinct captures of distinct units, so
   ``U + sum over such g of (least distance from any capturable unit of C to g's region)``
-  is still a lower bound (each minimum is taken over all units, a relaxation). A pawn's
-  distance to a square is its pawn distance, or the moves it needs to promote at least.
+  is still a lower bound (each minimum is taken over all units, a relaxation). Sharper,
+  for one region taken apart: the unit u captured there is one of the ``e`` left out,
+  so ``min over u of (u's distance to the region + the other units' costs without their
+  e - 1 largest)`` plus the other regions' minima is a bound too; the largest over the
+  choice of that region is used. A pawn's distance to a square is its pawn distance,
+  or the moves it needs to promote at least.
 
 The bound is ``max(G, U, K)``, each term being a lower bound on C's remaining moves.
 """
@@ -114,7 +119,7 @@ class MoveBounds:
                 self.nearest[color, kind], self.nearest_other[color, kind] = near, other
         self._promo: dict[tuple[chess.Color, chess.Square, chess.Square, int], int] = {}
         self._pawn_unit: dict[tuple[chess.Color, chess.Square, int], int] = {}
-        self._needs: dict[tuple[chess.Color, SideMasks, int, int], int] = {}
+        self._needs: dict[tuple[chess.Color, SideMasks, int, int, int], int] = {}
 
     # -- pawns ------------------------------------------------------------------------------------------
 
@@ -278,7 +283,8 @@ class MoveBounds:
         castles = self.castling_units(color, rooks, kings, rights)
         pawns = masks[0] & ~self.frozen
         goal_sum = 0
-        unit_costs: list[int] = []
+        units: list[tuple[int, chess.Square, chess.PieceType]] = []  # (cost, square, type), king apart
+        king_cost = 0
         for kind in chess.PIECE_TYPES:
             have = masks[kind - 1] & ~self.frozen
             want = self.goal_mask[color, kind]
@@ -307,9 +313,11 @@ class MoveBounds:
                 if best >= INF:
                     return INF
                 goal_sum += best
-            # unit side: units of this type not settled on a free goal square of their type
-            for s in chess.scan_forward(have & ~(want & ~must)):
-                if kind == chess.PAWN:
+            # unit side: every free unit's least cost to a goal square it can fill (settled: 0)
+            for s in chess.scan_forward(have):
+                if want & ~must & chess.BB_SQUARES[s]:
+                    cost = 0
+                elif kind == chess.PAWN:
                     cost = self.pawn_unit(color, s, captures)
                 else:
                     near = self.nearest_other[color, kind] if want & chess.BB_SQUARES[s] else self.nearest[color, kind]
@@ -318,24 +326,35 @@ class MoveBounds:
                         cost = 2
                     if castles and castles & chess.BB_SQUARES[s]:
                         cost = min(cost, self.castled(self.nearest[color, kind], s, kind, castles))
-                unit_costs.append(cost)
-        if spare:
-            unit_costs.sort()
-            unit_costs = unit_costs[:max(0, len(unit_costs) - spare)]
-        unit_sum = sum(unit_costs)
+                if kind == chess.KING:
+                    king_cost = cost
+                else:
+                    units.append((cost, s, kind))
+        unit_sum = king_cost + _sum_without_largest([cost for cost, _, _ in units], spare)
         if unit_sum >= INF:
             return INF
-        if spare:
-            for region in self.capture_regions(enemy, enemy_pawns, spare):
-                if chess.popcount(region) > _REGION_LIMIT:
-                    continue
-                least = INF
-                for kind in (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN):
-                    for s in chess.scan_forward(masks[kind - 1] & ~self.frozen):
-                        least = min(least, self.reach_cost(color, kind, s, region, captures))
-                if least < INF:
-                    unit_sum += least
+        regions = [r for r in self.capture_regions(enemy, enemy_pawns, spare) if chess.popcount(r) <= _REGION_LIMIT] \
+            if spare else []
+        if regions:
+            reach = [[self.reach_cost(color, kind, s, region, captures) for _, s, kind in units] for region in regions]
+            least = [min(row, default=INF) for row in reach]
+            if max(least) < INF:
+                costs = [cost for cost, _, _ in units]
+                best = 0
+                for special, row in enumerate(reach):
+                    # the unit captured in this region is one of the units left out of the sum
+                    here = min((row[i] + _sum_without_largest(costs[:i] + costs[i + 1:], spare - 1)
+                                for i in range(len(units))), default=INF)
+                    best = max(best, here + sum(least) - least[special])
+                unit_sum = king_cost + best
         return max(goal_sum, unit_sum, captures)
+
+
+def _sum_without_largest(costs: list[int], dropped: int) -> int:
+    """The sum of ``costs`` without its ``dropped`` largest values."""
+    if dropped <= 0:
+        return sum(costs)
+    return sum(sorted(costs)[:max(0, len(costs) - dropped)])
 
 
 @cache

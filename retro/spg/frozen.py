@@ -30,27 +30,19 @@ from __future__ import annotations
 
 import chess
 
+from proofkernel.blocked import _one_step_destinations
 from retro.proofgame import blocked_mask_for
 
 __all__ = ["frozen_mask", "first_step_mask", "no_captures"]
 
-_ROOK_STEPS = [chess.BB_KING_ATTACKS[sq] & (chess.BB_RANK_MASKS[sq] | chess.BB_FILE_MASKS[sq]) for sq in chess.SQUARES]
-_BISHOP_STEPS = [chess.BB_KING_ATTACKS[sq] & chess.BB_DIAG_MASKS[sq] for sq in chess.SQUARES]
 
 
 def first_step_mask(piece: chess.Piece, square: chess.Square) -> int:
     """The squares every move of ``piece`` from ``square`` enters first (rule 2)."""
-    kind = piece.piece_type
-    if kind == chess.PAWN:
+    if piece.piece_type == chess.PAWN:
         ahead = square + 8 if piece.color == chess.WHITE else square - 8
         return chess.BB_SQUARES[ahead] if 0 <= ahead < 64 else 0
-    if kind == chess.KNIGHT:
-        return chess.BB_KNIGHT_ATTACKS[square]
-    if kind == chess.BISHOP:
-        return _BISHOP_STEPS[square]
-    if kind == chess.ROOK:
-        return _ROOK_STEPS[square]
-    return chess.BB_KING_ATTACKS[square]
+    return _one_step_destinations(piece.piece_type, square)
 
 
 def no_captures(init: chess.Board, goal: chess.Board) -> bool:

@@ -52,7 +52,9 @@ For a colour C at a node (current board), with F the frozen squares
   so ``min over u of (u's distance to the region + the other units' costs without their
   e - 1 largest)`` plus the other regions' minima is a bound too; the largest over the
   choice of that region is used. A pawn's distance to a square is its pawn distance,
-  or the moves it needs to promote at least.
+  or the moves it needs to promote at least; a pawn the enemy takes en passant stands one
+  rank beyond the capture square it skipped, so for pawns the region also holds the
+  squares beyond its third-rank (sixth-rank for Black) squares.
 
 The bound is ``max(G, U, K)``, each term being a lower bound on C's remaining moves.
 """
@@ -259,6 +261,14 @@ class MoveBounds:
             return 0
         best = INF
         if kind == chess.PAWN:
+            # en passant: the pawn taken stands beside the capturing pawn, one rank beyond the
+            # square it skipped, which is the capture square in the region
+            if color == chess.WHITE:
+                region |= chess.shift_up(region & chess.BB_RANK_3)
+            else:
+                region |= chess.shift_down(region & chess.BB_RANK_6)
+            if region & chess.BB_SQUARES[square]:
+                return 0
             last = 7 if color == chess.WHITE else 0
             best = abs(last - chess.square_rank(square))  # promoting at least
             for q in chess.scan_forward(region):

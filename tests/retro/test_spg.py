@@ -185,3 +185,33 @@ def test_random_game_is_among_the_solutions(seed: int) -> None:
     assert verdict.status != SpgStatus.NO_SOLUTION
     assert verdict.status != SpgStatus.UNKNOWN, verdict.reason
     assert san in verdict.solutions
+
+
+# -- the capture-region rule ----------------------------------------------------------------------------
+
+
+def test_capture_region_charges_the_unit_the_enemy_pawn_must_take() -> None:
+    """single-capture-53: Black's c6 pawn comes from d7 by a capture on c6, so a white unit
+    must go there (the queen, 2 moves) and White's d-pawn must promote (the goal's d6
+    queen): White needs 7 of its 10 moves at the root (3 without the rule)."""
+    row = ROWS["single-capture-53"]
+    problem = parse_problem(row["board"], row["plies"])
+    bounds = MoveBounds(problem.goal, frozen_mask(problem.init, problem.goal), rights_count=False)
+    assert bounds.needs(problem.init, chess.WHITE) >= 7
+
+
+def test_capture_region_counts_a_pawn_taken_en_passant() -> None:
+    """1.Nf3 d5 2.Ng1 d4 3.e4 dxe3: after 3.e4 the white pawn on e4 stands beside the
+    region {e3} of Black's goal pawn; it is taken there at once, so White needs 0 more moves."""
+    game = "Nf3 d5 Ng1 d4 e4 dxe3".split()
+    board = chess.Board()
+    for san in game:
+        board.push_san(san)
+    problem = parse_problem(board.board_fen(), len(game))
+    bounds = MoveBounds(problem.goal, frozen_mask(problem.init, problem.goal), rights_count=False)
+    before_capture = chess.Board()
+    for san in game[:-1]:
+        before_capture.push_san(san)
+    assert bounds.needs(before_capture, chess.WHITE) == 0
+    verdict = solve(problem, cap=1000)
+    assert game in verdict.solutions

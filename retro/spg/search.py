@@ -138,7 +138,7 @@ class _Search:
         mine_rights, their_rights = rights & _BACK_RANK[mover], rights & _BACK_RANK[other]
         mine_count, their_count = chess.popcount(board.occupied_co[mover]), chess.popcount(board.occupied_co[other])
         found: list[tuple[chess.Move, ...]] = []
-        moves = list(board.legal_moves)
+        moves = list(board.generate_pseudo_legal_moves())  # legality checked for the children kept
         root = not board.move_stack
         if root:
             self.root_moves = moves
@@ -175,6 +175,8 @@ class _Search:
                 new_other = bounds.side_needs(other, their_after, their_rights & ~captured, mine_count, after[0])
                 if new_other > other_allow:
                     continue
+            if board.is_into_check(move):
+                continue
             board.push(move)
             if mover == chess.WHITE:
                 sub = self.visit(left, new_mover, new_other)

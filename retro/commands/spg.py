@@ -42,7 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("-t", "--time-limit", type=float, default=60.0, metavar="SEC",
                         help="time budget per problem in seconds (default 60; 0 = none)")
     parser.add_argument("-m", "--max-nodes", type=int, default=None, metavar="NODES",
-                        help="node budget per problem (positions generated; default none)")
+                        help="node budget per problem (moves generated and bounded; default none)")
     add_batch_arguments(parser)
     parser.set_defaults(func=run)
 

@@ -21,7 +21,7 @@ A depth-first search over legal moves (python-chess), pruned by the per-side bou
   the node's solution suffixes (``()`` for none) and a repeated subtree is counted,
   not searched again. Each full solution is registered once: when the search reaches
   the goal, or a table entry with suffixes, along the path that got there.
-* **Budgets.** ``max_nodes`` (positions generated) and ``time_limit`` end the search
+* **Budgets.** ``max_nodes`` (moves generated and bounded) and ``time_limit`` end the search
   with :attr:`SearchOutcome.complete` false; ``cap`` solutions end it as well
   (``cap_reached``). Only a complete search supports "unique" or "no solution".
 

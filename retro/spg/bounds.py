@@ -30,7 +30,8 @@ For a colour C at a node (current board), with F the frozen squares
   ``min(d(e1, g), 1 + d(g1, g), 1 + d(c1, g))``, the castling squares per right held) and
   a rook on its corner the castling move for free (cost ``min(d(h1, g), d(f1, g))``):
   in a real game the castling move is counted once, as the king's, and the rook's own
-  moves start from f1 (d1), so both stay lower bounds.
+  moves start from f1 (d1), so both stay lower bounds. Castling needs the squares between
+  king and rook empty, so a right with a frozen unit between them is ignored.
 * **Castling rights to lose** (full-FEN goals only): a right the node has and the goal
   lacks must be lost, by moving the king or the rook. When the king is frozen, the rook
   must move; a unit that must move and ends on its present square costs at least 2
@@ -190,11 +191,15 @@ class MoveBounds:
 
     # -- castling ---------------------------------------------------------------------------------------
 
-    @staticmethod
-    def castling_units(color: chess.Color, rooks: int, kings: int, rights: int) -> int:
-        """The king and rooks of ``color`` that may still castle (an over-approximation is sound)."""
-        castle_rooks = rights & _BACK_RANK[color] & rooks
-        king = chess.BB_SQUARES[_KING_HOME[color]] & kings
+    def castling_units(self, color: chess.Color, rooks: int, kings: int, rights: int) -> int:
+        """The king and rooks of ``color`` that may still castle (an over-approximation is sound):
+        a right held, and no frozen unit between king and rook (it would stand there for good)."""
+        home = _KING_HOME[color]
+        castle_rooks = 0
+        for corner in chess.scan_forward(rights & _BACK_RANK[color] & rooks):
+            if not chess.between(home, corner) & self.frozen:
+                castle_rooks |= chess.BB_SQUARES[corner]
+        king = chess.BB_SQUARES[home] & kings
         if not castle_rooks or not king:
             return 0
         return castle_rooks | king

@@ -215,3 +215,13 @@ def test_capture_region_counts_a_pawn_taken_en_passant() -> None:
     assert bounds.needs(before_capture, chess.WHITE) == 0
     verdict = solve(problem, cap=1000)
     assert game in verdict.solutions
+
+
+def test_no_castling_over_a_frozen_unit() -> None:
+    """single-capture-68: the f1 bishop is frozen (e2, g2 never move), so White's king cannot
+    castle short on its way to h1 and walks around (8 moves): White needs 12 of its 14
+    moves at the root (6 when castling over f1 was allowed)."""
+    row = ROWS["single-capture-68"]
+    problem = parse_problem(row["board"], row["plies"])
+    bounds = MoveBounds(problem.goal, frozen_mask(problem.init, problem.goal), rights_count=False)
+    assert bounds.needs(problem.init, chess.WHITE) >= 12

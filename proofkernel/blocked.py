@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import chess
 
-__all__ = ["blocked_squares", "capture_budget", "pawn_can_reach", "taken_by_piece"]
+__all__ = ["blocked_squares", "capture_budget", "one_step_destinations", "pawn_can_reach", "taken_by_piece"]
 
 _KING_STEPS = chess.BB_KING_ATTACKS
 _ROOK_STEPS = [chess.BB_RANK_ATTACKS[sq][0] | chess.BB_FILE_ATTACKS[sq][0] for sq in chess.SQUARES]
@@ -82,7 +82,9 @@ def pawn_can_reach(color: chess.Color, start: chess.Square, target: chess.Square
     return forward > 0 and files <= forward and files <= captures and chess.square_rank(target) not in (0, 7)
 
 
-def _one_step_destinations(piece_type: chess.PieceType, square: chess.Square) -> int:
+def one_step_destinations(piece_type: chess.PieceType, square: chess.Square) -> int:
+    """The squares a knight, bishop, rook, queen or king (any other type: a king's) on
+    ``square`` reaches in one step: a slider's adjacent squares in its directions."""
     if piece_type == chess.KNIGHT:
         return chess.BB_KNIGHT_ATTACKS[square]
     if piece_type == chess.BISHOP:
@@ -140,7 +142,7 @@ def blocked_squares(goal: chess.Board, init: chess.Board | None = None) -> int:
         for square in chess.scan_forward(piece_candidates & ~blocked):
             piece = init.piece_at(square)
             assert piece is not None
-            destinations = _one_step_destinations(piece.piece_type, square) & ~blocked
+            destinations = one_step_destinations(piece.piece_type, square) & ~blocked
             if piece.piece_type == chess.KING:
                 enemy_pawns = blocked & init.pawns & init.occupied_co[not piece.color]
                 for pawn in chess.scan_forward(enemy_pawns):
@@ -160,7 +162,7 @@ def taken_by_piece(init: chess.Board, goal: chess.Board, blocked: int) -> int:
     for square in chess.scan_forward(init.occupied & ~init.pawns & ~init.kings & ~blocked):
         piece = init.piece_at(square)
         assert piece is not None
-        if goal.piece_at(square) == piece or _one_step_destinations(piece.piece_type, square) & ~blocked:
+        if goal.piece_at(square) == piece or one_step_destinations(piece.piece_type, square) & ~blocked:
             continue
         # an enemy pawn captures onto the square from where a pawn of the piece's colour
         # standing on it would attack

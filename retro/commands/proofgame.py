@@ -35,6 +35,8 @@ from retro.diagram import add_diagram_arguments, check_diagram_arguments, show_d
 from retro.position import parse_fen
 
 if TYPE_CHECKING:
+    import chess
+
     from retro.proofgame import ProofGameVerdict
 
 __all__ = ["register", "run", "parse_status_line", "status_text", "prove_line"]
@@ -59,7 +61,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="search from this position instead of the start; its halfmove clock and move number "
                         "(fields 5 and 6) number the moves of the PGN")
     parser.add_argument("-w", dest="weight", default="1:5", metavar="A:B",
-                        help="priority A*g + B*h (default 1:5; 1:1 finds a shortest proof game)")
+                        help="priority A*g + B*h (default 1:5; 1:1 is plain A*, but its committed legs and "
+                             "initial path do not make the game a shortest one: use --shortest for that)")
+    parser.add_argument("--shortest", action="store_true",
+                        help="a proof game of minimum length from the exact SPG search (retro spg's engine): "
+                             "tries N = lower bound, +2, ... plies, each refuted by a proved rule or an exhaustive "
+                             "search; for short games (see --max-plies)")
+    parser.add_argument("--max-plies", type=positive_int, default=30, metavar="N",
+                        help="with --shortest: give up (unknown) beyond N plies (default 30)")
     parser.add_argument("-m", dest="max_nodes", type=positive_int, default=200_000, metavar="NODES",
                         help="node budget per position, all restarts together (default 200000)")
     parser.add_argument("-t", "--time-limit", type=float, default=60.0, metavar="SEC",
@@ -120,8 +129,16 @@ def status_text(record: dict) -> str:
     return f"{record['status']}: {record.get('reason', '')}"
 
 
+def _shortest(board: chess.Board, *, init: chess.Board | None = None, max_nodes: int, time_limit: float,
+              max_plies: int) -> ProofGameVerdict:
+    from retro.spg.shortest import shortest_proof_game
+
+    return shortest_proof_game(board, init=init, max_plies=max_plies, max_nodes=max_nodes, time_limit=time_limit)
+
+
 def prove_line(line: str, *, max_nodes: int, time_limit: float, seed: int, weight: tuple[int, int],
-               use_kernel: bool, non_admissible: bool, retry: bool) -> dict:
+               use_kernel: bool, non_admissible: bool, retry: bool, shortest: bool = False,
+               max_plies: int = 30) -> dict:
     """Batch worker: a FEN or a status line to a record (decided lines pass through)."""
     fen, status, rest = parse_status_line(line)
     if status in ("legal", "illegal") or (status == "unknown" and not retry):
@@ -134,8 +151,11 @@ def prove_line(line: str, *, max_nodes: int, time_limit: float, seed: int, weigh
     from retro.proofgame import prove  # here: the search imports SciPy (start-up time)
 
     position = parse_fen(fen)
-    verdict = prove(position.board, max_nodes=max_nodes, time_limit=time_limit, seed=seed, weight=weight,
-                    use_kernel=use_kernel, non_admissible=non_admissible)
+    if shortest:
+        verdict = _shortest(position.board, max_nodes=max_nodes, time_limit=time_limit, max_plies=max_plies)
+    else:
+        verdict = prove(position.board, max_nodes=max_nodes, time_limit=time_limit, seed=seed, weight=weight,
+                        use_kernel=use_kernel, non_admissible=non_admissible)
     # the FEN as given: pass files chain on it
     return dataclasses.replace(verdict, fen=fen).as_dict()
 
@@ -181,7 +201,7 @@ def _run_pass(lines: list[InputLine], out: TextIO, args: argparse.Namespace, pas
     worker = functools.partial(
         prove_line, max_nodes=int(args.max_nodes * scale), time_limit=args.time_limit * scale,
         seed=args.rnd + 1000 * pass_index, weight=parse_weight(args.weight), use_kernel=not args.nokernel,
-        non_admissible=args.na, retry=retry)
+        non_admissible=args.na, retry=retry, shortest=args.shortest, max_plies=args.max_plies)
     counts: collections.Counter = collections.Counter()
     for record in run_batch(worker, lines, jobs=args.jobs, progress=show_progress(args),
                             desc=f"proofgame pass {pass_index}", total=len(lines), scheduler=args.scheduler):
@@ -240,9 +260,13 @@ def run(args: argparse.Namespace) -> int:
 
     def print_improvement(h: int, san: list[str]) -> None:
         print(f"best h={h}: {' '.join(san)}", file=sys.stderr, flush=True)
-    verdict = prove(position.board, max_nodes=args.max_nodes, time_limit=args.time_limit, seed=args.rnd,
-                    weight=parse_weight(args.weight), use_kernel=not args.nokernel, init=init,
-                    non_admissible=args.na, on_improve=print_improvement if args.verbose else None)
+    if args.shortest:
+        verdict = _shortest(position.board, init=init, max_nodes=args.max_nodes, time_limit=args.time_limit,
+                            max_plies=args.max_plies)
+    else:
+        verdict = prove(position.board, max_nodes=args.max_nodes, time_limit=args.time_limit, seed=args.rnd,
+                        weight=parse_weight(args.weight), use_kernel=not args.nokernel, init=init,
+                        non_admissible=args.na, on_improve=print_improvement if args.verbose else None)
     record = dataclasses.replace(verdict, fen=args.fen.strip()).as_dict()
     emit(record, status_text(record), as_json=args.json)
     game = verdict.proof_game

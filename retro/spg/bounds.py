@@ -1,0 +1,389 @@
+"""Per-side lower bounds on the moves each side still needs to reach the goal.
+
+In the remaining ``p`` plies the side to move makes ``ceil(p/2)`` moves and the other
+``floor(p/2)``; a node is pruned when one side's bound exceeds its own allowance. The two
+sides are bounded separately (a White move never counts for Black).
+
+For a colour C at a node (current board), with F the frozen squares
+(:mod:`retro.spg.frozen`, never vacated, so *blocked* for every path):
+
+* **Distances** (:mod:`astar.paths`, paper 002 "relaxed problem"): a piece of type T on s
+  needs at least ``d_T(s, g)`` moves to reach g on the empty board minus F (a king also
+  avoids squares attacked by frozen enemy pawns); a pawn needs at least its forward
+  distance, changing file only by captures, so by at most ``k`` files where ``k`` is
+  the number of enemy units C still has to capture (each capture removes one enemy
+  unit for good); a pawn reaching a piece's goal square must promote on the way
+  (pawn moves to a promotion square, then the piece's moves).
+* **Goal-side sum** ``G``: every free goal unit of C (a goal unit not on F) stands, at
+  the end, on its square; it is some unit of C now (units are never created, a
+  promoted piece is its pawn), so it costs at least the least distance from any current
+  unit of C that can become it. Distinct goal squares are filled by distinct units and
+  a move moves one unit, so the costs add up.
+* **Unit-side sum** ``U``: every current unit of C either is captured or ends on a goal
+  square of C holding a unit it can become, so it costs at least its least distance to
+  such a square (0 if it is on one). At most ``e`` units of C are captured, ``e`` = C's
+  units now minus in the goal; dropping the ``e`` largest costs leaves a bound.
+* **Captures** ``K``: the enemy's units now minus in the goal must all be captured by C,
+  one C move each.
+* **Castling** moves two units in one move. While a side may still castle, its king on
+  its home square is given the castling squares as one-move jumps (cost
+  ``min(d(e1, g), 1 + d(g1, g), 1 + d(c1, g))``, the castling squares per right held) and
+  a rook on its corner the castling move for free (cost ``min(d(h1, g), d(f1, g))``):
+  in a real game the castling move is counted once, as the king's, and the rook's own
+  moves start from f1 (d1), so both stay lower bounds. Castling needs the squares between
+  king and rook empty, so a right with a frozen unit between them is ignored.
+* **Castling rights to lose** (full-FEN goals only): a right the node has and the goal
+  lacks must be lost, by moving the king or the rook. When the king is frozen, the rook
+  must move; a unit that must move and ends on its present square costs at least 2
+  moves (leave, come back). If the rook's only non-frozen first-step square holds a unit
+  of C, that unit must move before the rook can, so it too must move.
+
+* The king is never captured, so its cost is never left out of ``U``.
+* **Units the enemy's pawns must capture** (added to ``U``). Let g be a free goal pawn
+  square of the enemy E with no E pawn on it now, and suppose every E pawn that can
+  still reach g (within E's captures left) stands on another file. The E pawn that ends
+  on g then still makes at least one capture, on a square of some pawn path from its
+  square to g (the *region* of g: every square of such paths but the start, a superset
+  of the capture squares). So a unit of C is captured there later: it must reach the
+  region first. The units captured are among the ``e`` that ``U`` leaves out, and
+  distinct goal squares g mean distinct captures of distinct units, so
+  ``U + sum over such g of (least distance from any capturable unit of C to g's region)``
+  is still a lower bound (each minimum is taken over all units, a relaxation). Sharper,
+  for one region taken apart: the unit u captured there is one of the ``e`` left out,
+  so ``min over u of (u's distance to the region + the other units' costs without their
+  e - 1 largest)`` plus the other regions' minima is a bound too; the largest over the
+  choice of that region is used. A pawn's distance to a square is its pawn distance,
+  or the moves it needs to promote at least; a pawn the enemy takes en passant stands one
+  rank beyond the capture square it skipped, so for pawns the region also holds the
+  squares beyond its third-rank (sixth-rank for Black) squares.
+
+The bound is ``max(G, U, K)``, each term being a lower bound on C's remaining moves.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import chess
+
+from astar.paths import INF, king_forbidden_mask, pawn_distance, piece_distances
+from retro.spg.frozen import first_step_mask
+
+__all__ = ["MoveBounds", "INF", "SideMasks", "side_masks"]
+
+SideMasks = tuple[int, int, int, int, int, int]
+"""One colour's pawns, knights, bishops, rooks, queens and kings (bitboards)."""
+
+_REGION_LIMIT = 12  # larger capture regions are skipped (a weaker bound, never unsound)
+_MEMO_LIMIT = 1_000_000  # memoised side bounds; cleared beyond (memo lost, never soundness)
+
+_PIECES = (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
+_BACK_RANK = {chess.WHITE: chess.BB_RANK_1, chess.BLACK: chess.BB_RANK_8}
+_KING_HOME = {chess.WHITE: chess.E1, chess.BLACK: chess.E8}
+# per rook corner: (the castling rook's landing square, the king's landing square)
+_CASTLE = {chess.H1: (chess.F1, chess.G1), chess.A1: (chess.D1, chess.C1),
+           chess.H8: (chess.F8, chess.G8), chess.A8: (chess.D8, chess.C8)}
+
+
+class MoveBounds:
+    """Lower bounds on each colour's remaining moves from a node to ``goal`` (module docstring)."""
+
+    def __init__(self, goal: chess.Board, frozen: int, *, rights_count: bool) -> None:
+        self.frozen = frozen
+        self.rights_count = rights_count
+        self.goal_rights = goal.clean_castling_rights()
+        self.goal_count = {c: chess.popcount(goal.occupied_co[c]) for c in chess.COLORS}
+        # free goal units per (colour, type), and per goal square its piece type
+        self.goal_mask: dict[tuple[chess.Color, chess.PieceType], int] = {}
+        self.goal_type: dict[chess.Color, dict[chess.Square, chess.PieceType]] = {c: {} for c in chess.COLORS}
+        self.dist: dict[tuple[chess.Color, chess.Square], tuple[int, ...]] = {}
+        for color in chess.COLORS:
+            for kind in chess.PIECE_TYPES:
+                mask = goal.pieces_mask(kind, color) & ~frozen
+                self.goal_mask[color, kind] = mask
+                for g in chess.scan_forward(mask):
+                    self.goal_type[color][g] = kind
+                    if kind != chess.PAWN:
+                        forbidden = king_forbidden_mask(color, goal, frozen) if kind == chess.KING else 0
+                        self.dist[color, g] = piece_distances(kind, g, frozen, forbidden)
+        # least distance from each square to a free goal square of the type (and to another one)
+        self.nearest: dict[tuple[chess.Color, chess.PieceType], list[int]] = {}
+        self.nearest_other: dict[tuple[chess.Color, chess.PieceType], list[int]] = {}
+        for color in chess.COLORS:
+            for kind in _PIECES:
+                near, other = [INF] * 64, [INF] * 64
+                for g in chess.scan_forward(self.goal_mask[color, kind]):
+                    table = self.dist[color, g]
+                    for s in range(64):
+                        if table[s] < near[s]:
+                            near[s] = table[s]
+                        if s != g and table[s] < other[s]:
+                            other[s] = table[s]
+                self.nearest[color, kind], self.nearest_other[color, kind] = near, other
+        self._promo: dict[tuple[chess.Color, chess.Square, chess.Square, int], int] = {}
+        self._pawn_unit: dict[tuple[chess.Color, chess.Square, int], int] = {}
+        self._needs: dict[tuple[chess.Color, SideMasks, int, int, int], int] = {}
+
+    # -- pawns ------------------------------------------------------------------------------------------
+
+    def pawn_to(self, color: chess.Color, start: chess.Square, target: chess.Square, captures: int) -> int:
+        """Moves for a pawn from ``start`` to the pawn square ``target`` with at most ``captures`` file changes."""
+        if abs(chess.square_file(start) - chess.square_file(target)) > captures:
+            return INF
+        return pawn_distance(color, start, target)
+
+    def promotion(self, color: chess.Color, start: chess.Square, goal_square: chess.Square, captures: int) -> int:
+        """Moves for a pawn on ``start`` to promote and reach the free goal piece on ``goal_square``."""
+        key = (color, start, goal_square, captures)
+        cached = self._promo.get(key)
+        if cached is not None:
+            return cached
+        table = self.dist[color, goal_square]
+        last = 7 if color == chess.WHITE else 0
+        best = INF
+        if self.goal_type[color][goal_square] != chess.KING:
+            for file in range(8):
+                square = chess.square(file, last)
+                if self.frozen & chess.BB_SQUARES[square] or table[square] >= INF:
+                    continue
+                steps = self.pawn_to(color, start, square, captures)
+                if steps + table[square] < best:
+                    best = steps + table[square]
+        self._promo[key] = best
+        return best
+
+    def pawn_unit(self, color: chess.Color, start: chess.Square, captures: int) -> int:
+        """Least moves for the pawn on ``start`` to end on a free goal square it can fill."""
+        key = (color, start, captures)
+        cached = self._pawn_unit.get(key)
+        if cached is not None:
+            return cached
+        best = INF
+        for g, kind in self.goal_type[color].items():
+            cost = self.pawn_to(color, start, g, captures) if kind == chess.PAWN else self.promotion(
+                color, start, g, captures)
+            if cost < best:
+                best = cost
+        self._pawn_unit[key] = best
+        return best
+
+    # -- castling rights to lose ------------------------------------------------------------------------
+
+    def must_move(self, color: chess.Color, mine: int, rooks: int, kings: int, rights: int) -> int | None:
+        """Squares of ``color``'s units that must still move to lose the castling rights the goal
+        lacks (module docstring); ``None`` when that is impossible. ``rights`` are the clean rights."""
+        if not self.rights_count:
+            return 0
+        home = chess.BB_SQUARES[_KING_HOME[color]]
+        lose = rights & rooks & ~self.goal_rights & _BACK_RANK[color]
+        if not lose or not kings & home or not self.frozen & home:
+            return 0
+        must = 0
+        rook = chess.Piece(chess.ROOK, color)
+        for square in chess.scan_forward(lose):
+            must |= chess.BB_SQUARES[square]
+            exits = first_step_mask(rook, square) & ~self.frozen
+            if not exits:
+                return None
+            if chess.popcount(exits) == 1 and exits & mine:
+                must |= exits
+        return must
+
+    # -- castling ---------------------------------------------------------------------------------------
+
+    def castling_units(self, color: chess.Color, rooks: int, kings: int, rights: int) -> int:
+        """The king and rooks of ``color`` that may still castle (an over-approximation is sound):
+        a right held, and no frozen unit between king and rook (it would stand there for good)."""
+        home = _KING_HOME[color]
+        castle_rooks = 0
+        for corner in chess.scan_forward(rights & _BACK_RANK[color] & rooks):
+            if not chess.between(home, corner) & self.frozen:
+                castle_rooks |= chess.BB_SQUARES[corner]
+        king = chess.BB_SQUARES[home] & kings
+        if not castle_rooks or not king:
+            return 0
+        return castle_rooks | king
+
+    @staticmethod
+    def castled(table: list[int] | tuple[int, ...], square: chess.Square, kind: chess.PieceType, castles: int) -> int:
+        """The cost of the king or rook on ``square`` when castling may be used (module docstring)."""
+        best = INF
+        for corner in chess.scan_forward(castles & ~chess.BB_SQUARES[square] if kind == chess.KING
+                                         else chess.BB_SQUARES[square]):
+            rook_to, king_to = _CASTLE.get(corner, (None, None))
+            if rook_to is None or king_to is None:
+                continue
+            cost = 1 + table[king_to] if kind == chess.KING else table[rook_to]
+            if cost < best:
+                best = cost
+        return best
+
+    # -- the bound ----------------------------------------------------------------------------------------
+
+    def needs(self, board: chess.Board, color: chess.Color) -> int:
+        """Lower bound on ``color``'s remaining moves from ``board`` to the goal (INF: unreachable)."""
+        return self.side_needs(color, side_masks(board, color), board.clean_castling_rights() & _BACK_RANK[color],
+                               chess.popcount(board.occupied_co[not color]), board.pawns & board.occupied_co[not color])
+
+    def side_needs(self, color: chess.Color, masks: SideMasks, rights: int, enemy_units: int,
+                   enemy_pawns: int) -> int:
+        """:meth:`needs` from what it depends on: ``color``'s six piece masks (pawns .. kings), its
+        clean castling rights, the enemy's number of units and the enemy's pawns (memoised:
+        the same side configuration recurs under many of the other side's)."""
+        key = (color, masks, rights, enemy_units, enemy_pawns)
+        cached = self._needs.get(key)
+        if cached is None:
+            if len(self._needs) >= _MEMO_LIMIT:
+                self._needs.clear()
+            cached = self._needs[key] = self._side_needs(color, masks, rights, enemy_units, enemy_pawns)
+        return cached
+
+    # -- units the enemy's pawns must capture ------------------------------------------------------------
+
+    def capture_regions(self, enemy: chess.Color, enemy_pawns: int, enemy_captures: int) -> list[int]:
+        """The regions (module docstring) of the enemy's free goal pawn squares that only a
+        pawn from another file can still reach."""
+        regions = []
+        goal = self.goal_mask[enemy, chess.PAWN]
+        free_pawns = enemy_pawns & ~self.frozen
+        for g in chess.scan_forward(goal & ~enemy_pawns):
+            region = 0
+            for p in chess.scan_forward(free_pawns):
+                if self.pawn_to(enemy, p, g, enemy_captures) >= INF:
+                    continue
+                if chess.square_file(p) == chess.square_file(g):
+                    region = 0
+                    break
+                region |= _path_region(enemy, p, g)
+            if region:
+                regions.append(region)
+        return regions
+
+    def reach_cost(self, color: chess.Color, kind: chess.PieceType, square: chess.Square, region: int,
+                   captures: int) -> int:
+        """Least moves for ``color``'s unit of type ``kind`` on ``square`` to stand on a square of ``region``."""
+        if region & chess.BB_SQUARES[square]:
+            return 0
+        best = INF
+        if kind == chess.PAWN:
+            # en passant: the pawn taken stands beside the capturing pawn, one rank beyond the
+            # square it skipped, which is the capture square in the region
+            if color == chess.WHITE:
+                region |= chess.shift_up(region & chess.BB_RANK_3)
+            else:
+                region |= chess.shift_down(region & chess.BB_RANK_6)
+            if region & chess.BB_SQUARES[square]:
+                return 0
+            last = 7 if color == chess.WHITE else 0
+            best = abs(last - chess.square_rank(square))  # promoting at least
+            for q in chess.scan_forward(region):
+                best = min(best, self.pawn_to(color, square, q, captures))
+            return best
+        for q in chess.scan_forward(region):
+            best = min(best, piece_distances(kind, q, self.frozen)[square])
+        return best
+
+    def _side_needs(self, color: chess.Color, masks: SideMasks, rights: int, enemy_units: int,
+                    enemy_pawns: int) -> int:
+        enemy = not color
+        mine = masks[0] | masks[1] | masks[2] | masks[3] | masks[4] | masks[5]
+        captures = enemy_units - self.goal_count[enemy]
+        spare = chess.popcount(mine) - self.goal_count[color]
+        if captures < 0 or spare < 0:
+            return INF
+        rooks, kings = masks[chess.ROOK - 1], masks[chess.KING - 1]
+        must = self.must_move(color, mine, rooks, kings, rights)
+        if must is None:
+            return INF
+        castles = self.castling_units(color, rooks, kings, rights)
+        pawns = masks[0] & ~self.frozen
+        goal_sum = 0
+        units: list[tuple[int, chess.Square, chess.PieceType]] = []  # (cost, square, type), king apart
+        king_cost = 0
+        for kind in chess.PIECE_TYPES:
+            have = masks[kind - 1] & ~self.frozen
+            want = self.goal_mask[color, kind]
+            # goal side: free goal squares of this type not holding a settled unit of it
+            for g in chess.scan_forward(want & ~(have & ~must)):
+                if kind == chess.PAWN:
+                    best = INF
+                    for s in chess.scan_forward(pawns):
+                        cost = 2 if s == g else self.pawn_to(color, s, g, captures)
+                        if cost < best:
+                            best = cost
+                else:
+                    table = self.dist[color, g]
+                    best = INF
+                    for s in chess.scan_forward(have):
+                        cost = 2 if s == g else table[s]
+                        if castles and castles & chess.BB_SQUARES[s]:
+                            cost = min(cost, self.castled(table, s, kind, castles))
+                        if cost < best:
+                            best = cost
+                    if kind != chess.KING:
+                        for s in chess.scan_forward(pawns):
+                            cost = self.promotion(color, s, g, captures)
+                            if cost < best:
+                                best = cost
+                if best >= INF:
+                    return INF
+                goal_sum += best
+            # unit side: every free unit's least cost to a goal square it can fill (settled: 0)
+            for s in chess.scan_forward(have):
+                if want & ~must & chess.BB_SQUARES[s]:
+                    cost = 0
+                elif kind == chess.PAWN:
+                    cost = self.pawn_unit(color, s, captures)
+                else:
+                    near = self.nearest_other[color, kind] if want & chess.BB_SQUARES[s] else self.nearest[color, kind]
+                    cost = near[s]
+                    if want & chess.BB_SQUARES[s] and cost > 2:
+                        cost = 2
+                    if castles and castles & chess.BB_SQUARES[s]:
+                        cost = min(cost, self.castled(self.nearest[color, kind], s, kind, castles))
+                if kind == chess.KING:
+                    king_cost = cost
+                else:
+                    units.append((cost, s, kind))
+        unit_sum = king_cost + _sum_without_largest([cost for cost, _, _ in units], spare)
+        if unit_sum >= INF:
+            return INF
+        regions = [r for r in self.capture_regions(enemy, enemy_pawns, spare) if chess.popcount(r) <= _REGION_LIMIT] \
+            if spare else []
+        if regions:
+            reach = [[self.reach_cost(color, kind, s, region, captures) for _, s, kind in units] for region in regions]
+            least = [min(row, default=INF) for row in reach]
+            if max(least) < INF:
+                costs = [cost for cost, _, _ in units]
+                best = 0
+                for special, row in enumerate(reach):
+                    # the unit captured in this region is one of the units left out of the sum
+                    here = min((row[i] + _sum_without_largest(costs[:i] + costs[i + 1:], spare - 1)
+                                for i in range(len(units))), default=INF)
+                    best = max(best, here + sum(least) - least[special])
+                unit_sum = king_cost + best
+        return max(goal_sum, unit_sum, captures)
+
+
+def _sum_without_largest(costs: list[int], dropped: int) -> int:
+    """The sum of ``costs`` without its ``dropped`` largest values."""
+    if dropped <= 0:
+        return sum(costs)
+    return sum(sorted(costs)[:max(0, len(costs) - dropped)])
+
+
+@cache
+def _path_region(color: chess.Color, start: chess.Square, target: chess.Square) -> int:
+    """Squares of every pawn path of ``color`` from ``start`` to ``target``, ``start`` excluded."""
+    region = 0
+    for q in chess.SQUARES:
+        if q != start and pawn_distance(color, start, q) < INF and pawn_distance(color, q, target) < INF:
+            region |= chess.BB_SQUARES[q]
+    return region
+
+
+def side_masks(board: chess.Board, color: chess.Color) -> SideMasks:
+    """``color``'s pawns, knights, bishops, rooks, queens and kings as six bitboards."""
+    mine = board.occupied_co[color]
+    return (board.pawns & mine, board.knights & mine, board.bishops & mine, board.rooks & mine,
+            board.queens & mine, board.kings & mine)

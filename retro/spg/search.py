@@ -1,0 +1,212 @@
+"""Exact-length search: every game of exactly N plies from ``init`` that reaches the diagram.
+
+A depth-first search over legal moves (python-chess), pruned by the per-side bounds of
+:mod:`retro.spg.bounds` and memoised in a transposition table.
+
+* **Allowance.** With ``p`` plies left, the side to move makes ``ceil(p/2)`` more moves
+  and the other side ``floor(p/2)``. A child is searched only if each side's lower bound
+  (:meth:`MoveBounds.needs`) fits its own allowance; otherwise no game through the child
+  reaches the goal in time, so pruning it loses no solution. A side's bound depends
+  only on its own units, its castling rights, the number of enemy units
+  and pawns (:meth:`MoveBounds.side_needs`), so the child's bounds are computed from the move
+  before it is played (the mover's units after the move, its rights as python-chess
+  updates them: a king move loses both, a move from or to a corner loses that one; a
+  capture removes an enemy unit and the right of a rook taken on its corner); a quiet
+  move of a piece leaves the other side's bound unchanged. Only children within both allowances
+  are played.
+* **Transposition table** on ``(position, plies left)``, the position being
+  python-chess's transposition key (placement, side to move, castling rights and a
+  *usable* en-passant square: exactly what decides the future legal moves). The games
+  from a node depend only on that key and ``p``, so the table stores the full list of
+  the node's solution suffixes (``()`` for none) and a repeated subtree is counted,
+  not searched again. Each full solution is registered once: when the search reaches
+  the goal, or a table entry with suffixes, along the path that got there.
+* **Budgets.** ``max_nodes`` (moves generated and bounded) and ``time_limit`` end the search
+  with :attr:`SearchOutcome.complete` false; ``cap`` solutions end it as well
+  (``cap_reached``). Only a complete search supports "unique" or "no solution".
+
+Draw rules are not part of orthodox SPG practice and are ignored: no game here is
+long enough for the 75-move rule; a fivefold repetition inside a proof game would
+need 16 wasted plies and does not occur in the shortest games this search is for.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import chess
+
+from retro.spg.bounds import MoveBounds, SideMasks, side_masks
+from retro.spg.problem import SpgProblem
+
+__all__ = ["SearchOutcome", "search_games", "Progress"]
+
+Progress = Callable[[int, float, int, str], None]
+"""``progress(nodes, seconds, solutions found, where)`` is called every few seconds."""
+
+_TT_LIMIT = 2_000_000  # entries; the table is cleared (memo lost, never soundness) beyond it
+_CHECK_EVERY = 4096  # nodes between clock checks
+_BACK_RANK = {chess.WHITE: chess.BB_RANK_1, chess.BLACK: chess.BB_RANK_8}
+# castling as python-chess writes it (the king's two-square move) -> the rook's from and to squares
+_CASTLING_ROOK = {(chess.E1, chess.G1): chess.BB_H1 | chess.BB_F1, (chess.E1, chess.C1): chess.BB_A1 | chess.BB_D1,
+                  (chess.E8, chess.G8): chess.BB_H8 | chess.BB_F8, (chess.E8, chess.C8): chess.BB_A8 | chess.BB_D8}
+
+
+class _Stop(Exception):
+    """Ends the search early (budget or cap)."""
+
+
+@dataclass
+class SearchOutcome:
+    """The games found (move tuples, in the order found) and how the search ended."""
+
+    games: list[tuple[chess.Move, ...]] = field(default_factory=list)
+    complete: bool = False
+    cap_reached: bool = False
+    nodes: int = 0
+    seconds: float = 0.0
+    explored: str = ""
+
+
+class _Search:
+    def __init__(self, problem: SpgProblem, bounds: MoveBounds, *, max_nodes: int | None, time_limit: float | None,
+                 cap: int, progress: Progress | None) -> None:
+        self.problem = problem
+        self.bounds = bounds
+        self.board = problem.init.copy(stack=False)
+        self.max_nodes = max_nodes
+        self.deadline = None if time_limit is None else time.monotonic() + time_limit
+        self.cap = cap
+        self.progress = progress
+        self.outcome = SearchOutcome()
+        self.table: dict[tuple, tuple[tuple[chess.Move, ...], ...]] = {}
+        self.start = time.monotonic()
+        self.next_report = self.start + 5.0
+        self.root_moves: list[chess.Move] = []
+        self.root_index = 0
+        self.stop_reason = ""
+
+    def where(self) -> str:
+        return f"root move {self.root_index}/{len(self.root_moves)}"
+
+    def tick(self) -> None:
+        nodes = self.outcome.nodes
+        if self.max_nodes is not None and nodes >= self.max_nodes:
+            self.stop_reason = f"node budget of {self.max_nodes} reached"
+            raise _Stop
+        now = time.monotonic()
+        if self.deadline is not None and now >= self.deadline:
+            self.stop_reason = "time limit reached"
+            raise _Stop
+        if self.progress is not None and now >= self.next_report:
+            self.next_report = now + 5.0
+            self.progress(nodes, now - self.start, len(self.outcome.games), self.where())
+
+    def register(self, suffixes: tuple[tuple[chess.Move, ...], ...]) -> None:
+        prefix = tuple(self.board.move_stack)
+        for suffix in suffixes:
+            self.outcome.games.append(prefix + suffix)
+        if len(self.outcome.games) >= self.cap:
+            self.outcome.cap_reached = True
+            self.stop_reason = f"{self.cap} solutions found (the cap)"
+            raise _Stop
+
+    def visit(self, plies: int, white_need: int, black_need: int) -> tuple[tuple[chess.Move, ...], ...]:
+        """Solution suffixes from the current board with ``plies`` left (bounds already checked)."""
+        board = self.board
+        if plies == 0:
+            if self.problem.matches(board):
+                self.register(((),))
+                return ((),)
+            return ()
+        key = (board._transposition_key(), plies)
+        known = self.table.get(key)
+        if known is not None:
+            if known:
+                self.register(known)
+            return known
+        outcome, bounds = self.outcome, self.bounds
+        mover, other = board.turn, not board.turn
+        left = plies - 1
+        # after the move, the mover has floor(left/2) moves left, the other ceil(left/2)
+        mover_allow, other_allow = left // 2, left - left // 2
+        other_need = black_need if mover == chess.WHITE else white_need
+        rights = board.clean_castling_rights()
+        mine, theirs = side_masks(board, mover), side_masks(board, other)
+        mine_rights, their_rights = rights & _BACK_RANK[mover], rights & _BACK_RANK[other]
+        mine_count, their_count = chess.popcount(board.occupied_co[mover]), chess.popcount(board.occupied_co[other])
+        found: list[tuple[chess.Move, ...]] = []
+        moves = list(board.generate_pseudo_legal_moves())  # legality checked for the children kept
+        root = not board.move_stack
+        if root:
+            self.root_moves = moves
+        for index, move in enumerate(moves):
+            if root:
+                self.root_index = index
+            outcome.nodes += 1
+            if outcome.nodes % _CHECK_EVERY == 0:
+                self.tick()
+            # the child's bounds from the move alone (no push): module docstring, "Allowance"
+            from_bb, to_bb = chess.BB_SQUARES[move.from_square], chess.BB_SQUARES[move.to_square]
+            kind = board.piece_type_at(move.from_square)
+            assert kind is not None
+            after = list(mine)
+            after[kind - 1] ^= from_bb
+            after[(move.promotion or kind) - 1] |= to_bb
+            after_rights = mine_rights & ~from_bb & ~to_bb
+            if kind == chess.KING:
+                after_rights = 0
+                rook_move = _CASTLING_ROOK.get((move.from_square, move.to_square))
+                if rook_move is not None:
+                    after[chess.ROOK - 1] ^= rook_move
+            captured = to_bb & board.occupied_co[other]
+            if not captured and kind == chess.PAWN and move.to_square == board.ep_square and (
+                    move.to_square - move.from_square) % 8:
+                captured = chess.BB_SQUARES[move.to_square - 8 if mover == chess.WHITE else move.to_square + 8]
+            their_after = _masks([m & ~captured for m in theirs]) if captured else theirs
+            new_mover = bounds.side_needs(mover, _masks(after), after_rights, their_count - (1 if captured else 0),
+                                          their_after[0])
+            if new_mover > mover_allow:
+                continue
+            new_other = other_need
+            if captured or kind == chess.PAWN:
+                new_other = bounds.side_needs(other, their_after, their_rights & ~captured, mine_count, after[0])
+                if new_other > other_allow:
+                    continue
+            if board.is_into_check(move):
+                continue
+            board.push(move)
+            if mover == chess.WHITE:
+                sub = self.visit(left, new_mover, new_other)
+            else:
+                sub = self.visit(left, new_other, new_mover)
+            board.pop()
+            found.extend((move,) + s for s in sub)
+        if len(self.table) >= _TT_LIMIT:
+            self.table.clear()
+        result = tuple(found)
+        self.table[key] = result
+        return result
+
+
+def _masks(values: list[int]) -> SideMasks:
+    return (values[0], values[1], values[2], values[3], values[4], values[5])
+
+
+def search_games(problem: SpgProblem, bounds: MoveBounds, *, max_nodes: int | None = None,
+                 time_limit: float | None = None, cap: int = 8, progress: Progress | None = None) -> SearchOutcome:
+    """Every game of ``problem.plies`` plies from ``problem.init`` reaching the goal, up to ``cap``
+    (module docstring). The root's bounds must already fit the allowance."""
+    search = _Search(problem, bounds, max_nodes=max_nodes, time_limit=time_limit, cap=cap, progress=progress)
+    board = search.board
+    white_need, black_need = bounds.needs(board, chess.WHITE), bounds.needs(board, chess.BLACK)
+    try:
+        search.visit(problem.plies, white_need, black_need)
+        search.outcome.complete = True
+        search.outcome.explored = "exhaustive search"
+    except _Stop:
+        search.outcome.explored = f"{search.stop_reason} at {search.where()}"
+    search.outcome.seconds = time.monotonic() - search.start
+    return search.outcome

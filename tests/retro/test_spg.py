@@ -1,0 +1,227 @@
+"""retro spg: the engine on real problems (data/spg-dev.jsonl), the start-position pair of
+issue 39, the pruning rules, and a property test on random games."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import chess
+import pytest
+
+from retro.spg import SpgVerdict, parse_problem, solve
+from retro.spg.bounds import MoveBounds
+from retro.spg.frozen import frozen_mask
+from retro.spg.parity import knight_parity
+from retro.spg.shortest import shortest_proof_game
+from retro.spg.solve import moves_of
+from retro.status import LegalityStatus, SpgStatus
+
+DATA = Path(__file__).resolve().parents[2] / "data" / "spg-dev.jsonl"
+ROWS = {row["id"]: row for row in map(json.loads, DATA.open(encoding="utf-8"))}
+START_NO_RIGHTS = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
+START_BLACK_TO_MOVE = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1"
+ISSUE_GAME = "Nf3 Nf6 Rg1 Rg8 Rh1 Rh8 Ng1 Ng8 Nc3 Nc6 Rb1 Rb8 Ra1 Ra8 Nb1 Nb8".split()
+
+
+def _solve_row(row_id: str, **kwargs) -> tuple[dict, SpgVerdict]:
+    row = ROWS[row_id]
+    return row, solve(parse_problem(row["board"], row["plies"]), **kwargs)
+
+
+# -- the start-position pair (issue 39) --------------------------------------------------------------
+
+
+def test_start_without_castling_rights_needs_16_plies() -> None:
+    verdict = shortest_proof_game(chess.Board(START_NO_RIGHTS), time_limit=60)
+    assert verdict.status == LegalityStatus.LEGAL
+    assert len(verdict.proof) == 16 and verdict.proof_game is not None
+    verdict.proof_game.replay_check(chess.Board(START_NO_RIGHTS))
+
+
+def test_start_without_castling_rights_14_plies_is_refuted_and_16_lists_the_issue_game() -> None:
+    assert solve(parse_problem(START_NO_RIGHTS, 14)).status == SpgStatus.NO_SOLUTION
+    # the issue's game is one of many move orders: check it is a solution by listing the
+    # games that start with its first eight plies (from -i, the position after them)
+    board = chess.Board()
+    for san in ISSUE_GAME[:8]:
+        board.push_san(san)
+    verdict = solve(parse_problem(START_NO_RIGHTS, 8, board.fen()), cap=100_000, time_limit=60)
+    assert verdict.status == SpgStatus.SOLUTIONS and not verdict.cooked
+    assert ISSUE_GAME[8:] in verdict.solutions
+
+
+def test_start_black_to_move_with_all_rights_is_illegal_by_tempo_parity() -> None:
+    board = chess.Board(START_BLACK_TO_MOVE)
+    verdict = shortest_proof_game(board, time_limit=10)
+    assert verdict.status == LegalityStatus.ILLEGAL and "tempo parity" in verdict.reason
+    for plies in (15, 17):  # a fixed N: the spg path proves it too
+        spg = solve(parse_problem(START_BLACK_TO_MOVE, plies))
+        assert spg.status == SpgStatus.NO_SOLUTION and "tempo parity" in spg.reason
+
+
+def test_knight_parity_rule() -> None:
+    init = chess.Board()
+    goal = chess.Board(START_BLACK_TO_MOVE)
+    frozen = frozen_mask(init, goal)
+    # the rights freeze kings and rooks, the pawns box in bishops and queens: only knights move
+    assert frozen == chess.BB_ALL & init.occupied & ~init.knights
+    assert knight_parity(init, goal, frozen, chess.WHITE) == 0
+    # a white knight on c3 instead of b1: White's moves are odd (b1 light -> c3 dark)
+    moved = chess.Board("rnbqkbnr/pppppppp/8/8/8/2N5/PPPPPPPP/R1BQKBNR b KQkq - 0 1")
+    assert knight_parity(init, moved, frozen_mask(init, moved), chess.WHITE) == 1
+    # a pawn moved: the rule does not apply
+    pawn = chess.Board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+    assert knight_parity(init, pawn, frozen_mask(init, pawn), chess.WHITE) is None
+
+
+def test_no_capture_deadlock_freezes_king_and_queen() -> None:
+    init, goal = chess.Board(), chess.Board(START_NO_RIGHTS)
+    frozen = frozen_mask(init, goal)
+    assert frozen & chess.BB_E1 and frozen & chess.BB_D1 and frozen & chess.BB_E8 and frozen & chess.BB_D8
+    assert not frozen & (chess.BB_A1 | chess.BB_B1 | chess.BB_H8)
+    # with a capture in the game the deadlock rule does not apply: the king is not frozen
+    captured = chess.Board("rnbqkbnr/ppppppp1/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1")
+    assert not frozen_mask(init, captured) & chess.BB_E1
+
+
+# -- bounds never cut a real game ----------------------------------------------------------------------
+
+
+def test_bounds_fit_every_ply_of_every_euclide_solution() -> None:
+    """Along each replayable Euclide game, each side's bound never exceeds its moves left
+    (fails without the castling rule: the king's castling jump and the rook's free move)."""
+    checked = 0
+    for row in ROWS.values():
+        problem = parse_problem(row["board"], row["plies"])
+        bounds = MoveBounds(problem.goal, frozen_mask(problem.init, problem.goal), rights_count=False)
+        for game in row["solutions"] or []:
+            if not game:
+                continue
+            board = problem.init.copy()
+            for index in range(len(game) + 1):
+                moves = moves_of(board, len(game) - index)
+                for color in chess.COLORS:
+                    assert bounds.needs(board, color) <= moves[color], (row["id"], index)
+                if index < len(game):
+                    board.push_uci(game[index])
+            checked += 1
+    assert checked == 148  # every replayable Euclide game of the data
+
+
+# -- short dev problems of each verdict -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("row_id", ["natch-test-problems-42", "single-capture-1", "no-captures-10",
+                                    "natch-test-problems-76", "natch-test-problems-72"])
+def test_euclide_unique_problems(row_id: str) -> None:
+    row, verdict = _solve_row(row_id, time_limit=60)
+    assert verdict.status == SpgStatus.UNIQUE
+    assert verdict.solutions == row["solutions_san"]
+
+
+@pytest.mark.parametrize("row_id", ["no-captures-5", "single-capture-16"])
+def test_euclide_two_solution_problems(row_id: str) -> None:
+    row, verdict = _solve_row(row_id, time_limit=60)
+    assert verdict.status == SpgStatus.SOLUTIONS and not verdict.cooked
+    assert sorted(verdict.solutions) == sorted(row["solutions_san"])
+
+
+def test_euclide_cooked_problem_reaches_the_cap() -> None:
+    row, verdict = _solve_row("natch-test-problems-41", time_limit=60)
+    assert verdict.status == SpgStatus.SOLUTIONS and verdict.cooked and len(verdict.solutions) == 8
+
+
+def test_euclide_no_solution_problem_has_a_game() -> None:
+    """Euclide says no solution for natch-test-problems-78 ("promotee_must_switchback2"),
+    but the search finds a game, replayed here again with python-chess."""
+    row, verdict = _solve_row("natch-test-problems-78", time_limit=60)
+    assert verdict.status == SpgStatus.UNIQUE
+    board = chess.Board()
+    for san in verdict.solutions[0]:
+        board.push_san(san)
+    assert board.board_fen() == row["board"] and board.turn == chess.BLACK and len(board.move_stack) == 17
+
+
+def test_no_solution_by_root_bound_and_by_search() -> None:
+    # natch-test-problems-42's diagram (5 plies: e4 b6 Qh5 ... Qxh7) in 3 plies: White needs 3 moves, has 2
+    row = ROWS["natch-test-problems-42"]
+    verdict = solve(parse_problem(row["board"], 3))
+    assert verdict.status == SpgStatus.NO_SOLUTION and "needs at least" in verdict.reason
+    # the start position after 2 plies: the root bound is 0, the search finds that no
+    # move can be taken back in time (4 plies: Nf3 Nf6 Ng1 Ng8 and others)
+    verdict = solve(parse_problem(chess.STARTING_BOARD_FEN, 2), time_limit=60)
+    assert verdict.status == SpgStatus.NO_SOLUTION and verdict.reason.startswith("exhaustive")
+    assert solve(parse_problem(chess.STARTING_BOARD_FEN, 4)).status == SpgStatus.SOLUTIONS
+
+
+def test_turn_conflict_and_budget() -> None:
+    assert solve(parse_problem(ROWS["natch-test-problems-42"]["board"] + " w", 5)).status == SpgStatus.NO_SOLUTION
+    row = ROWS["natch-test-problems-67"]
+    verdict = solve(parse_problem(row["board"], row["plies"]), max_nodes=2000)
+    assert verdict.status == SpgStatus.UNKNOWN and "node budget" in verdict.reason
+
+
+# -- property: the final board of a random game ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_game_is_among_the_solutions(seed: int) -> None:
+    rng = random.Random(seed)
+    board = chess.Board()
+    for _ in range(rng.randint(4, 8)):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        board.push(rng.choice(moves))
+    plies = len(board.move_stack)
+    game = chess.Board()
+    san = []
+    for move in board.move_stack:
+        san.append(game.san(move))
+        game.push(move)
+    verdict = solve(parse_problem(board.board_fen(), plies), cap=1_000_000, time_limit=120)
+    assert verdict.status != SpgStatus.NO_SOLUTION
+    assert verdict.status != SpgStatus.UNKNOWN, verdict.reason
+    assert san in verdict.solutions
+
+
+# -- the capture-region rule ----------------------------------------------------------------------------
+
+
+def test_capture_region_charges_the_unit_the_enemy_pawn_must_take() -> None:
+    """single-capture-53: Black's c6 pawn comes from d7 by a capture on c6, so a white unit
+    must go there (the queen, 2 moves) and White's d-pawn must promote (the goal's d6
+    queen): White needs 7 of its 10 moves at the root (3 without the rule)."""
+    row = ROWS["single-capture-53"]
+    problem = parse_problem(row["board"], row["plies"])
+    bounds = MoveBounds(problem.goal, frozen_mask(problem.init, problem.goal), rights_count=False)
+    assert bounds.needs(problem.init, chess.WHITE) >= 7
+
+
+def test_capture_region_counts_a_pawn_taken_en_passant() -> None:
+    """1.Nf3 d5 2.Ng1 d4 3.e4 dxe3: after 3.e4 the white pawn on e4 stands beside the
+    region {e3} of Black's goal pawn; it is taken there at once, so White needs 0 more moves."""
+    game = "Nf3 d5 Ng1 d4 e4 dxe3".split()
+    board = chess.Board()
+    for san in game:
+        board.push_san(san)
+    problem = parse_problem(board.board_fen(), len(game))
+    bounds = MoveBounds(problem.goal, frozen_mask(problem.init, problem.goal), rights_count=False)
+    before_capture = chess.Board()
+    for san in game[:-1]:
+        before_capture.push_san(san)
+    assert bounds.needs(before_capture, chess.WHITE) == 0
+    verdict = solve(problem, cap=1000)
+    assert game in verdict.solutions
+
+
+def test_no_castling_over_a_frozen_unit() -> None:
+    """single-capture-68: the f1 bishop is frozen (e2, g2 never move), so White's king cannot
+    castle short on its way to h1 and walks around (8 moves): White needs 12 of its 14
+    moves at the root (6 when castling over f1 was allowed)."""
+    row = ROWS["single-capture-68"]
+    problem = parse_problem(row["board"], row["plies"])
+    bounds = MoveBounds(problem.goal, frozen_mask(problem.init, problem.goal), rights_count=False)
+    assert bounds.needs(problem.init, chess.WHITE) >= 12

@@ -70,16 +70,24 @@ def _orthogonal_neighbours(mask: int) -> int:
 
 def _diagonal_neighbours(mask: int) -> int:
     """Squares with a diagonally adjacent square in ``mask``."""
-    return (chess.shift_up_left(mask) | chess.shift_up_right(mask)
-            | chess.shift_down_left(mask) | chess.shift_down_right(mask))
+    return (
+        chess.shift_up_left(mask)
+        | chess.shift_up_right(mask)
+        | chess.shift_down_left(mask)
+        | chess.shift_down_right(mask)
+    )
 
 
 def _knight_neighbours(mask: int) -> int:
     """Squares a knight's move away from a square in ``mask``."""
     vertical = chess.shift_2_up(mask) | chess.shift_2_down(mask)
     horizontal = chess.shift_2_left(mask) | chess.shift_2_right(mask)
-    return (chess.shift_left(vertical) | chess.shift_right(vertical)
-            | chess.shift_up(horizontal) | chess.shift_down(horizontal))
+    return (
+        chess.shift_left(vertical)
+        | chess.shift_right(vertical)
+        | chess.shift_up(horizontal)
+        | chess.shift_down(horizontal)
+    )
 
 
 def deadlocked_mask(types: tuple[int, ...], white: int) -> int:
@@ -96,9 +104,13 @@ def deadlocked_mask(types: tuple[int, ...], white: int) -> int:
     stuck = occupied
     while stuck:
         outside = ~stuck & chess.BB_ALL  # empty squares and pieces that may move
-        freed = stuck & ((white_pawns & chess.shift_down(outside)) | (black_pawns & chess.shift_up(outside))
-                         | (orthogonal & _orthogonal_neighbours(outside)) | (diagonal & _diagonal_neighbours(outside))
-                         | (knights & _knight_neighbours(outside)))
+        freed = stuck & (
+            (white_pawns & chess.shift_down(outside))
+            | (black_pawns & chess.shift_up(outside))
+            | (orthogonal & _orthogonal_neighbours(outside))
+            | (diagonal & _diagonal_neighbours(outside))
+            | (knights & _knight_neighbours(outside))
+        )
         if not freed:
             return stuck
         stuck &= ~freed
@@ -137,16 +149,23 @@ class Heuristic:
             self._forbidden[color] = king_forbidden_mask(color, goal, blocked_mask)
         # per goal pawn: its full cone, the goal pawns inside it, and its cones truncated
         # at 0..6 captures (module docstring, pawn cones)
-        self._cones = {color: [(pawn_cone_mask(color, gsq, 7),
-                                chess.popcount(self._goal_pawns[color] & pawn_cone_mask(color, gsq, 7)),
-                                tuple(pawn_cone_mask(color, gsq, c) for c in range(7)))
-                               for gsq in chess.scan_forward(self._goal_pawns[color])]
-                       for color in chess.COLORS}
+        self._cones = {
+            color: [
+                (
+                    pawn_cone_mask(color, gsq, 7),
+                    chess.popcount(self._goal_pawns[color] & pawn_cone_mask(color, gsq, 7)),
+                    tuple(pawn_cone_mask(color, gsq, c) for c in range(7)),
+                )
+                for gsq in chess.scan_forward(self._goal_pawns[color])
+            ]
+            for color in chess.COLORS
+        }
         # the goal's pieces on blocked squares, per type (pawns ... kings) and per colour
         blocked_goal = blocked_mask & goal.occupied
         self._goal_types = (goal.pawns, goal.knights, goal.bishops, goal.rooks, goal.queens, goal.kings)
-        self._blocked_types = [(index, mask & blocked_goal) for index, mask in enumerate(self._goal_types)
-                               if mask & blocked_goal]
+        self._blocked_types = [
+            (index, mask & blocked_goal) for index, mask in enumerate(self._goal_types) if mask & blocked_goal
+        ]
         self._blocked_white = blocked_goal & goal.occupied_co[chess.WHITE]
         self._blocked_black = blocked_goal & goal.occupied_co[chess.BLACK]
         self._goal_white = goal.occupied_co[chess.WHITE]
@@ -177,8 +196,9 @@ class Heuristic:
         self._row_cache[key] = row
         return row
 
-    def _promotion_cost(self, color: chess.Color, sq: chess.Square, gtype: chess.PieceType,
-                        gsq: chess.Square, captures: int) -> int:
+    def _promotion_cost(
+        self, color: chess.Color, sq: chess.Square, gtype: chess.PieceType, gsq: chess.Square, captures: int
+    ) -> int:
         if captures >= 7:
             return promotion_distance(color, sq, gtype, gsq, self.blocked_mask)
         last_rank = 7 if color == chess.WHITE else 0
@@ -198,9 +218,12 @@ class Heuristic:
     # -- one colour -------------------------------------------------------------
     def side_moves(self, board: chess.Board, color: chess.Color) -> int:
         """Lower bound on the moves of ``color`` (INF when its goal is unreachable)."""
-        return self._side(color, board.occupied_co[color],
-                          (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings),
-                          chess.popcount(board.occupied_co[not color]))
+        return self._side(
+            color,
+            board.occupied_co[color],
+            (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings),
+            chess.popcount(board.occupied_co[not color]),
+        )
 
     def _side(self, color: chess.Color, own: int, types: tuple[int, ...], enemy_count: int) -> int:
         """``side_moves`` from raw bitboards: ``types`` are the six piece-type masks
@@ -270,9 +293,11 @@ class Heuristic:
         """True when both colours of the position ``key`` have their goal piece counts,
         so no capture can happen on the way to the goal (the deadlock rule applies)."""
         white = key[6]
-        return (chess.popcount(white) == self._goal_count[chess.WHITE]
-                and chess.popcount((key[0] | key[1] | key[2] | key[3] | key[4] | key[5]) & ~white)
-                == self._goal_count[chess.BLACK])
+        return (
+            chess.popcount(white) == self._goal_count[chess.WHITE]
+            and chess.popcount((key[0] | key[1] | key[2] | key[3] | key[4] | key[5]) & ~white)
+            == self._goal_count[chess.BLACK]
+        )
 
     def value_of_key(self, key: tuple, stuck: int | None = None) -> int:
         """:meth:`value` of the position whose :func:`position_key` is ``key``.
@@ -290,7 +315,8 @@ class Heuristic:
             stuck &= ~self.blocked_mask
             if stuck:
                 if white & stuck != self._goal_white & stuck or any(
-                        mask & stuck != goal_mask & stuck for mask, goal_mask in zip(types, self._goal_types, strict=False)):
+                    mask & stuck != goal_mask & stuck for mask, goal_mask in zip(types, self._goal_types, strict=False)
+                ):
                     return INF
                 bound = self._deadlock_bounds.get(stuck)
                 if bound is None:
@@ -330,12 +356,23 @@ class Heuristic:
                 b = max(b, 2 if self._home_pieces_in_goal(chess.BLACK, lost) else 1)
         return plies_for_moves(w, b, turn, self.goal_turn)
 
+
 def position_key(board: chess.Board) -> tuple:
     """What identifies a search node: the piece masks, White's occupancy, the side to
     move, the castling rights and the en-passant square when a legal ep capture exists."""
     ep = board.ep_square if board.ep_square is not None and board.has_legal_en_passant() else None
-    return (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
-            board.occupied_co[chess.WHITE], board.turn, board.castling_rights, ep)
+    return (
+        board.pawns,
+        board.knights,
+        board.bishops,
+        board.rooks,
+        board.queens,
+        board.kings,
+        board.occupied_co[chess.WHITE],
+        board.turn,
+        board.castling_rights,
+        ep,
+    )
 
 
 def pieces_of_key(key: tuple) -> chess.BaseBoard:

@@ -146,7 +146,8 @@ class _Leg:
             return False
         if self.victim_kind >= 0:
             return board.piece_type_at(move.from_square) != chess.PAWN and _is_kind(
-                board, move.to_square, self.victim_kind)
+                board, move.to_square, self.victim_kind
+            )
         if move.to_square != self.capture_to:
             return False
         if self.capture_from >= 0:
@@ -163,8 +164,11 @@ class _Leg:
         return self.victims_left < 0 or self._victims(board) == self.victims_left
 
     def _victims(self, board: chess.BaseBoard) -> int:
-        return sum(1 for sq in chess.scan_forward(board.occupied_co[not self.capture_color])
-                   if _is_kind(board, sq, self.victim_kind))
+        return sum(
+            1
+            for sq in chess.scan_forward(board.occupied_co[not self.capture_color])
+            if _is_kind(board, sq, self.victim_kind)
+        )
 
     def guide(self, board: chess.BaseBoard, blocked: int) -> int:
         """Remaining moves, roughly (not a bound); INF when a pawn has passed its square
@@ -186,8 +190,10 @@ class _Leg:
         # the planned pawn squares are obstacles (the pieces find their way around the
         # pawns as they will stand); when that closes every way, only the pawns already
         # in place are (a piece may pass before a pawn arrives)
-        in_place = board.pawns & ((board.occupied_co[chess.WHITE] & self.pawns[chess.WHITE])
-                                  | (board.occupied_co[chess.BLACK] & self.pawns[chess.BLACK]))
+        in_place = board.pawns & (
+            (board.occupied_co[chess.WHITE] & self.pawns[chess.WHITE])
+            | (board.occupied_co[chess.BLACK] & self.pawns[chess.BLACK])
+        )
         for color, types, square in self.units:
             distance = self._nearest(board, color, types, square, blocked | planned)
             if distance >= INF:
@@ -230,8 +236,13 @@ class _Leg:
         return total, ways
 
     @staticmethod
-    def _nearest(board: chess.BaseBoard, color: chess.Color, types: tuple[chess.PieceType, ...],
-                 square: chess.Square, blocked: int) -> int:
+    def _nearest(
+        board: chess.BaseBoard,
+        color: chess.Color,
+        types: tuple[chess.PieceType, ...],
+        square: chess.Square,
+        blocked: int,
+    ) -> int:
         """Moves of the nearest piece of ``types`` to ``square``: its relaxed distance
         plus one per piece standing on its least obstructed shortest way (and on the
         square itself), as they must step aside first."""
@@ -270,8 +281,9 @@ class _PromotionLeg:
         return self.reached(board) and not board.is_check()
 
     def reached(self, board: chess.BaseBoard) -> bool:
-        return (chess.popcount(board.pawns & board.occupied_co[self.color]) == self.pawns_after
-                and board.piece_at(self.promotion_square) == chess.Piece(self.ptype, self.color))
+        return chess.popcount(board.pawns & board.occupied_co[self.color]) == self.pawns_after and board.piece_at(
+            self.promotion_square
+        ) == chess.Piece(self.ptype, self.color)
 
     def allows(self, board: chess.Board, move: chess.Move) -> bool:
         if board.is_capture(move):
@@ -290,8 +302,9 @@ class _PromotionLeg:
         for color in chess.COLORS:
             for file_mask in chess.BB_FILES:
                 goals = sorted(chess.scan_forward(self.goal_pawns[color] & file_mask), reverse=color == chess.BLACK)
-                have = sorted(chess.scan_forward(board.pawns & board.occupied_co[color] & file_mask),
-                              reverse=color == chess.BLACK)
+                have = sorted(
+                    chess.scan_forward(board.pawns & board.occupied_co[color] & file_mask), reverse=color == chess.BLACK
+                )
                 # the least advanced pawns of a file are the ones that stay
                 if any(sq > goal if color == chess.WHITE else sq < goal for sq, goal in zip(have, goals, strict=False)):
                     return INF, 0
@@ -358,8 +371,9 @@ def _steady_files(plans: list[dict[chess.Color, int]]) -> dict[chess.Color, int]
     return steady
 
 
-def _advance(masks: dict[chess.Color, int], final: dict[chess.Color, int],
-             files: dict[chess.Color, int]) -> dict[chess.Color, int]:
+def _advance(
+    masks: dict[chess.Color, int], final: dict[chess.Color, int], files: dict[chess.Color, int]
+) -> dict[chess.Color, int]:
     """``masks`` with the pawns on ``files`` on their ``final`` squares."""
     return {c: (masks[c] & ~files[c]) | (final[c] & files[c]) for c in chess.COLORS}
 
@@ -388,9 +402,17 @@ def _legs(move: KernelMove, text: str, before: dict[chess.Color, int]) -> list[_
         approach.capture_color = color
         approach.answer = chess.Move(from_sq, to_sq, promotion)
         units: list[tuple[chess.Color, tuple[chess.PieceType, ...], chess.Square]] = (
-            [(color, (promotion,), to_sq)] if promotion is not None else [])
-        capture = _Leg(after, units, capture_from=from_sq, capture_to=to_sq, capture_color=color,
-                       promotion=promotion, before=before)
+            [(color, (promotion,), to_sq)] if promotion is not None else []
+        )
+        capture = _Leg(
+            after,
+            units,
+            capture_from=from_sq,
+            capture_to=to_sq,
+            capture_color=color,
+            promotion=promotion,
+            before=before,
+        )
         return [approach, capture]
     if move.kind == PIECE_X_PAWN:
         m = _PIECE_TAKES_PAWN.match(text)
@@ -398,15 +420,24 @@ def _legs(move: KernelMove, text: str, before: dict[chess.Color, int]) -> list[_
             return f"unexpected extended move {text}"
         square = chess.parse_square(m.group(1) + m.group(2))
         after[enemy] &= ~chess.BB_SQUARES[square]
-        return [_Leg(before, []), _Leg(after, [(color, _PIECES, square)], capture_to=square, capture_color=color,
-                                       before=before)]
+        return [
+            _Leg(before, []),
+            _Leg(after, [(color, _PIECES, square)], capture_to=square, capture_color=color, before=before),
+        ]
     if move.kind == PIECE_X_PIECE:
         return [_Leg(before, []), _Leg(before, [], capture_color=color, victim_kind=move.captured)]
     return "capture of a promoted piece"
 
 
-def _search_leg(board: chess.Board, leg: _Leg | _PromotionLeg, blocked: int, *, max_nodes: int, deadline: float | None,
-                rng: random.Random) -> tuple[tuple[chess.Move, ...] | None, int]:
+def _search_leg(
+    board: chess.Board,
+    leg: _Leg | _PromotionLeg,
+    blocked: int,
+    *,
+    max_nodes: int,
+    deadline: float | None,
+    rng: random.Random,
+) -> tuple[tuple[chess.Move, ...] | None, int]:
     """Best-first search from ``board`` until ``leg`` holds; (moves or None, nodes)."""
     if leg.ends(board):
         return (), 0
@@ -417,7 +448,8 @@ def _search_leg(board: chess.Board, leg: _Leg | _PromotionLeg, blocked: int, *, 
     # a heap entry holds the parent board and the move: the child board is built only
     # when the entry is popped (most children are never expanded)
     heap: list[tuple[float, float, int, int, chess.Board, chess.Move | None, tuple[chess.Move, ...]]] = [
-        (10 * h0, rng.random(), next(counter), 0, board.copy(stack=False), None, ())]
+        (10 * h0, rng.random(), next(counter), 0, board.copy(stack=False), None, ())
+    ]
     seen = {position_key(board)}
     nodes = 0
     while heap and nodes < max_nodes:
@@ -453,8 +485,9 @@ def _search_leg(board: chess.Board, leg: _Leg | _PromotionLeg, blocked: int, *, 
                     return path + (move,), nodes
             h = leg.guide(pieces, blocked)
             if h < INF:
-                heapq.heappush(heap, (g + 1 + 10 * h, rng.random(), next(counter), g + 1, current, move,
-                                      path + (move,)))
+                heapq.heappush(
+                    heap, (g + 1 + 10 * h, rng.random(), next(counter), g + 1, current, move, path + (move,))
+                )
     return None, nodes
 
 
@@ -477,16 +510,21 @@ def _promoting_pawns(board: chess.Board, target_pawns: int, color: chess.Color) 
     file never pass each other)."""
     result = []
     for file_mask in chess.BB_FILES:
-        mine = sorted(chess.scan_forward(board.pawns & board.occupied_co[color] & file_mask),
-                      reverse=color == chess.WHITE)
+        mine = sorted(
+            chess.scan_forward(board.pawns & board.occupied_co[color] & file_mask), reverse=color == chess.WHITE
+        )
         extra = len(mine) - chess.popcount(target_pawns & file_mask)
-        result.extend(mine[:max(0, extra)])
+        result.extend(mine[: max(0, extra)])
     return result
 
 
-def _promotions(board: chess.Board, goal: chess.Board, blocked: int,
-                target_pawns: dict[chess.Color, int] | None = None,
-                later: dict[chess.Color, list[chess.Square]] | None = None) -> list[tuple[_PromotionLeg, int]]:
+def _promotions(
+    board: chess.Board,
+    goal: chess.Board,
+    blocked: int,
+    target_pawns: dict[chess.Color, int] | None = None,
+    later: dict[chess.Color, list[chess.Square]] | None = None,
+) -> list[tuple[_PromotionLeg, int]]:
     """The quiet promotion legs that can be played next, best first, with the kind each
     makes, toward the goal's pawns or, before a capture, toward ``target_pawns`` (the
     plan's). A pawn qualifies when no pawn or blocked square stands between it and its
@@ -512,8 +550,12 @@ def _promotions(board: chess.Board, goal: chess.Board, blocked: int,
         last_rank = 7 if color == chess.WHITE else 0
         squares = [chess.square(chess.square_file(sq), last_rank) for sq in pawns]
         later_squares = later[color] if later is not None else []
-        sealed = [sq for kind in (DARK_BISHOP, LIGHT_BISHOP)
-                  for sq in _unfilled_squares(board, goal, color, kind, blocked) if not bishop_may_leave(sq, blocked)]
+        sealed = [
+            sq
+            for kind in (DARK_BISHOP, LIGHT_BISHOP)
+            for sq in _unfilled_squares(board, goal, color, kind, blocked)
+            if not bishop_may_leave(sq, blocked)
+        ]
         # (a bishop promoted where it can never leave makes none of the goal's bishops)
         bishop_squares = [promo for promo in squares + later_squares if bishop_may_leave(promo, blocked)]
         light = sum(1 for promo in bishop_squares if _is_kind_square(promo, LIGHT_BISHOP))
@@ -545,8 +587,11 @@ def _promotions(board: chess.Board, goal: chess.Board, blocked: int,
                     continue
                 left = list(lacking)
                 left[kind] -= 1
-                if (left[LIGHT_BISHOP] > others_light or left[DARK_BISHOP] > others_dark
-                        or left[LIGHT_BISHOP] + left[DARK_BISHOP] > others):
+                if (
+                    left[LIGHT_BISHOP] > others_light
+                    or left[DARK_BISHOP] > others_dark
+                    or left[LIGHT_BISHOP] + left[DARK_BISHOP] > others
+                ):
                     continue
                 distance, _target = _nearest_unfilled(board, goal, color, kind, promo, blocked)
                 if distance < INF:
@@ -556,8 +601,9 @@ def _promotions(board: chess.Board, goal: chess.Board, blocked: int,
     return [(leg, kind) for _key, leg, kind in ranked]
 
 
-def _later_promotion_squares(kernel: tuple[KernelMove, ...], extended_moves: tuple[str, ...],
-                             plans: list[dict[chess.Color, int]], index: int) -> dict[chess.Color, list[chess.Square]] | None:
+def _later_promotion_squares(
+    kernel: tuple[KernelMove, ...], extended_moves: tuple[str, ...], plans: list[dict[chess.Color, int]], index: int
+) -> dict[chess.Color, list[chess.Square]] | None:
     """Per colour, the promotion squares of the promotions the plan makes from kernel
     capture ``index`` on: pawns only change files by capturing, so the pawns a file
     has after capture ``j`` beyond those it has before capture ``j + 1`` (or in the
@@ -582,16 +628,26 @@ def _later_promotion_squares(kernel: tuple[KernelMove, ...], extended_moves: tup
     return squares
 
 
-def _unfilled_squares(board: chess.Board, goal: chess.Board, color: chess.Color, kind: int,
-                      blocked: int) -> list[chess.Square]:
+def _unfilled_squares(
+    board: chess.Board, goal: chess.Board, color: chess.Color, kind: int, blocked: int
+) -> list[chess.Square]:
     """Goal squares of a ``color`` piece of ``kind`` that do not hold it yet."""
-    return [sq for sq in chess.scan_forward(goal.pieces_mask(_KIND_TYPES[kind], color) & ~blocked)
-            if _is_kind(goal, sq, kind) and not (board.color_at(sq) == color and _is_kind(board, sq, kind))]
+    return [
+        sq
+        for sq in chess.scan_forward(goal.pieces_mask(_KIND_TYPES[kind], color) & ~blocked)
+        if _is_kind(goal, sq, kind) and not (board.color_at(sq) == color and _is_kind(board, sq, kind))
+    ]
 
 
-def _nearest_unfilled(board: chess.Board, goal: chess.Board, color: chess.Color, kind: int,
-                      square: chess.Square, blocked: int,
-                      skip: set[chess.Square] | frozenset[chess.Square] = frozenset()) -> tuple[int, chess.Square | None]:
+def _nearest_unfilled(
+    board: chess.Board,
+    goal: chess.Board,
+    color: chess.Color,
+    kind: int,
+    square: chess.Square,
+    blocked: int,
+    skip: set[chess.Square] | frozenset[chess.Square] = frozenset(),
+) -> tuple[int, chess.Square | None]:
     """The unfilled goal square of ``kind`` nearest (relaxed distance) to a piece on
     ``square``, with that distance; the first in square order on ties; squares in
     ``skip`` left out; (INF, None) when no goal square of that kind is unfilled and
@@ -604,15 +660,34 @@ def _nearest_unfilled(board: chess.Board, goal: chess.Board, color: chess.Color,
     return best, nearest
 
 
-def initial_path(init: chess.Board, kernel: tuple[KernelMove, ...], extended_moves: tuple[str, ...],
-                 pawn_plan: tuple[tuple[tuple[chess.Square, chess.Color], ...], ...], blocked: int, *,
-                 goal: chess.Board | None = None, place: bool = True, tries: int = 3,
-                 leg_nodes: int = 3_000, time_limit: float | None = None, seed: int = 0) -> InitialPath:
+def initial_path(
+    init: chess.Board,
+    kernel: tuple[KernelMove, ...],
+    extended_moves: tuple[str, ...],
+    pawn_plan: tuple[tuple[tuple[chess.Square, chess.Color], ...], ...],
+    blocked: int,
+    *,
+    goal: chess.Board | None = None,
+    place: bool = True,
+    tries: int = 3,
+    leg_nodes: int = 3_000,
+    time_limit: float | None = None,
+    seed: int = 0,
+) -> InitialPath:
     """Realise ``kernel`` (with its extended-kernel moves and pawn plan) from ``init``;
     with ``goal``, then also the quiet promotions (and, with ``place``, each promoted
     piece's walk to an unfilled goal square of its kind)."""
-    path = _PathBuilder(init, kernel, blocked, goal=goal, place=place, tries=tries, leg_nodes=leg_nodes,
-                        time_limit=time_limit, seed=seed)
+    path = _PathBuilder(
+        init,
+        kernel,
+        blocked,
+        goal=goal,
+        place=place,
+        tries=tries,
+        leg_nodes=leg_nodes,
+        time_limit=time_limit,
+        seed=seed,
+    )
     if len(extended_moves) != len(kernel) or len(pawn_plan) != len(kernel) + 1:
         return path.stop(0, "extended kernel does not match the kernel")
     plans = [_pawn_masks(plan) for plan in pawn_plan]
@@ -631,9 +706,19 @@ class _PathBuilder:
     """An initial path under construction: the moves played from ``init``, the board they
     reach, the nodes spent, the quiet promotions played, and the squares that failed."""
 
-    def __init__(self, init: chess.Board, kernel: tuple[KernelMove, ...], blocked: int, *,
-                 goal: chess.Board | None, place: bool, tries: int, leg_nodes: int, time_limit: float | None,
-                 seed: int) -> None:
+    def __init__(
+        self,
+        init: chess.Board,
+        kernel: tuple[KernelMove, ...],
+        blocked: int,
+        *,
+        goal: chess.Board | None,
+        place: bool,
+        tries: int,
+        leg_nodes: int,
+        time_limit: float | None,
+        seed: int,
+    ) -> None:
         self.deadline = None if time_limit is None else time.monotonic() + time_limit
         self.rng = random.Random(seed)
         self.kernel, self.blocked, self.goal = kernel, blocked, goal
@@ -653,8 +738,9 @@ class _PathBuilder:
 
     def play(self, leg: _Leg | _PromotionLeg, budget: int) -> bool:
         """Search ``leg`` within ``budget`` nodes and play it; False when it was not found."""
-        found, spent = _search_leg(self.board, leg, self.blocked, max_nodes=budget, deadline=self.deadline,
-                                   rng=self.rng)
+        found, spent = _search_leg(
+            self.board, leg, self.blocked, max_nodes=budget, deadline=self.deadline, rng=self.rng
+        )
         self.nodes += spent
         if found is None:
             return False
@@ -664,14 +750,18 @@ class _PathBuilder:
         self.board = self.board.copy(stack=False)
         return True
 
-    def promote_one(self, goal: chess.Board, target_pawns: dict[chess.Color, int] | None,
-                    later: dict[chess.Color, list[chess.Square]] | None = None) -> bool:
+    def promote_one(
+        self,
+        goal: chess.Board,
+        target_pawns: dict[chess.Color, int] | None,
+        later: dict[chess.Color, list[chess.Square]] | None = None,
+    ) -> bool:
         """One quiet promotion toward ``target_pawns`` (None: the goal's pawns), the
         plan's ``later`` promotion squares left for the others, then the new piece's
         walk."""
         # promotion squares whose leg failed come last (a failure there tends to repeat)
         ranked = _promotions(self.board, goal, self.blocked, target_pawns, later)
-        candidates = sorted(ranked, key=lambda item: item[0].promotion_square in self.stuck)[:self.tries]
+        candidates = sorted(ranked, key=lambda item: item[0].promotion_square in self.stuck)[: self.tries]
         # when every candidate fails, the best one gets a second try with twice the nodes
         attempts = [(leg, kind, self.leg_nodes) for leg, kind in candidates]
         attempts += [(leg, kind, 2 * self.leg_nodes) for leg, kind in candidates[:1]]
@@ -696,8 +786,9 @@ class _PathBuilder:
         A walk to a square a pawn keeps ends at once (the leg's guide is INF there); never
         to a square a walk failed to reach (it would spend the whole leg budget again).
         A walk takes a few nodes when it succeeds, and its failure is ignored: a small budget."""
-        target = _nearest_unfilled(self.board, goal, leg.color, kind, leg.promotion_square, self.blocked,
-                                   self.unreached)[1]
+        target = _nearest_unfilled(
+            self.board, goal, leg.color, kind, leg.promotion_square, self.blocked, self.unreached
+        )[1]
         if target is not None:
             walk = _Leg(_pawn_masks_of(self.board), [(leg.color, (leg.ptype,), target)], capture_color=leg.color)
             if not self.play(walk, self.leg_nodes // 6):
@@ -731,8 +822,14 @@ class _PathBuilder:
         self.advanced, self.before = steady, _advance(plans[index], plans[-1], steady)
         return True
 
-    def play_capture(self, plans: list[dict[chess.Color, int]], index: int, move: KernelMove, text: str,
-                     extended_moves: tuple[str, ...]) -> str | None:
+    def play_capture(
+        self,
+        plans: list[dict[chess.Color, int]],
+        index: int,
+        move: KernelMove,
+        text: str,
+        extended_moves: tuple[str, ...],
+    ) -> str | None:
         """Kernel capture ``index``: first the quiet promotions of the pawns the plan no
         longer has before it, then its legs; None, or why not. When either gets stuck, the
         pawns that take part in nothing more advance early and it is tried again (a pawn

@@ -58,8 +58,10 @@ def forced_last_moves(goal: chess.Board) -> list[ForcedLastMove]:
 
 def _irreversible_last_moves(goal: chess.Board) -> list[ForcedLastMove]:
     from astar.proofgame import same_position
+
     try:
         from retro.revmoves import predecessor, retractions
+
         found = retractions(goal)
     except (ImportError, ValueError):
         return []

@@ -59,8 +59,11 @@ class NonAdmissibleHeuristic(Heuristic):
     def __init__(self, goal: chess.Board, blocked_mask: int = 0) -> None:
         super().__init__(goal, blocked_mask)
         free = ~blocked_mask
-        self._goal_masks = {(color, ptype): goal.pieces_mask(ptype, color) & free
-                            for color in chess.COLORS for ptype in chess.PIECE_TYPES}
+        self._goal_masks = {
+            (color, ptype): goal.pieces_mask(ptype, color) & free
+            for color in chess.COLORS
+            for ptype in chess.PIECE_TYPES
+        }
         self._goal_kinds = [(color, ptype - 1, mask) for (color, ptype), mask in self._goal_masks.items() if mask]
         self._goal_free = goal.occupied & free
         self._obstruction_cache: dict[tuple, int] = {}
@@ -124,9 +127,15 @@ class NonAdmissibleHeuristic(Heuristic):
             value = self._obstruction_cache.get(cache_key)
             if value is None:
                 forbidden = self._forbidden[color] if ptype == chess.KING else 0
-                value = _assigned_obstruction([[(d, obstruction(ptype, start, target, self.blocked_mask, occupied, placed,
-                                                                forbidden)) for d, start, target in row]
-                                               for row in rows])
+                value = _assigned_obstruction(
+                    [
+                        [
+                            (d, obstruction(ptype, start, target, self.blocked_mask, occupied, placed, forbidden))
+                            for d, start, target in row
+                        ]
+                        for row in rows
+                    ]
+                )
                 if len(self._obstruction_cache) > 1_000_000:
                     self._obstruction_cache.clear()
                 self._obstruction_cache[cache_key] = value

@@ -134,8 +134,12 @@ def king_forbidden_mask(king_color: chess.Color, board: chess.Board, blocked_mas
 
 @lru_cache(maxsize=1 << 16)
 def promotion_distance(
-    color: chess.Color, start: chess.Square, piece_type: chess.PieceType, target: chess.Square,
-    blocked_mask: int, forbidden_mask: int = 0,
+    color: chess.Color,
+    start: chess.Square,
+    piece_type: chess.PieceType,
+    target: chess.Square,
+    blocked_mask: int,
+    forbidden_mask: int = 0,
 ) -> int:
     """Lower bound on moves for a pawn on ``start`` to promote to ``piece_type`` and reach ``target``.
 
@@ -159,8 +163,9 @@ _Steps = tuple[tuple[chess.Square, int], ...]  # (next square, mask of the squar
 
 
 @lru_cache(maxsize=1 << 16)
-def shortest_path_layers(piece_type: chess.PieceType, start: chess.Square, target: chess.Square, blocked_mask: int,
-                         forbidden_mask: int = 0) -> tuple[int, tuple[tuple[chess.Square, _Steps], ...]]:
+def shortest_path_layers(
+    piece_type: chess.PieceType, start: chess.Square, target: chess.Square, blocked_mask: int, forbidden_mask: int = 0
+) -> tuple[int, tuple[tuple[chess.Square, _Steps], ...]]:
     """Every relaxed shortest path from ``start`` to ``target`` as a layered graph:
     ``(region, nodes)``, the region being every square the paths cross or stop on
     (the target excluded), the nodes ``(square, steps toward the target)`` nearest the
@@ -200,17 +205,32 @@ def path_obstruction(paths: tuple, occupied: int, placed: int) -> int:
     return best[paths[-1][0]] if paths else 0
 
 
-def obstruction(piece_type: chess.PieceType, start: chess.Square, target: chess.Square, blocked_mask: int,
-                occupied: int, placed: int = 0, forbidden_mask: int = 0) -> int:
+def obstruction(
+    piece_type: chess.PieceType,
+    start: chess.Square,
+    target: chess.Square,
+    blocked_mask: int,
+    occupied: int,
+    placed: int = 0,
+    forbidden_mask: int = 0,
+) -> int:
     """:func:`path_obstruction` of the :func:`shortest_path_layers` graph from ``start``
     to ``target``; 0 when there is no such graph (the target reached or unreachable)."""
     region, _ = shortest_path_layers(piece_type, start, target, blocked_mask, forbidden_mask)
-    return _region_obstruction(piece_type, start, target, blocked_mask, forbidden_mask, occupied & region,
-                               placed & region)
+    return _region_obstruction(
+        piece_type, start, target, blocked_mask, forbidden_mask, occupied & region, placed & region
+    )
 
 
 @lru_cache(maxsize=1 << 18)
-def _region_obstruction(piece_type: chess.PieceType, start: chess.Square, target: chess.Square, blocked_mask: int,
-                        forbidden_mask: int, occupied: int, placed: int) -> int:
+def _region_obstruction(
+    piece_type: chess.PieceType,
+    start: chess.Square,
+    target: chess.Square,
+    blocked_mask: int,
+    forbidden_mask: int,
+    occupied: int,
+    placed: int,
+) -> int:
     _, layers = shortest_path_layers(piece_type, start, target, blocked_mask, forbidden_mask)
     return path_obstruction(layers, occupied, placed)

@@ -41,8 +41,12 @@ def same_position(a: chess.Board, b: chess.Board) -> bool:
     return (
         a.occupied_co[chess.WHITE] == b.occupied_co[chess.WHITE]
         and a.occupied_co[chess.BLACK] == b.occupied_co[chess.BLACK]
-        and a.pawns == b.pawns and a.knights == b.knights and a.bishops == b.bishops
-        and a.rooks == b.rooks and a.queens == b.queens and a.kings == b.kings
+        and a.pawns == b.pawns
+        and a.knights == b.knights
+        and a.bishops == b.bishops
+        and a.rooks == b.rooks
+        and a.queens == b.queens
+        and a.kings == b.kings
         and a.turn == b.turn
         and a.clean_castling_rights() == b.clean_castling_rights()
         and legal_ep_square(a) == legal_ep_square(b)
@@ -106,8 +110,10 @@ class ProofGame:
         if not same_position(final, goal):
             raise ProofGameError(f"proof game ends in {final.fen()}, not the goal {goal.fen()}")
         if goal.ep_square is not None and final.ep_square != goal.ep_square:
-            raise ProofGameError(f"the goal's en-passant field {chess.square_name(goal.ep_square)} says the last"
-                                 " move was the double step behind it; the proof game ends otherwise")
+            raise ProofGameError(
+                f"the goal's en-passant field {chess.square_name(goal.ep_square)} says the last"
+                " move was the double step behind it; the proof game ends otherwise"
+            )
 
     def reaches(self, goal: chess.Board) -> bool:
         try:

@@ -83,7 +83,13 @@ def child_key(board: chess.Board, key: tuple, move: chess.Move) -> tuple | None:
     changed = from_bb | to_bb
     if occupied & to_bb:  # a capture: the captured piece leaves its mask
         keep = ~to_bb
-        pawns, knights, bishops, rooks, queens = pawns & keep, knights & keep, bishops & keep, rooks & keep, queens & keep
+        pawns, knights, bishops, rooks, queens = (
+            pawns & keep,
+            knights & keep,
+            bishops & keep,
+            rooks & keep,
+            queens & keep,
+        )
     if pawns & from_bb:
         pawns ^= changed
     elif knights & from_bb:
@@ -115,8 +121,15 @@ def _path(parents: dict, key: tuple) -> tuple[chess.Move, ...]:
 
 
 def search(
-    init: chess.Board, goal: chess.Board, *, heuristic: Heuristic, weight: tuple[int, int] = (1, 5),
-    max_nodes: int = 50_000, time_limit: float | None = None, seed: int = 0, patience: int | None = None,
+    init: chess.Board,
+    goal: chess.Board,
+    *,
+    heuristic: Heuristic,
+    weight: tuple[int, int] = (1, 5),
+    max_nodes: int = 50_000,
+    time_limit: float | None = None,
+    seed: int = 0,
+    patience: int | None = None,
     on_improve: Callable[[int, tuple[chess.Move, ...]], None] | None = None,
 ) -> SearchResult:
     """Weighted A* from ``init`` to ``goal``; see the module docstring. With
@@ -130,7 +143,9 @@ def search(
     king_dist = {}
     for color in chess.COLORS:
         ksq = goal.king(color)
-        king_dist[color] = piece_distances(chess.KING, ksq, blocked, heuristic._forbidden[color]) if ksq is not None else None
+        king_dist[color] = (
+            piece_distances(chess.KING, ksq, blocked, heuristic._forbidden[color]) if ksq is not None else None
+        )
     root = init.copy(stack=False)
     h0 = heuristic.value(root)
     root_key = position_key(root)
@@ -142,7 +157,8 @@ def search(
     # heap entries hold the parent board and the move; the child board is built only
     # when the entry is popped (most generated children are never expanded)
     heap: list[tuple[float, int, int, int, int, float, int, int, chess.Board, chess.Move | None, tuple, int]] = [
-        (b * h0, 0, 0, 0, 0, 0, next(counter), 0, root, None, root_key, h0)]
+        (b * h0, 0, 0, 0, 0, 0, next(counter), 0, root, None, root_key, h0)
+    ]
     closed: set[tuple] = set()
     nodes = improved_at = 0
     while heap:
@@ -193,10 +209,23 @@ def search(
             alive = True
             parents[ckey] = (key, move, g + 1)
             king_closer = kings & from_bb and kd is not None and kd[to_sq] < kd[from_sq]
-            heapq.heappush(heap, (
-                a * (g + 1) + b * h, -bool(capture), -bool(king_closer), -(move.promotion is not None),
-                -bool(pawn_move), rng.random(), next(counter), g + 1, board, move, ckey, h,
-            ))
+            heapq.heappush(
+                heap,
+                (
+                    a * (g + 1) + b * h,
+                    -bool(capture),
+                    -bool(king_closer),
+                    -(move.promotion is not None),
+                    -bool(pawn_move),
+                    rng.random(),
+                    next(counter),
+                    g + 1,
+                    board,
+                    move,
+                    ckey,
+                    h,
+                ),
+            )
         if alive and node_h < best_h:
             best_h, best_key, improved_at = node_h, key, nodes
             if on_improve is not None:
@@ -205,8 +234,15 @@ def search(
 
 
 def search_with_restarts(
-    init: chess.Board, goal: chess.Board, *, heuristic: Heuristic, weight: tuple[int, int] = (1, 5),
-    max_nodes: int = 200_000, time_limit: float | None = None, seed: int = 0, first_limit: int = 50_000,
+    init: chess.Board,
+    goal: chess.Board,
+    *,
+    heuristic: Heuristic,
+    weight: tuple[int, int] = (1, 5),
+    max_nodes: int = 200_000,
+    time_limit: float | None = None,
+    seed: int = 0,
+    first_limit: int = 50_000,
     fallback: Heuristic | None = None,
     on_improve: Callable[[int, tuple[chess.Move, ...]], None] | None = None,
 ) -> SearchResult:
@@ -224,8 +260,16 @@ def search_with_restarts(
         left = None if time_limit is None else time_limit - (time.monotonic() - start)
         if left is not None and left <= 0:
             break
-        result = search(init, goal, heuristic=heuristic, weight=weight, max_nodes=min(limit, max_nodes - total),
-                        time_limit=left, seed=seed + attempt, on_improve=on_improve)
+        result = search(
+            init,
+            goal,
+            heuristic=heuristic,
+            weight=weight,
+            max_nodes=min(limit, max_nodes - total),
+            time_limit=left,
+            seed=seed + attempt,
+            on_improve=on_improve,
+        )
         total += result.nodes
         if result.status != "budget":
             return SearchResult(result.status, result.moves, total, time.monotonic() - start)
@@ -236,21 +280,36 @@ def search_with_restarts(
                 mid.push(move)
             left = None if time_limit is None else time_limit - (time.monotonic() - start)
             if left is None or left > 0:
-                extra = search(mid, goal, heuristic=fallback, weight=weight, max_nodes=max(1, min(limit // 4, max_nodes - total)),
-                               time_limit=left, seed=seed + attempt)
+                extra = search(
+                    mid,
+                    goal,
+                    heuristic=fallback,
+                    weight=weight,
+                    max_nodes=max(1, min(limit // 4, max_nodes - total)),
+                    time_limit=left,
+                    seed=seed + attempt,
+                )
                 total += extra.nodes
                 if extra.status == "found":
                     return SearchResult("found", result.best_moves + extra.moves, total, time.monotonic() - start)
         attempt += 1
         limit = int(limit * 1.2) + 1
-    return SearchResult("budget", (), total, time.monotonic() - start,
-                        last.best_moves if last else (), last.best_h if last else INF)
+    return SearchResult(
+        "budget", (), total, time.monotonic() - start, last.best_moves if last else (), last.best_h if last else INF
+    )
 
 
 def search_descending(
-    init: chess.Board, goal: chess.Board, *, heuristics: Callable[[chess.Board], tuple[Heuristic, Heuristic]],
-    weight: tuple[int, int] = (1, 5), leg_nodes: int = 5_000, max_nodes: int = 200_000,
-    time_limit: float | None = None, seed: int = 0, patience: int | None = 700,
+    init: chess.Board,
+    goal: chess.Board,
+    *,
+    heuristics: Callable[[chess.Board], tuple[Heuristic, Heuristic]],
+    weight: tuple[int, int] = (1, 5),
+    leg_nodes: int = 5_000,
+    max_nodes: int = 200_000,
+    time_limit: float | None = None,
+    seed: int = 0,
+    patience: int | None = 700,
     on_improve: Callable[[int, tuple[chess.Move, ...]], None] | None = None,
 ) -> SearchResult:
     """Legs of at most ``leg_nodes`` nodes, each from the best node of the previous one
@@ -271,9 +330,16 @@ def search_descending(
         result: SearchResult | None = None
         pair = heuristics(current)
         for index in (fallback, 1 - fallback):
-            result = search(current, goal, heuristic=pair[index], weight=weight,
-                            max_nodes=max(1, min(leg_nodes, max_nodes - total)), time_limit=left, seed=seed,
-                            patience=patience)
+            result = search(
+                current,
+                goal,
+                heuristic=pair[index],
+                weight=weight,
+                max_nodes=max(1, min(leg_nodes, max_nodes - total)),
+                time_limit=left,
+                seed=seed,
+                patience=patience,
+            )
             seed += 1
             total += result.nodes
             if result.status == "found":

@@ -29,10 +29,15 @@ def main() -> None:
         extra = 0
         for name in row["zone_extra"]:
             extra |= chess.BB_SQUARES[chess.parse_square(name)]
-        spec = CageSpec(chess.Board(row["board"] + " w - - 0 1"), extra,
-                        Options(frozenset(chess.parse_square(n) for n in row["frozen"])), row["depth"])
-        verdict = verify(spec.board, extra_zone=extra, options=spec.options, depth=spec.depth,
-                         library=library, cache=library.cache)
+        spec = CageSpec(
+            chess.Board(row["board"] + " w - - 0 1"),
+            extra,
+            Options(frozenset(chess.parse_square(n) for n in row["frozen"])),
+            row["depth"],
+        )
+        verdict = verify(
+            spec.board, extra_zone=extra, options=spec.options, depth=spec.depth, library=library, cache=library.cache
+        )
         if verdict.status == "cage":
             library.add(spec)
             cages += 1
@@ -42,8 +47,10 @@ def main() -> None:
         if not ok:
             print("WRONG:", row["board"], row["expected_cage"], verdict)
     seconds = time.perf_counter() - start
-    print(f"{right} of {len(rows)} as expected ({cages} verified cages, "
-          f"{sum(r['expected_cage'] for r in rows)} expected); {nodes} states; {seconds:.3f} s for the file")
+    print(
+        f"{right} of {len(rows)} as expected ({cages} verified cages, "
+        f"{sum(r['expected_cage'] for r in rows)} expected); {nodes} states; {seconds:.3f} s for the file"
+    )
 
 
 if __name__ == "__main__":

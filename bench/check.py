@@ -26,8 +26,10 @@ def main() -> None:
     seconds = time.perf_counter() - start
     total = sum(counts.values())
     illegal = total - counts["no objection"]
-    print(f"cpr-sample-10k.fen: {illegal} of {total} ruled illegal, {counts['no objection']} left "
-          f"(Tromp's simple filter leaves 923) in {seconds:.1f} s ({1e3 * seconds / total:.2f} ms/position)")
+    print(
+        f"cpr-sample-10k.fen: {illegal} of {total} ruled illegal, {counts['no objection']} left "
+        f"(Tromp's simple filter leaves 923) in {seconds:.1f} s ({1e3 * seconds / total:.2f} ms/position)"
+    )
     for name in RULE_NAMES:
         print(f"  {name:26s} {counts[name]:6d}")
     legal_wrong = 0
@@ -41,9 +43,11 @@ def main() -> None:
                 print("SOUNDNESS BUG:", case["fen"], verdict)
             if not case["legal"]:
                 caught[verdict.rule or "no objection"] += 1
-    print(f"cpr-923-dev.jsonl: {legal_wrong} legal positions ruled illegal; of the "
-          f"{sum(caught.values())} labelled illegal, static rules catch "
-          f"{sum(caught.values()) - caught['no objection']}: {dict(caught)}")
+    print(
+        f"cpr-923-dev.jsonl: {legal_wrong} legal positions ruled illegal; of the "
+        f"{sum(caught.values())} labelled illegal, static rules catch "
+        f"{sum(caught.values()) - caught['no objection']}: {dict(caught)}"
+    )
 
 
 if __name__ == "__main__":

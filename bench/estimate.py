@@ -58,8 +58,10 @@ def _progress(i: int, total: int, what: str) -> None:
 def part_a(args: argparse.Namespace) -> None:
     lines = SAMPLE.read_text().splitlines()
     labels = {json.loads(row)["fen"]: json.loads(row)["legal"] for row in LABELS.read_text().splitlines()}
-    print(f"== Tromp's sample: {len(lines)} positions, {len(labels)} labelled "
-          f"({sum(labels.values())} legal) in {LABELS.name}")
+    print(
+        f"== Tromp's sample: {len(lines)} positions, {len(labels)} labelled "
+        f"({sum(labels.values())} legal) in {LABELS.name}"
+    )
     status: list[tuple[str, str]] = []  # (status, evidence) per line
     bugs: list[str] = []
 
@@ -71,9 +73,11 @@ def part_a(args: argparse.Namespace) -> None:
             _progress(i, len(lines), "static")
     static_seconds = time.monotonic() - start
     survivors = [i for i, (s, _) in enumerate(status) if s == "unknown"]
-    print(f"\nstatic rules: {len(lines) - len(survivors)} illegal, {len(survivors)} survive "
-          f"(Tromp's simple filter leaves 923); {static_seconds:.1f} s, "
-          f"{1000 * static_seconds / len(lines):.2f} ms per position")
+    print(
+        f"\nstatic rules: {len(lines) - len(survivors)} illegal, {len(survivors)} survive "
+        f"(Tromp's simple filter leaves 923); {static_seconds:.1f} s, "
+        f"{1000 * static_seconds / len(lines):.2f} ms per position"
+    )
 
     todo = survivors[: args.decide_limit]
     start = time.monotonic()
@@ -85,9 +89,11 @@ def part_a(args: argparse.Namespace) -> None:
             status[i] = ("illegal", legality.reason)
         _progress(k + 1, len(todo), "decide")
     decide_seconds = time.monotonic() - start
-    print(f"\nlegality.decide (max_nodes {args.decide_nodes}, {args.decide_seconds} s) on {len(todo)} of the "
-          f"{len(survivors)} survivors: {decided['illegal']} illegal, {decided['unknown']} unknown; "
-          f"{decide_seconds:.1f} s, {decide_seconds / max(1, len(todo)):.2f} s per position")
+    print(
+        f"\nlegality.decide (max_nodes {args.decide_nodes}, {args.decide_seconds} s) on {len(todo)} of the "
+        f"{len(survivors)} survivors: {decided['illegal']} illegal, {decided['unknown']} unknown; "
+        f"{decide_seconds:.1f} s, {decide_seconds / max(1, len(todo)):.2f} s per position"
+    )
 
     unknown = [i for i in survivors if status[i][0] == "unknown"][: args.prove]
     start = time.monotonic()
@@ -99,13 +105,17 @@ def part_a(args: argparse.Namespace) -> None:
             status[i] = (game.status, " ".join(game.proof) or game.reason)
         _progress(k + 1, len(unknown), "prove")
     prove_seconds = time.monotonic() - start
-    print(f"\nproofgame.prove (max_nodes {args.nodes}, {args.seconds} s) on {len(unknown)} unknown survivors: "
-          f"{proved['legal']} legal (replayed proof games), {proved['illegal']} illegal, "
-          f"{proved['unknown']} unknown; {prove_seconds:.1f} s, {prove_seconds / max(1, len(unknown)):.2f} s per position")
+    print(
+        f"\nproofgame.prove (max_nodes {args.nodes}, {args.seconds} s) on {len(unknown)} unknown survivors: "
+        f"{proved['legal']} legal (replayed proof games), {proved['illegal']} illegal, "
+        f"{proved['unknown']} unknown; {prove_seconds:.1f} s, {prove_seconds / max(1, len(unknown)):.2f} s per position"
+    )
 
     retro_counts = collections.Counter(s for s, _ in status)
-    print(f"retro alone on the 10,000: legal {retro_counts['legal']}, illegal {retro_counts['illegal']}, "
-          f"unknown {retro_counts['unknown']}")
+    print(
+        f"retro alone on the 10,000: legal {retro_counts['legal']}, illegal {retro_counts['illegal']}, "
+        f"unknown {retro_counts['unknown']}"
+    )
     for i, line in enumerate(lines):
         if line in labels:
             label = "legal" if labels[line] else "illegal"
@@ -119,7 +129,7 @@ def part_a(args: argparse.Namespace) -> None:
         for line, (label, evidence) in zip(lines, status, strict=True):
             handle.write(f"{line} {label}: {'proof: ' if label == 'legal' else ''}{evidence}\n")
         path = handle.name
-    for mode in ("retro verdicts + labels", ):
+    for mode in ("retro verdicts + labels",):
         out, seconds = _retro("estimate", "--status", path, "--size", str(TROMP_N))
         print(f"retro estimate --status <{mode}> --size N  ({seconds:.1f} s):")
         print("  " + out.strip().replace("\n", "\n  "))
@@ -129,22 +139,40 @@ def part_a(args: argparse.Namespace) -> None:
 
 def part_b(args: argparse.Namespace) -> None:
     print("== our sample space S (retro/sampling.py)")
-    print(f"N = |S| = {STANDARD.size} = {STANDARD.size:.4e} = {STANDARD.size / STANDARD.board_size:.4f} "
-          f"rights options per board (side to move, castling, en passant) x {STANDARD.board_size:.4e} boards")
+    print(
+        f"N = |S| = {STANDARD.size} = {STANDARD.size:.4e} = {STANDARD.size / STANDARD.board_size:.4f} "
+        f"rights options per board (side to move, castling, en passant) x {STANDARD.board_size:.4e} boards"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         status = Path(tmp) / "status.txt"
-        out, seconds = _retro("estimate", "--samples", str(args.draws), "--seed", str(args.seed), "-m",
-                              str(args.nodes), "-t", str(args.seconds), "-o", str(status), "--json")
+        out, seconds = _retro(
+            "estimate",
+            "--samples",
+            str(args.draws),
+            "--seed",
+            str(args.seed),
+            "-m",
+            str(args.nodes),
+            "-t",
+            str(args.seconds),
+            "-o",
+            str(status),
+            "--json",
+        )
         result = json.loads(out)
         text, _ = _retro("estimate", "--status", str(status), "--size", str(STANDARD.size))
         survivors = sum(1 for line in status.read_text().splitlines()[1:] if " illegal: " not in line)
-    print(f"retro estimate --samples {args.draws} --seed {args.seed} -m {args.nodes} -t {args.seconds}: "
-          f"{seconds:.1f} s, {1000 * seconds / args.draws:.1f} ms per sample; {survivors} draws survive the "
-          f"static rules ({survivors / args.draws:.2%}), "
-          f"{seconds / max(1, survivors):.1f} s per survivor")
+    print(
+        f"retro estimate --samples {args.draws} --seed {args.seed} -m {args.nodes} -t {args.seconds}: "
+        f"{seconds:.1f} s, {1000 * seconds / args.draws:.1f} ms per sample; {survivors} draws survive the "
+        f"static rules ({survivors / args.draws:.2%}), "
+        f"{seconds / max(1, survivors):.1f} s per survivor"
+    )
     print("  " + text.strip().replace("\n", "\n  "))
-    print(f"legal fraction {result['legal'] / result['samples']:.4f} "
-          f"(at most {(result['legal'] + result['unknown']) / result['samples']:.4f} with the unknowns)")
+    print(
+        f"legal fraction {result['legal'] / result['samples']:.4f} "
+        f"(at most {(result['legal'] + result['unknown']) / result['samples']:.4f} with the unknowns)"
+    )
     print("Tromp: (4.82 +- 0.03)e44 from two samples of 1,000,000")
 
 

@@ -33,34 +33,51 @@ def main() -> None:
     print(f"initially legal: {data['initially_legal']:,} of {CODE_COUNT:,} codes (paper 399,112)")
     start_scalar = time.perf_counter()
     scalar = np.array([is_initially_legal(KrkPosition.from_code(c)) for c in range(CODE_COUNT)])
-    print(f"  one-position rule agrees on every code: {bool(np.array_equal(scalar, analysis.legal))} "
-          f"({time.perf_counter() - start_scalar:.1f} s)")
+    print(
+        f"  one-position rule agrees on every code: {bool(np.array_equal(scalar, analysis.legal))} "
+        f"({time.perf_counter() - start_scalar:.1f} s)"
+    )
     print(f"moves between initially legal positions: {len(analysis.sources):,}")
     for name, count in data["classes"].items():
         print(f"  {name:32s} {count:9,d}")
-    print(f"theorem (explicit): positions with a predecessor = positions reached from PFix: {data['theorem_holds']} "
-          f"({data['with_predecessor']:,}; at most {data['max_plies_from_pfix']} plies from PFix)")
+    print(
+        f"theorem (explicit): positions with a predecessor = positions reached from PFix: {data['theorem_holds']} "
+        f"({data['with_predecessor']:,}; at most {data['max_plies_from_pfix']} plies from PFix)"
+    )
     print(f"claims by brute force (counterexamples): {data['claim_failures_explicit']}")
-    print(f"derivedly illegal within KRK: possibly legal outside KRK {data['derived_possibly_legal_outside_krk']}, "
-          f"no predecessor at all {len(data['derived_without_any_predecessor'])}: "
-          f"{', '.join(data['derived_without_any_predecessor'])}")
-    print("times: " + ", ".join(f"{k} {v:.2f} s" for k, v in data["seconds"].items())
-          + f"; summary total {time.perf_counter() - start:.1f} s", flush=True)
+    print(
+        f"derivedly illegal within KRK: possibly legal outside KRK {data['derived_possibly_legal_outside_krk']}, "
+        f"no predecessor at all {len(data['derived_without_any_predecessor'])}: "
+        f"{', '.join(data['derived_without_any_predecessor'])}"
+    )
+    print(
+        "times: "
+        + ", ".join(f"{k} {v:.2f} s" for k, v in data["seconds"].items())
+        + f"; summary total {time.perf_counter() - start:.1f} s",
+        flush=True,
+    )
 
     for white_to_move in (False, True):
         proof = pfix_proof_game(white_to_move, search_seconds=args.search_seconds)
-        print(f"claim 3 {proof.position.fen()}: retro.proofgame: {proof.search}; game used: {proof.source}, "
-              f"{proof.plies} plies, replayed ({proof.seconds:.1f} s)", flush=True)
+        print(
+            f"claim 3 {proof.position.fen()}: retro.proofgame: {proof.search}; game used: {proof.source}, "
+            f"{proof.plies} plies, replayed ({proof.seconds:.1f} s)",
+            flush=True,
+        )
 
-    for run in (lambda: prove_descent(workers=args.workers),
-                lambda: prove_paper_claim_2(workers=args.workers),
-                lambda: prove_descent(retractable_end=True, workers=args.workers)):
+    for run in (
+        lambda: prove_descent(workers=args.workers),
+        lambda: prove_paper_claim_2(workers=args.workers),
+        lambda: prove_descent(retractable_end=True, workers=args.workers),
+    ):
         result = run()
         print(f"claim {result.claim}: {result.status} ({result.seconds:.1f} s) -- {result.statement}")
         for m in result.models:
-            print(f"  root {'w' if m.white_to_move else 'b'} to move: {m.status}, {m.variables:,} variables, "
-                  f"{m.constraints:,} constraints, build {m.build_seconds:.1f} s, solve {m.solve_seconds:.1f} s",
-                  flush=True)
+            print(
+                f"  root {'w' if m.white_to_move else 'b'} to move: {m.status}, {m.variables:,} variables, "
+                f"{m.constraints:,} constraints, build {m.build_seconds:.1f} s, solve {m.solve_seconds:.1f} s",
+                flush=True,
+            )
         if result.counterexamples:
             print(f"  counterexamples: {', '.join(str(p) for p in result.counterexamples)}")
 

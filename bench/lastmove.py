@@ -65,18 +65,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--no-legality", action="store_true")
     parser.add_argument("--budget", type=int, default=20_000)
-    parser.add_argument("--cages", default=str(DATA / "cages.txt"),
-                        help="the known-cage library (default data/cages.txt)")
-    parser.add_argument("--modes", default="cages,none",
-                        help="comma-separated: 'cages' (with the library), 'none' (no cage file)")
+    parser.add_argument(
+        "--cages", default=str(DATA / "cages.txt"), help="the known-cage library (default data/cages.txt)"
+    )
+    parser.add_argument(
+        "--modes", default="cages,none", help="comma-separated: 'cages' (with the library), 'none' (no cage file)"
+    )
     parser.add_argument("--only", nargs="+", metavar="BOARD", help="run only the problems with these boards")
     args = parser.parse_args()
     modes = [m for m in args.modes.split(",") if m]
     problems = [json.loads(line) for line in open(DATA / "lastmove-dev.jsonl", encoding="utf-8")]
     if args.only:
         problems = [p for p in problems if p["board"] in args.only]
-    print(f"load before: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}; "
-          f"legality pipeline {'off' if args.no_legality else 'on'}", flush=True)
+    print(
+        f"load before: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}; "
+        f"legality pipeline {'off' if args.no_legality else 'on'}",
+        flush=True,
+    )
     solved: dict[tuple[str, str], int] = defaultdict(int)
     wrong: dict[tuple[str, str], int] = defaultdict(int)
     times: dict[tuple[str, str], list[float]] = defaultdict(list)
@@ -92,19 +97,28 @@ def main() -> None:
             sequence = problem["answer_kind"] == "retraction_sequence"
             board = chess.Board(problem["board"] + " w - - 0 1")
             start = time.perf_counter()
-            verdict = solve(board, side if sequence else None, moves=len(problem["answer"]) if sequence else 1,
-                            use_legality=not args.no_legality, legality_nodes=args.budget, cages=library)
+            verdict = solve(
+                board,
+                side if sequence else None,
+                moves=len(problem["answer"]) if sequence else 1,
+                use_legality=not args.no_legality,
+                legality_max_nodes=args.budget,
+                cages=library,
+            )
             seconds = time.perf_counter() - start
             ok, bad, got = judge(problem, verdict)
             solved[mode, kind] += ok
             wrong[mode, kind] += bad
             times[mode, kind].append(seconds)
             mark = "WRONG  " if bad else "solved " if ok else "open   "
-            print(f"{mark}{seconds:7.2f}s {kind:10s} {problem['board']:40s} expected {problem['answer']}  "
-                  f"got {got[:6]}", flush=True)
+            print(
+                f"{mark}{seconds:7.2f}s {kind:10s} {problem['board']:40s} expected {problem['answer']}  got {got[:6]}",
+                flush=True,
+            )
     print(f"\nload after: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")
     header = f"{'class':11s} {'total':>5s} " + " ".join(
-        f"{'solved/' + m:>13s} {'wrong':>5s} {'median':>7s} {'mean':>7s} {'max':>7s}" for m in modes)
+        f"{'solved/' + m:>13s} {'wrong':>5s} {'median':>7s} {'mean':>7s} {'max':>7s}" for m in modes
+    )
     print(header)
     for kind in (*CLASSES, "all"):
         keys = CLASSES if kind == "all" else (kind,)
@@ -114,8 +128,10 @@ def main() -> None:
             if not spent:
                 row += f"{'-':>13s} {'-':>5s} {'-':>7s} {'-':>7s} {'-':>7s} "
                 continue
-            row += (f"{sum(solved[mode, k] for k in keys):13d} {sum(wrong[mode, k] for k in keys):5d} "
-                    f"{statistics.median(spent):6.2f}s {statistics.mean(spent):6.2f}s {max(spent):6.2f}s ")
+            row += (
+                f"{sum(solved[mode, k] for k in keys):13d} {sum(wrong[mode, k] for k in keys):5d} "
+                f"{statistics.median(spent):6.2f}s {statistics.mean(spent):6.2f}s {max(spent):6.2f}s "
+            )
         print(row)
 
 

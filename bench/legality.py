@@ -33,14 +33,17 @@ def _recording(extend):
         result = extend(*args, **kwargs)
         MODELS.append(result)
         return result
+
     return wrapper
 
 
 def _spread(name: str, values: list[float], unit: str = "") -> str:
     if not values:
         return f"{name}: none"
-    return (f"{name}: median {statistics.median(values):.4g}{unit}, mean {statistics.fmean(values):.4g}{unit}, "
-            f"max {max(values):.4g}{unit}")
+    return (
+        f"{name}: median {statistics.median(values):.4g}{unit}, mean {statistics.fmean(values):.4g}{unit}, "
+        f"max {max(values):.4g}{unit}"
+    )
 
 
 def main() -> None:
@@ -50,8 +53,11 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=30.0)
     parser.add_argument("--only", choices=["legal", "illegal"], default=None)
     parser.add_argument("--each", action="store_true", help="print each position's verdict and nodes")
-    parser.add_argument("--no-static-retraction", action="store_true",
-                        help="skip the static last-move analysis before the kernel search (the 'before' figures)")
+    parser.add_argument(
+        "--no-static-retraction",
+        action="store_true",
+        help="skip the static last-move analysis before the kernel search (the 'before' figures)",
+    )
     args = parser.parse_args()
     if args.no_static_retraction:
         retro.legality._refuted_by_static_retraction = lambda *_args, **_kwargs: False
@@ -91,13 +97,14 @@ def main() -> None:
     print("reasons:", dict(reasons.most_common()))
     print(f"legal ruled illegal (soundness bugs): {len(wrong)}", *wrong, sep="\n  ")
     print("labelled illegal left unknown:", *unknown_illegal, sep="\n  ")
-    print(f"extended-kernel models solved: {len(MODELS)} "
-          f"({collections.Counter(m.status for m in MODELS)})")
+    print(f"extended-kernel models solved: {len(MODELS)} ({collections.Counter(m.status for m in MODELS)})")
     print(_spread("  variables", [m.variables for m in MODELS]))
     print(_spread("  constraints", [m.constraints for m in MODELS]))
     print(_spread("  solve seconds", [m.seconds for m in MODELS], " s"))
-    print(f"seconds per position: median {statistics.median(times):.3f}, mean {statistics.fmean(times):.3f}, "
-          f"max {max(times):.2f}; total {total:.1f}")
+    print(
+        f"seconds per position: median {statistics.median(times):.3f}, mean {statistics.fmean(times):.3f}, "
+        f"max {max(times):.2f}; total {total:.1f}"
+    )
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ DATA = Path(__file__).resolve().parent.parent / "data" / "cpr-923-dev.jsonl"
 
 def _random_game(seed: int, plies: int) -> dict:
     import random
+
     rng = random.Random(seed)
     board = chess.Board()
     san = []
@@ -43,8 +44,14 @@ def _random_game(seed: int, plies: int) -> dict:
 
 
 def _prove(fen: str, **options):
-    verdict = prove(chess.Board(fen), max_nodes=options["nodes"], time_limit=options["seconds"],
-                    seed=options["seed"], weight=options["weight"], use_kernel=options["use_kernel"])
+    verdict = prove(
+        chess.Board(fen),
+        max_nodes=options["nodes"],
+        time_limit=options["seconds"],
+        seed=options["seed"],
+        weight=options["weight"],
+        use_kernel=options["use_kernel"],
+    )
     return verdict
 
 
@@ -57,8 +64,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--nokernel", action="store_true")
     parser.add_argument("-j", "--jobs", type=int, default=1, help="positions in parallel processes")
-    parser.add_argument("--random-games", type=int, default=0, metavar="N",
-                        help="instead of the dev file: final positions of N seeded random games")
+    parser.add_argument(
+        "--random-games",
+        type=int,
+        default=0,
+        metavar="N",
+        help="instead of the dev file: final positions of N seeded random games",
+    )
     parser.add_argument("--plies", type=int, default=20, help="length of the random games")
     args = parser.parse_args()
     a, b = (int(x) for x in args.weight.split(":"))
@@ -69,8 +81,9 @@ def main() -> None:
     times, nodes, lengths, found, wrong = [], [], [], 0, 0
     statuses: collections.Counter[str] = collections.Counter()
     start = time.monotonic()
-    work = functools.partial(_prove, nodes=args.nodes, seconds=args.seconds, seed=args.seed, weight=(a, b),
-                             use_kernel=not args.nokernel)
+    work = functools.partial(
+        _prove, nodes=args.nodes, seconds=args.seconds, seed=args.seed, weight=(a, b), use_kernel=not args.nokernel
+    )
     pool = concurrent.futures.ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     fens = [row["fen"] for row in legal]
     verdicts = pool.map(work, fens) if pool is not None else map(work, fens)
@@ -88,28 +101,39 @@ def main() -> None:
         if verdict.status == "illegal":
             wrong += 1
         ours = len(verdict.proof_game.moves) if verdict.proof_game else "-"
-        print(f"{verdict.status:8s} {verdict.seconds:6.1f}s {verdict.nodes:7d} nodes "
-              f"known-len {len(row['proof'].split()):4d} ours {ours}  #{index} {verdict.reason}", flush=True)
+        print(
+            f"{verdict.status:8s} {verdict.seconds:6.1f}s {verdict.nodes:7d} nodes "
+            f"known-len {len(row['proof'].split()):4d} ours {ours}  #{index} {verdict.reason}",
+            flush=True,
+        )
     if pool is not None:
         pool.shutdown()
-    print(f"budget: {args.nodes} nodes and {args.seconds} s per position, weight {args.weight}, "
-          f"kernel {'off' if args.nokernel else 'on'}")
-    print(f"positions {len(legal)}: legal (replay-verified) {found}, {dict(statuses)}, "
-          f"contradicting the label {wrong}")
-    print(f"time per position: median {statistics.median(times):.2f} s, mean {statistics.mean(times):.2f} s, "
-          f"max {max(times):.2f} s; total {time.monotonic() - start:.0f} s")
-    print(f"nodes per position: median {statistics.median(nodes):.0f}, mean {statistics.mean(nodes):.0f}, "
-          f"max {max(nodes)}")
+    print(
+        f"budget: {args.nodes} nodes and {args.seconds} s per position, weight {args.weight}, "
+        f"kernel {'off' if args.nokernel else 'on'}"
+    )
+    print(f"positions {len(legal)}: legal (replay-verified) {found}, {dict(statuses)}, contradicting the label {wrong}")
+    print(
+        f"time per position: median {statistics.median(times):.2f} s, mean {statistics.mean(times):.2f} s, "
+        f"max {max(times):.2f} s; total {time.monotonic() - start:.0f} s"
+    )
+    print(
+        f"nodes per position: median {statistics.median(nodes):.0f}, mean {statistics.mean(nodes):.0f}, "
+        f"max {max(nodes)}"
+    )
     if proved_times:
         deciles = "-"
         if len(proved_times) > 1:
             deciles = " ".join(f"{q:.1f}" for q in statistics.quantiles(proved_times, n=10))
-        print(f"proved positions: time median {statistics.median(proved_times):.2f} s, mean "
-              f"{statistics.mean(proved_times):.2f} s (deciles {deciles}); nodes median "
-              f"{statistics.median(proved_nodes):.0f}, mean {statistics.mean(proved_nodes):.0f}")
+        print(
+            f"proved positions: time median {statistics.median(proved_times):.2f} s, mean "
+            f"{statistics.mean(proved_times):.2f} s (deciles {deciles}); nodes median "
+            f"{statistics.median(proved_nodes):.0f}, mean {statistics.mean(proved_nodes):.0f}"
+        )
     if lengths:
-        print(f"proof-game lengths (plies): min {min(lengths)}, median {statistics.median(lengths)}, "
-              f"max {max(lengths)}")
+        print(
+            f"proof-game lengths (plies): min {min(lengths)}, median {statistics.median(lengths)}, max {max(lengths)}"
+        )
         hist = collections.Counter(10 * (n // 10) for n in lengths)
         print("  " + ", ".join(f"{k}-{k + 9}: {hist[k]}" for k in sorted(hist)))
 

@@ -52,11 +52,12 @@ def measure(name: str, boards: list[chess.Board], repeat: int) -> None:
         per_position.append(best)
         total += len(found)
     seconds = sum(per_position)
-    print(f"[{name}] positions: {len(boards)}, retractions: {total} "
-          f"({total / len(boards):.1f} per position)")
-    print(f"[{name}] retractions(): {seconds:.2f} s total, per position median "
-          f"{statistics.median(per_position) * 1e6:.0f} us, mean {statistics.mean(per_position) * 1e6:.0f} us, "
-          f"max {max(per_position) * 1e6:.0f} us")
+    print(f"[{name}] positions: {len(boards)}, retractions: {total} ({total / len(boards):.1f} per position)")
+    print(
+        f"[{name}] retractions(): {seconds:.2f} s total, per position median "
+        f"{statistics.median(per_position) * 1e6:.0f} us, mean {statistics.mean(per_position) * 1e6:.0f} us, "
+        f"max {max(per_position) * 1e6:.0f} us"
+    )
     print(f"[{name}] rate: {total / seconds:,.0f} retractions/s, {len(boards) / seconds:,.0f} positions/s")
     start = time.perf_counter()
     built = 0
@@ -65,14 +66,18 @@ def measure(name: str, boards: list[chess.Board], repeat: int) -> None:
             predecessor(board, retraction)
             built += 1
     elapsed = time.perf_counter() - start
-    print(f"[{name}] retractions() + predecessor() for each: {elapsed:.2f} s, "
-          f"{built / elapsed:,.0f} predecessors/s")
+    print(f"[{name}] retractions() + predecessor() for each: {elapsed:.2f} s, {built / elapsed:,.0f} predecessors/s")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--lichess", type=int, default=10_000, metavar="N",
-                        help="also measure the first N Lichess positions (0 to skip; default 10000)")
+    parser.add_argument(
+        "--lichess",
+        type=int,
+        default=10_000,
+        metavar="N",
+        help="also measure the first N Lichess positions (0 to skip; default 10000)",
+    )
     parser.add_argument("--repeat", type=int, default=1, help="time each position R times, keep the best")
     args = parser.parse_args()
     start = time.perf_counter()

@@ -92,8 +92,9 @@ class _MemorySampler(threading.Thread):
             self.stopped.wait(0.05)
 
 
-def _client(port: int, jobs: collections.deque, latencies: list[float], results: list[tuple[str, int, dict]],
-            deadline: float) -> None:
+def _client(
+    port: int, jobs: collections.deque, latencies: list[float], results: list[tuple[str, int, dict]], deadline: float
+) -> None:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
     try:
         while time.monotonic() < deadline:
@@ -136,9 +137,23 @@ def main() -> int:
     port = _free_port()
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     server = subprocess.Popen(
-        [sys.executable, "-m", "retro.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--workers", str(args.workers), "--queue", str(max(16, 2 * args.clients))],
-        cwd=ROOT, env=env)
+        [
+            sys.executable,
+            "-m",
+            "retro.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--workers",
+            str(args.workers),
+            "--queue",
+            str(max(16, 2 * args.clients)),
+        ],
+        cwd=ROOT,
+        env=env,
+    )
     try:
         _wait_ready(server, port, args.workers)
         sampler = _MemorySampler(server.pid)
@@ -148,8 +163,10 @@ def main() -> int:
         results: list[tuple[str, int, dict]] = []
         deadline = time.monotonic() + args.deadline
         start = time.perf_counter()
-        threads = [threading.Thread(target=_client, args=(port, jobs, latencies, results, deadline))
-                   for _ in range(args.clients)]
+        threads = [
+            threading.Thread(target=_client, args=(port, jobs, latencies, results, deadline))
+            for _ in range(args.clients)
+        ]
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -163,20 +180,27 @@ def main() -> int:
             server.wait(timeout=10)
         except subprocess.TimeoutExpired:
             server.kill()
-    failures = [(fen, status, record) for fen, status, record in results
-                if status != 200 or record.get("fen", "").split()[:4] != fen.split()[:4]]
+    failures = [
+        (fen, status, record)
+        for fen, status, record in results
+        if status != 200 or record.get("fen", "").split()[:4] != fen.split()[:4]
+    ]
     verdicts = collections.Counter(record.get("status", "?") for _, status, record in results if status == 200)
     ordered = sorted(latencies)
 
     def quantile(q: float) -> float:
         return 1e3 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
-    print(f"retro serve load: {len(results)} of {len(fens)} dead requests, {args.clients} clients, "
-          f"{args.workers} workers, loopback")
+    print(
+        f"retro serve load: {len(results)} of {len(fens)} dead requests, {args.clients} clients, "
+        f"{args.workers} workers, loopback"
+    )
     print(f"  wall {wall:.1f} s, throughput {len(results) / wall:.1f} requests/s")
     if ordered:
-        print(f"  latency p50 {quantile(0.50):.1f} ms, p90 {quantile(0.90):.1f} ms, p99 {quantile(0.99):.1f} ms, "
-              f"max {1e3 * ordered[-1]:.1f} ms, mean {1e3 * statistics.fmean(ordered):.1f} ms")
+        print(
+            f"  latency p50 {quantile(0.50):.1f} ms, p90 {quantile(0.90):.1f} ms, p99 {quantile(0.99):.1f} ms, "
+            f"max {1e3 * ordered[-1]:.1f} ms, mean {1e3 * statistics.fmean(ordered):.1f} ms"
+        )
     print(f"  peak memory (server + workers, RSS) {sampler.peak / 2**20:.0f} MiB")
     print("  verdicts: " + ", ".join(f"{name} {count}" for name, count in verdicts.most_common()))
     print(f"  failed requests: {len(failures) + len(fens) - len(results)}")

@@ -67,11 +67,21 @@ def run_one(row: dict, time_limit: float) -> dict:
     if complete and any(s not in ours for s in euclide):
         problems.append("complete answer misses a valid game of Euclide's")
     cooks = [s for s in ours if s not in euclide] if row["euclide_verdict"] in ("unique", "no_solution") else []
-    return {"id": row["id"], "plies": row["plies"], "euclide_verdict": row["euclide_verdict"],
-            "euclide_positions": row["euclide_positions"], "status": str(verdict.status), "found": len(ours),
-            "cooked": verdict.cooked, "nodes": verdict.nodes, "seconds": round(time.monotonic() - start, 3),
-            "has_euclide_solution": bool(euclide) and all(s in ours for s in euclide),
-            "contradictions": problems, "new_games": cooks, "reason": verdict.reason}
+    return {
+        "id": row["id"],
+        "plies": row["plies"],
+        "euclide_verdict": row["euclide_verdict"],
+        "euclide_positions": row["euclide_positions"],
+        "status": str(verdict.status),
+        "found": len(ours),
+        "cooked": verdict.cooked,
+        "nodes": verdict.nodes,
+        "seconds": round(time.monotonic() - start, 3),
+        "has_euclide_solution": bool(euclide) and all(s in ours for s in euclide),
+        "contradictions": problems,
+        "new_games": cooks,
+        "reason": verdict.reason,
+    }
 
 
 def _worker(args: tuple[dict, float]) -> dict:
@@ -88,11 +98,14 @@ def summarize(results: list[dict]) -> None:
         times = [r["seconds"] for r in rows]
         ours = [r["nodes"] for r in rows if r["status"] != "unknown"]
         theirs = [r["euclide_positions"] for r in rows if r["status"] != "unknown" and r["euclide_positions"]]
-        decided = ", ".join(f"{name} {counts[name]}" for name in ("unique", "solutions", "no_solution", "unknown")
-                            if counts[name])
+        decided = ", ".join(
+            f"{name} {counts[name]}" for name in ("unique", "solutions", "no_solution", "unknown") if counts[name]
+        )
         print(f"Euclide {verdict} ({len(rows)}): ours {decided}")
-        print(f"    time median {statistics.median(times):.2f} s, mean {statistics.mean(times):.2f} s, "
-              f"max {max(times):.2f} s")
+        print(
+            f"    time median {statistics.median(times):.2f} s, mean {statistics.mean(times):.2f} s, "
+            f"max {max(times):.2f} s"
+        )
         if ours:
             line = f"    nodes on decided problems: ours median {statistics.median(ours):,.0f}, max {max(ours):,}"
             if theirs:
@@ -104,8 +117,10 @@ def summarize(results: list[dict]) -> None:
         print(f"    {r['id']}: {'; '.join(r['contradictions'])}")
     for r in results:
         for game in r["new_games"]:
-            print(f"new game (replayed) for Euclide-{r['euclide_verdict']} {r['id']} ({r['plies']} plies): "
-                  f"{' '.join(game)}")
+            print(
+                f"new game (replayed) for Euclide-{r['euclide_verdict']} {r['id']} ({r['plies']} plies): "
+                f"{' '.join(game)}"
+            )
     unique = [r for r in results if r["euclide_verdict"] == "unique"]
     short = [r for r in unique if r["plies"] <= 20]
     good = [r for r in unique if r["status"] == "unique" and r["has_euclide_solution"]]
@@ -117,8 +132,10 @@ def summarize(results: list[dict]) -> None:
     interrupted = [r for r in results if r["euclide_verdict"] == "interrupted" and r["status"] != "unknown"]
     print(f"\nEuclide-unique up to 20 plies decided unique with Euclide's game: {len(good_short)}/{len(short)}")
     if unique:
-        print(f"Euclide-unique decided unique with Euclide's game: {len(good)}/{len(unique)} "
-              f"({100 * len(good) / len(unique):.0f}%)")
+        print(
+            f"Euclide-unique decided unique with Euclide's game: {len(good)}/{len(unique)} "
+            f"({100 * len(good) / len(unique):.0f}%)"
+        )
     print(f"two-solution and cooked problems found with >= 2 games: {len(several_ok)}/{len(several)}")
     print(f"Euclide no-solution problems proved no_solution: {len(none_ok)}/{len(none)}")
     print(f"Euclide-interrupted problems decided: {len(interrupted)}")
@@ -136,8 +153,13 @@ def main() -> None:
     parser.add_argument("--out", help="write one JSON line per problem to this file")
     args = parser.parse_args()
     rows = [json.loads(line) for line in open(args.data, encoding="utf-8")]
-    rows = [r for r in rows if (args.max_plies is None or r["plies"] <= args.max_plies)
-            and (not args.verdict or r["euclide_verdict"] in args.verdict) and (not args.id or r["id"] in args.id)]
+    rows = [
+        r
+        for r in rows
+        if (args.max_plies is None or r["plies"] <= args.max_plies)
+        and (not args.verdict or r["euclide_verdict"] in args.verdict)
+        and (not args.id or r["id"] in args.id)
+    ]
     rows.sort(key=lambda r: r["plies"])
     print(f"{len(rows)} problems, {args.time_limit:g} s each, {args.jobs} job(s); load {os.getloadavg()}", flush=True)
     out = open(args.out, "w", encoding="utf-8") if args.out else None
@@ -148,8 +170,11 @@ def main() -> None:
             results.append(r)
             euclide = r["euclide_positions"] if r["euclide_positions"] is not None else "-"
             flag = " CONTRADICTION" if r["contradictions"] else ""
-            print(f"{r['id']:28s} {r['plies']:3d} euclide {r['euclide_verdict']:13s} {euclide!s:>9} | "
-                  f"ours {r['status']:11s} {r['found']} {r['nodes']:>9,} {r['seconds']:7.2f} s{flag}", flush=True)
+            print(
+                f"{r['id']:28s} {r['plies']:3d} euclide {r['euclide_verdict']:13s} {euclide!s:>9} | "
+                f"ours {r['status']:11s} {r['found']} {r['nodes']:>9,} {r['seconds']:7.2f} s{flag}",
+                flush=True,
+            )
             if out:
                 out.write(json.dumps(r) + "\n")
                 out.flush()

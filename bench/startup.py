@@ -54,8 +54,10 @@ def main() -> None:
     print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f}; {args.runs} runs each; {sys.executable}")
     for name, argv in COMMANDS.items():
         walls, cpus = run_times(argv, args.runs)
-        print(f"{name:20s} wall median {statistics.median(walls):.3f} s (min {min(walls):.3f}, max {max(walls):.3f}); "
-              f"cpu median {statistics.median(cpus):.3f} s")
+        print(
+            f"{name:20s} wall median {statistics.median(walls):.3f} s (min {min(walls):.3f}, max {max(walls):.3f}); "
+            f"cpu median {statistics.median(cpus):.3f} s"
+        )
     print(f"load average at the end {os.getloadavg()[0]:.2f}")
 
 

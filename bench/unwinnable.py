@@ -35,11 +35,15 @@ def _summary(name: str, counts: dict[str, int], times: list[float], nodes: list[
     total = sum(times)
     print(f"[{name}] positions: {len(times)}  " + "  ".join(f"{k}: {v}" for k, v in sorted(counts.items())))
     if times:
-        print(f"[{name}] time per position: mean {1e6 * total / len(times):.1f} us, median "
-              f"{1e6 * statistics.median(times):.1f} us, max {1e3 * max(times):.1f} ms; total {total:.1f} s")
+        print(
+            f"[{name}] time per position: mean {1e6 * total / len(times):.1f} us, median "
+            f"{1e6 * statistics.median(times):.1f} us, max {1e3 * max(times):.1f} ms; total {total:.1f} s"
+        )
         per_node = f"{1e6 * total / sum(nodes):.1f} us" if sum(nodes) else "-"
-        print(f"[{name}] nodes per position: mean {sum(nodes) / len(nodes):.1f}, max {max(nodes)}; "
-              f"time per node {per_node} (position set-up included)")
+        print(
+            f"[{name}] nodes per position: mean {sum(nodes) / len(nodes):.1f}, max {max(nodes)}; "
+            f"time per node {per_node} (position set-up included)"
+        )
     sys.stdout.flush()
 
 
@@ -51,8 +55,11 @@ def _dev_query(query: tuple[str, chess.Color, bool, int, bool, bool]) -> tuple[s
 
 def dev(max_nodes: int, quick: bool, verbose: bool = False, jobs: int = 1, reference: bool = False) -> None:
     rows = [json.loads(line) for line in open(DATA / "unwinnability-dev.jsonl", encoding="utf-8") if line.strip()]
-    queries = [(row["fen"], winner, quick, max_nodes, reference, row[key])
-               for row in rows for winner, key in ((chess.WHITE, "white_can_win"), (chess.BLACK, "black_can_win"))]
+    queries = [
+        (row["fen"], winner, quick, max_nodes, reference, row[key])
+        for row in rows
+        for winner, key in ((chess.WHITE, "white_can_win"), (chess.BLACK, "black_can_win"))
+    ]
     counts: dict[str, int] = {}
     times: list[float] = []
     nodes: list[int] = []
@@ -74,8 +81,10 @@ def dev(max_nodes: int, quick: bool, verbose: bool = False, jobs: int = 1, refer
                 print(f"  {status:12s} {seconds:7.1f} s {used:9d} nodes {reason}: {fen} {side}", flush=True)
     name = "dev quick" if quick else f"dev full max_nodes={max_nodes}"
     _summary(name, counts, times, nodes)
-    print(f"[{name}] queries: {len(times)}  decided: {len(times) - len(undetermined)}  "
-          f"contradictions: {len(contradictions)}  (-j {jobs}, wall {time.perf_counter() - start:.1f} s)")
+    print(
+        f"[{name}] queries: {len(times)}  decided: {len(times) - len(undetermined)}  "
+        f"contradictions: {len(contradictions)}  (-j {jobs}, wall {time.perf_counter() - start:.1f} s)"
+    )
     for item in contradictions:
         print("  CONTRADICTION", *item)
     for fen, side in undetermined[:40]:
@@ -99,8 +108,9 @@ def lichess(limit: int | None, max_nodes: int, routines: list[str], reference: b
         cpu_times: list[float] = []
         for fen, board in boards:
             cpu = time.process_time()
-            verdict = analyze(board, not board.turn, quick=routine == "quick", max_nodes=max_nodes,
-                              reference=reference, fen=fen)
+            verdict = analyze(
+                board, not board.turn, quick=routine == "quick", max_nodes=max_nodes, reference=reference, fen=fen
+            )
             cpu_times.append(time.process_time() - cpu)
             counts[verdict.status] = counts.get(verdict.status, 0) + 1
             times.append(verdict.seconds)
@@ -108,10 +118,12 @@ def lichess(limit: int | None, max_nodes: int, routines: list[str], reference: b
             if verdict.status == "unwinnable":
                 unwinnable.append(fen)
         _summary(f"lichess {routine} max_nodes={max_nodes}", counts, times, nodes)
-        print(f"[lichess {routine}] wall {time.perf_counter() - start:.1f} s; CPU time of this process per position: "
-              f"mean {1e6 * statistics.mean(cpu_times):.1f} us, median {1e6 * statistics.median(cpu_times):.1f} us, "
-              f"per node {1e6 * sum(cpu_times) / max(1, sum(nodes)):.1f} us (the wall-clock figures above include "
-              f"waiting for a core on a loaded machine)")
+        print(
+            f"[lichess {routine}] wall {time.perf_counter() - start:.1f} s; CPU time of this process per position: "
+            f"mean {1e6 * statistics.mean(cpu_times):.1f} us, median {1e6 * statistics.median(cpu_times):.1f} us, "
+            f"per node {1e6 * sum(cpu_times) / max(1, sum(nodes)):.1f} us (the wall-clock figures above include "
+            f"waiting for a core on a loaded machine)"
+        )
         for fen in unwinnable:
             print("  unwinnable", fen)
 
@@ -130,8 +142,9 @@ def main() -> None:
     if args.what == "dev":
         dev(args.max_nodes, args.quick, args.verbose, args.jobs, args.reference)
     else:
-        lichess(args.limit, args.max_nodes, ["full", "quick"] if args.routine == "both" else [args.routine],
-                args.reference)
+        lichess(
+            args.limit, args.max_nodes, ["full", "quick"] if args.routine == "both" else [args.routine], args.reference
+        )
 
 
 if __name__ == "__main__":

@@ -48,8 +48,10 @@ class CageSpec:
         if self.options.frozen:
             parts.append("frozen=" + ",".join(chess.square_name(s) for s in sorted(self.options.frozen)))
         if self.options.forbid:
-            parts.append("forbid=" + ",".join(f"{chess.FILE_NAMES[a]}x{chess.FILE_NAMES[b]}"
-                                             for a, b in sorted(self.options.forbid)))
+            parts.append(
+                "forbid="
+                + ",".join(f"{chess.FILE_NAMES[a]}x{chess.FILE_NAMES[b]}" for a, b in sorted(self.options.forbid))
+            )
         parts.append(f"depth={self.depth}")
         return " ".join(parts)
 
@@ -67,8 +69,13 @@ def parse_squares(text: str) -> chess.Bitboard:
 def parse_forbid(text: str) -> frozenset[tuple[int, int]]:
     pairs = set()
     for item in filter(None, (t.strip() for t in text.split(","))):
-        if len(item) != 3 or item[1] != "x" or item[0] not in "abcdefgh" or item[2] not in "abcdefgh" \
-                or abs(ord(item[0]) - ord(item[2])) != 1:
+        if (
+            len(item) != 3
+            or item[1] != "x"
+            or item[0] not in "abcdefgh"
+            or item[2] not in "abcdefgh"
+            or abs(ord(item[0]) - ord(item[2])) != 1
+        ):
             raise InvalidFenError(f"a forbidden pawn capture looks like 'dxe' (adjacent files), got {item!r}")
         pairs.add((ord(item[0]) - ord("a"), ord(item[2]) - ord("a")))
     return frozenset(pairs)

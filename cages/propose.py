@@ -99,8 +99,9 @@ class CageFinder:
                 continue
             if deadline is not None and time.perf_counter() > deadline:
                 return None
-            verdict = verify(partial, depth=self.depth, library=self.library, cache=self.library.cache,
-                             max_nodes=self.max_nodes)
+            verdict = verify(
+                partial, depth=self.depth, library=self.library, cache=self.library.cache, max_nodes=self.max_nodes
+            )
             if verdict.status == "cage":
                 spec = CageSpec(partial, depth=self.depth)
                 self.library.add(spec)

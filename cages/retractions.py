@@ -88,8 +88,9 @@ def unblockable_checkers(units: Units, king_square: chess.Square, king_color: ch
             adjacent = chess.BB_KING_ATTACKS[square] & chess.BB_SQUARES[king_square]
             if not adjacent:
                 continue
-            diagonal = chess.square_file(square) != chess.square_file(king_square) and \
-                chess.square_rank(square) != chess.square_rank(king_square)
+            diagonal = chess.square_file(square) != chess.square_file(king_square) and chess.square_rank(
+                square
+            ) != chess.square_rank(king_square)
             if (kind == chess.BISHOP and diagonal) or (kind == chess.ROOK and not diagonal) or kind == chess.QUEEN:
                 checkers.append(square)
             continue
@@ -158,6 +159,7 @@ def _castling(units: Units, square: chess.Square, king: chess.Piece, empty: ches
         if units.get(chess.square(rook_to, home_rank)) != rook:
             continue
         if all(empty & chess.BB_SQUARES[chess.square(f, home_rank)] for f in must_be_empty):
-            result.append(Retraction(square, e, king,
-                                     rook=(chess.square(rook_to, home_rank), chess.square(rook_from, home_rank))))
+            result.append(
+                Retraction(square, e, king, rook=(chess.square(rook_to, home_rank), chess.square(rook_from, home_rank)))
+            )
     return result

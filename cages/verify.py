@@ -52,13 +52,14 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Iterable
+from typing import Protocol
 
 import chess
 
 from cages.retractions import HOME_SQUARES, Retraction, retractions, unblockable_checkers
 from retro.status import CageStatus
 
-__all__ = ["CageVerdict", "default_zone", "verify", "Options"]
+__all__ = ["CageVerdict", "CageLookup", "default_zone", "verify", "Options"]
 
 Units = dict[chess.Square, chess.Piece]
 State = tuple[tuple[tuple[int, str], ...], int]  # sorted units, pending checker square (-1: none)
@@ -71,6 +72,13 @@ class Options:
 
     frozen: frozenset[chess.Square] = frozenset()
     forbid: frozenset[tuple[int, int]] = frozenset()
+
+
+class CageLookup(Protocol):
+    """What the verifier asks of a library of verified cages (:class:`cages.library.Library`):
+    a known cage (anything but None) among ``units`` under ``options``."""
+
+    def contains(self, units: Units, options: Options) -> object | None: ...
 
 
 @dataclasses.dataclass(frozen=True)
@@ -87,8 +95,15 @@ class CageVerdict:
     seconds: float
 
     def as_dict(self) -> dict[str, object]:
-        return {"fen": self.fen, "status": self.status, "line": list(self.line), "reason": self.reason,
-                "zone": list(self.zone), "nodes": self.nodes, "seconds": round(self.seconds, 3)}
+        return {
+            "fen": self.fen,
+            "status": self.status,
+            "line": list(self.line),
+            "reason": self.reason,
+            "zone": list(self.zone),
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 3),
+        }
 
 
 def default_zone(units: Iterable[chess.Square]) -> chess.Bitboard:
@@ -145,8 +160,9 @@ def _transition(units: Units, retraction: Retraction, zone: chess.Bitboard) -> t
     return new, checks[0] if checks else -1
 
 
-def _subsumed(units: Units, pending: int, seen: dict[State, tuple[State, str] | None],
-              safe: set[State] | None = None) -> bool:
+def _subsumed(
+    units: Units, pending: int, seen: dict[State, tuple[State, str] | None], safe: set[State] | None = None
+) -> bool:
     """Is the state (``units``, ``pending``) a superset of a state already in the breadth-first
     search, with one more unit (not a rook) and the same pending checker or none?
 
@@ -173,7 +189,7 @@ def _subsumed(units: Units, pending: int, seen: dict[State, tuple[State, str] | 
     for index, (_square, symbol) in enumerate(key):
         if symbol in "Rr":
             continue
-        rest = key[:index] + key[index + 1:]
+        rest = key[:index] + key[index + 1 :]
         for smaller in ((rest, -1), (rest, pending)) if pending >= 0 else ((rest, -1),):
             if smaller in seen or (safe is not None and smaller in safe):
                 return True
@@ -181,8 +197,15 @@ def _subsumed(units: Units, pending: int, seen: dict[State, tuple[State, str] | 
 
 
 class _Search:
-    def __init__(self, zone: chess.Bitboard, options: Options, depth: int, library: object | None,
-                 cache: set[State] | None, max_nodes: int) -> None:
+    def __init__(
+        self,
+        zone: chess.Bitboard,
+        options: Options,
+        depth: int,
+        library: CageLookup | None,
+        cache: set[State] | None,
+        max_nodes: int,
+    ) -> None:
         self.zone, self.options, self.max_depth, self.max_nodes = zone, options, depth, max_nodes
         self.library, self.cache = library, cache
         self.visited: set[State] = set()
@@ -196,7 +219,7 @@ class _Search:
         return True
 
     def _known_cage(self, units: Units) -> bool:
-        return self.library is not None and self.library.contains(units, self.options) is not None  # type: ignore[attr-defined]
+        return self.library is not None and self.library.contains(units, self.options) is not None
 
     def successors(self, units: Units, pending: int) -> Iterable[tuple[Units, int, str]]:
         movers = [pending] if pending >= 0 else sorted(units)
@@ -212,8 +235,9 @@ class _Search:
                     continue
                 yield result[0], result[1], retraction.notation(piece)
 
-    def probe(self, units: Units, pending: int, depth: int, line: list[str],
-              seen: set[State]) -> tuple[list[str], str] | None:
+    def probe(
+        self, units: Units, pending: int, depth: int, line: list[str], seen: set[State]
+    ) -> tuple[list[str], str] | None:
         """Depth-first search (the prototype's order): a quick way to find a failing
         state; a depth-bound failure here is only a candidate, since the state may be
         reachable by a shorter path (see :meth:`failure`)."""
@@ -289,7 +313,7 @@ def verify(
     extra_zone: chess.Bitboard = 0,
     options: Options = Options(),
     depth: int = 20,
-    library: object | None = None,
+    library: CageLookup | None = None,
     cache: dict[tuple[chess.Bitboard, Options], set[State]] | None = None,
     max_nodes: int = 100_000,
 ) -> CageVerdict:
@@ -311,13 +335,20 @@ def verify(
     zone_names = tuple(chess.square_name(s) for s in chess.SquareSet(zone))
 
     def verdict(status: str, line: Iterable[str], reason: str) -> CageVerdict:
-        return CageVerdict(board.board_fen(), CageStatus(status), tuple(line), reason, zone_names, search.nodes,
-                           time.perf_counter() - start)
+        return CageVerdict(
+            board.board_fen(),
+            CageStatus(status),
+            tuple(line),
+            reason,
+            zone_names,
+            search.nodes,
+            time.perf_counter() - start,
+        )
 
     white_checks, black_checks = _checkers(units, chess.WHITE), _checkers(units, chess.BLACK)
     if (white_checks and black_checks) or len(white_checks) > 1 or len(black_checks) > 1:
         return verdict("cage", (), "the position itself has impossible unblockable checks")
-    if library is not None and library.contains(units, options) is not None:  # type: ignore[attr-defined]
+    if library is not None and library.contains(units, options) is not None:
         return verdict("cage", (), "the position contains a known cage")
     pending = (white_checks or black_checks or [-1])[0]
     # A depth-first probe finds most failures at once; only when it fails by the depth

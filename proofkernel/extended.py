@@ -106,8 +106,9 @@ def _forward(color: chess.Color) -> int:
     return 1 if color == chess.WHITE else -1
 
 
-def build_model(kernel: tuple[KernelMove, ...], init: chess.Board, goal: chess.Board,
-                blocked_mask: int) -> ExtendedModel:
+def build_model(
+    kernel: tuple[KernelMove, ...], init: chess.Board, goal: chess.Board, blocked_mask: int
+) -> ExtendedModel:
     """Build the CP-SAT model of ``kernel`` (see the module docstring)."""
     builder = _ModelBuilder(init, blocked_mask)
     current: dict[int, Rank] = {p.ident: chess.square_rank(p.start) for p in builder.pawns}
@@ -204,8 +205,9 @@ class _ModelBuilder:
                 self.advance(self.pawns[ident], current[ident], var)
                 before[ident] = var
             self.order(column, before)
-        self.moments.append([(ident, file, before[ident]) for file, column in enumerate(self.columns)
-                             for ident in column])
+        self.moments.append(
+            [(ident, file, before[ident]) for file, column in enumerate(self.columns) for ident in column]
+        )
         return before
 
     def play(self, step: int, move: KernelMove, before: dict[int, Rank]) -> tuple[dict[int, Rank], list[Note]]:
@@ -288,8 +290,14 @@ class _ModelBuilder:
                     final[ident] = chess.square_rank(goal_squares[position - black])
                 self.advance(pawn, current[ident], final[ident])
             self.order(column, final)
-        self.moments.append([(ident, file, final[ident]) for file, column in enumerate(self.columns)
-                             for ident in column if ident in final])
+        self.moments.append(
+            [
+                (ident, file, final[ident])
+                for file, column in enumerate(self.columns)
+                for ident in column
+                if ident in final
+            ]
+        )
         for pawn in self.pawns:  # a pawn that never leaves the board as a piece is never "promoted"
             if not pawn.may_promote:
                 for var in pawn.ranks:
@@ -299,9 +307,16 @@ class _ModelBuilder:
         return ExtendedModel(self.model, self.ok, self.events, self.pawns, self.moments)
 
 
-def extend_kernel(kernel: tuple[KernelMove, ...], init: chess.Board, goal: chess.Board, blocked_mask: int,
-                  *, time_limit: float = 10.0, late_pawns: bool = False,
-                  shuffle: int | None = None) -> ExtendedKernel:
+def extend_kernel(
+    kernel: tuple[KernelMove, ...],
+    init: chess.Board,
+    goal: chess.Board,
+    blocked_mask: int,
+    *,
+    time_limit: float = 10.0,
+    late_pawns: bool = False,
+    shuffle: int | None = None,
+) -> ExtendedKernel:
     """Solve the model of ``kernel``. ``infeasible`` is a proof that no game follows the
     kernel; ``unknown`` means the solver ran out of time (never treated as a proof).
 
@@ -335,8 +350,9 @@ def extend_kernel(kernel: tuple[KernelMove, ...], init: chess.Board, goal: chess
         stuck = _stuck_victims(built, init)
         built.model.minimize(sum(advance) + _RELEASE_WEIGHT * sum(stuck))
     if not built.feasible_by_construction:
-        return ExtendedKernel("infeasible", variables=built.variables, constraints=built.constraints,
-                              seconds=time.monotonic() - start)
+        return ExtendedKernel(
+            "infeasible", variables=built.variables, constraints=built.constraints, seconds=time.monotonic() - start
+        )
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = time_limit
     solver.parameters.num_workers = 1
@@ -353,7 +369,9 @@ def extend_kernel(kernel: tuple[KernelMove, ...], init: chess.Board, goal: chess
             if tag == "xP":
                 moves.append(f"{c}x{FILES[file]}{solver.value(before) + 1}")
             else:
-                moves.append(f"{c}P{FILES[file]}{solver.value(before) + 1}x{FILES[move.target]}{_value(solver, landing) + 1}")
+                moves.append(
+                    f"{c}P{FILES[file]}{solver.value(before) + 1}x{FILES[move.target]}{_value(solver, landing) + 1}"
+                )
         if move.kind == PIECE_X_PIECE:
             moves.append(str(move))
     plan = []
@@ -375,14 +393,22 @@ _WHITE_EXITS = {
     LIGHT_BISHOP: ((chess.F1,), ((chess.E2,), (chess.G2,))),
     DARK_BISHOP: ((chess.C1,), ((chess.B2,), (chess.D2,))),
     QUEEN: ((chess.D1,), ((chess.C2,), (chess.D2,), (chess.E2,))),
-    ROOK: ((chess.A1, chess.H1),
-           ((chess.A2, chess.A3), (chess.B2, chess.B3), (chess.G2, chess.G3), (chess.H2, chess.H3))),
+    ROOK: (
+        (chess.A1, chess.H1),
+        ((chess.A2, chess.A3), (chess.B2, chess.B3), (chess.G2, chess.G3), (chess.H2, chess.H3)),
+    ),
 }
 _MIRRORED_KIND = {LIGHT_BISHOP: DARK_BISHOP, DARK_BISHOP: LIGHT_BISHOP, QUEEN: QUEEN, ROOK: ROOK}
 _EXITS = {(chess.WHITE, kind): exits for kind, exits in _WHITE_EXITS.items()}
-_EXITS.update({(chess.BLACK, _MIRRORED_KIND[kind]): (tuple(chess.square_mirror(sq) for sq in homes),
-                                                      tuple(tuple(chess.square_mirror(sq) for sq in way) for way in ways))
-               for kind, (homes, ways) in _WHITE_EXITS.items()})
+_EXITS.update(
+    {
+        (chess.BLACK, _MIRRORED_KIND[kind]): (
+            tuple(chess.square_mirror(sq) for sq in homes),
+            tuple(tuple(chess.square_mirror(sq) for sq in way) for way in ways),
+        )
+        for kind, (homes, ways) in _WHITE_EXITS.items()
+    }
+)
 _HOME_TYPES = {LIGHT_BISHOP: chess.BISHOP, DARK_BISHOP: chess.BISHOP, QUEEN: chess.QUEEN, ROOK: chess.ROOK}
 _RELEASE_WEIGHT = 100
 

@@ -35,8 +35,14 @@ class KernelListing:
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON record of ``retro proofkernel``."""
-        record: dict[str, Any] = {"fen": self.fen, "status": self.status, "kernels": list(self.kernels),
-                                  "nodes": self.nodes, "complete": self.complete, "stopped_by": self.stopped_by}
+        record: dict[str, Any] = {
+            "fen": self.fen,
+            "status": self.status,
+            "kernels": list(self.kernels),
+            "nodes": self.nodes,
+            "complete": self.complete,
+            "stopped_by": self.stopped_by,
+        }
         if self.extended is not None:
             record["extended"] = list(self.extended)
         return record

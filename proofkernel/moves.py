@@ -74,7 +74,8 @@ class KernelMove:
 _KINDS = "|".join(sorted(PIECE_NAMES, key=len, reverse=True))
 _MOVE_RE = re.compile(
     rf"^(?P<c>[wb])(?:P(?P<f>[a-h])(?P<i>\d+))?x(?:(?P<pp>P)(?P<pf>[a-h])(?P<pi>\d+)|(?P<k>{_KINDS})|(?P<src>[a-h]))"
-    rf"(?:(?P<t>[a-h])(?:(?P<ti>\d+)|(?P<promo>{_KINDS})))?$")
+    rf"(?:(?P<t>[a-h])(?:(?P<ti>\d+)|(?P<promo>{_KINDS})))?$"
+)
 
 
 def parse_move(text: str) -> KernelMove:
@@ -109,7 +110,7 @@ def _letter(color: chess.Color) -> str:
 
 
 def _remove(column: str, index: int) -> str:
-    return column[:index] + column[index + 1:]
+    return column[:index] + column[index + 1 :]
 
 
 def _quiet_promoter_index(column: str, color: chess.Color) -> int:
@@ -124,12 +125,20 @@ def _can_capture_promote(column: str, index: int, color: chess.Color) -> bool:
     """No pawn of the other colour is ahead of the pawn (own pawns ahead may have
     promoted quietly before)."""
     other = _letter(not color)
-    ahead = column[index + 1:] if color == chess.WHITE else column[:index]
+    ahead = column[index + 1 :] if color == chess.WHITE else column[:index]
     return other not in ahead
 
 
-def _pawn_captures_from(state: KernelState, goal: Goal, color: chess.Color, columns: list[str],
-                        kind: int, captured: int, file: int, index: int) -> list[KernelMove]:
+def _pawn_captures_from(
+    state: KernelState,
+    goal: Goal,
+    color: chess.Color,
+    columns: list[str],
+    kind: int,
+    captured: int,
+    file: int,
+    index: int,
+) -> list[KernelMove]:
     """Captures of a piece by the pawn ``file``/``index`` of ``columns`` (normal landing
     at every index of the adjacent columns, or promotion)."""
     moves = []
@@ -175,8 +184,9 @@ def generate_moves(state: KernelState, goal: Goal, color: chess.Color) -> list[K
     slots = [piece_index(victim, k) for k in range(5)]
     capturable_kinds = [k for k, slot in enumerate(slots) if state.pieces[slot] > goal.blocked_pieces[slot]]
     # a pawn may not take the units only a piece may capture
-    pawn_capturable_kinds = [k for k, slot in enumerate(slots)
-                             if state.pieces[slot] > goal.blocked_pieces[slot] + state.piece_captures[slot]]
+    pawn_capturable_kinds = [
+        k for k, slot in enumerate(slots) if state.pieces[slot] > goal.blocked_pieces[slot] + state.piece_captures[slot]
+    ]
     victim_pawns = list(_capturable_pawns(columns, goal, victim))
     # pieces take
     for k in capturable_kinds:
@@ -196,7 +206,8 @@ def generate_moves(state: KernelState, goal: Goal, color: chess.Color) -> list[K
         if promoter < 0 or not goal.quiet_promotion[victim][source]:
             continue
         if (victim == chess.WHITE and promoter == 0 and goal.locked_bottom[source]) or (
-                victim == chess.BLACK and promoter == len(columns[source]) - 1 and goal.locked_top[source]):
+            victim == chess.BLACK and promoter == len(columns[source]) - 1 and goal.locked_top[source]
+        ):
             continue
         reduced = list(columns)
         reduced[source] = _remove(columns[source], promoter)
@@ -225,7 +236,7 @@ def apply_move(state: KernelState, move: KernelMove) -> KernelState:
             raise InvalidKernelMoveError(f"{move}: nothing to capture")
         pieces[slot] -= 1
         if owed[slot]:
-            owed = owed[:slot] + (owed[slot] - 1,) + owed[slot + 1:]
+            owed = owed[:slot] + (owed[slot] - 1,) + owed[slot + 1 :]
         return KernelState(tuple(columns), tuple(pieces), owed)
     if move.kind == PIECE_X_PAWN:
         take_pawn(move.target, move.target_index)
@@ -243,12 +254,14 @@ def apply_move(state: KernelState, move: KernelMove) -> KernelState:
     if not (0 <= move.index < len(columns[move.file]) and columns[move.file][move.index] == mover):
         raise InvalidKernelMoveError(f"{move}: no {mover} pawn there")
     if move.kind == PAWN_X_PAWN:
-        if not (0 <= move.target_index < len(columns[move.target])
-                and columns[move.target][move.target_index] == victim_letter):
+        if not (
+            0 <= move.target_index < len(columns[move.target])
+            and columns[move.target][move.target_index] == victim_letter
+        ):
             raise InvalidKernelMoveError(f"{move}: no {victim_letter} pawn there")
         columns[move.file] = _remove(columns[move.file], move.index)
         target = columns[move.target]
-        columns[move.target] = target[:move.target_index] + mover + target[move.target_index + 1:]
+        columns[move.target] = target[: move.target_index] + mover + target[move.target_index + 1 :]
         return KernelState(tuple(columns), tuple(pieces), owed)
     columns[move.file] = _remove(columns[move.file], move.index)
     if move.promotion >= 0:
@@ -257,5 +270,5 @@ def apply_move(state: KernelState, move: KernelMove) -> KernelState:
         target = columns[move.target]
         if not 0 <= move.target_index <= len(target):
             raise InvalidKernelMoveError(f"{move}: landing index out of range")
-        columns[move.target] = target[:move.target_index] + mover + target[move.target_index:]
+        columns[move.target] = target[: move.target_index] + mover + target[move.target_index :]
     return KernelState(tuple(columns), tuple(pieces), owed)

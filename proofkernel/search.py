@@ -126,8 +126,9 @@ __all__ = ["KernelSearch", "SearchBudgetExceeded", "lower_bound", "min_file_shif
 INFINITE = 1 << 30
 
 #: Files on which a pawn of each colour promotes to a light-squared bishop, ``[color]``.
-LIGHT_PROMOTION_FILES = tuple(tuple(f for f in range(8) if promotion_bishop(color, f) == LIGHT_BISHOP)
-                              for color in (chess.BLACK, chess.WHITE))
+LIGHT_PROMOTION_FILES = tuple(
+    tuple(f for f in range(8) if promotion_bishop(color, f) == LIGHT_BISHOP) for color in (chess.BLACK, chess.WHITE)
+)
 
 
 class SearchBudgetExceeded(Exception):
@@ -215,7 +216,7 @@ def lower_bound(state: KernelState, goal: Goal) -> int:
     for color, captures in ((chess.WHITE, white_captures), (chess.BLACK, black_captures)):
         # the units only a piece of this colour may capture need captures of their own
         offset = piece_index(not color, 0)
-        if sum(state.piece_captures[offset:offset + 5]) > captures:
+        if sum(state.piece_captures[offset : offset + 5]) > captures:
             return INFINITE
         have, want = state.column_pawns[color], goal.state.column_pawns[color]
         needed = min_file_shifts(have, want)
@@ -224,29 +225,37 @@ def lower_bound(state: KernelState, goal: Goal) -> int:
         shifts += needed
         offset = piece_index(color, 0)
         # promotions each kind still needs (the goal's sealed bishops need their own)
-        sealed = goal.sealed_bishops[offset:offset + 5]
-        surplus = [max(g - c, born, 0) for c, g, born in zip(state.pieces[offset:offset + 5],
-                                                              goal.state.pieces[offset:offset + 5], sealed,
-                                                              strict=True)]
+        sealed = goal.sealed_bishops[offset : offset + 5]
+        surplus = [
+            max(g - c, born, 0)
+            for c, g, born in zip(
+                state.pieces[offset : offset + 5], goal.state.pieces[offset : offset + 5], sealed, strict=True
+            )
+        ]
         # the colour's pieces the goal has no room for, sealed squares aside, are taken
         # by the other colour
         other = piece_index(not color, 0)
-        room = [g - born for g, born in zip(goal.state.pieces[other:other + 5], goal.sealed_bishops[other:other + 5],
-                                            strict=True)]
-        if sum(max(0, c - r) for c, r in zip(state.pieces[other:other + 5], room, strict=True)) > captures:
+        room = [
+            g - born
+            for g, born in zip(
+                goal.state.pieces[other : other + 5], goal.sealed_bishops[other : other + 5], strict=True
+            )
+        ]
+        if sum(max(0, c - r) for c, r in zip(state.pieces[other : other + 5], room, strict=True)) > captures:
             return INFINITE
         pawns = state.pawns(color)
         if sum(surplus) > pawns - goal.state.pawns(color):
             return INFINITE
         # promotions beyond the pawns that can promote without capturing
-        quiet = sum(h - w for h, w, free in zip(have, want, goal.quiet_promotion[color], strict=True)
-                    if h > w and free)
+        quiet = sum(h - w for h, w, free in zip(have, want, goal.quiet_promotion[color], strict=True) if h > w and free)
         if sum(surplus) - quiet > captures:
             return INFINITE
         # the pawns a file has beyond the goal's there are the ones that can promote from
         # it, to a bishop where one can leave the promotion square
-        spare = [h - w if h > w and bishop else 0
-                 for h, w, bishop in zip(have, want, goal.bishop_promotion[color], strict=True)]
+        spare = [
+            h - w if h > w and bishop else 0
+            for h, w, bishop in zip(have, want, goal.bishop_promotion[color], strict=True)
+        ]
         light = sum(spare[f] for f in LIGHT_PROMOTION_FILES[color])
         shortfall = max(0, surplus[LIGHT_BISHOP] - light) + max(0, surplus[DARK_BISHOP] - (sum(spare) - light))
         if shortfall > captures:
@@ -278,11 +287,15 @@ class KernelSearch:
         :func:`~proofkernel.blocked.blocked_squares`: it fixes the goal's blocked pieces
         and the units only a piece can have taken
         (:func:`~proofkernel.blocked.taken_by_piece`)."""
-        return cls(KernelState.from_board(init, taken_by_piece(init, goal, blocked)),
-                   Goal.from_boards(goal, blocked, init), **budget)
+        return cls(
+            KernelState.from_board(init, taken_by_piece(init, goal, blocked)),
+            Goal.from_boards(goal, blocked, init),
+            **budget,
+        )
 
-    def kernels(self, accept: Callable[[tuple[KernelMove, ...]], bool] = lambda k: True
-                ) -> Iterator[tuple[KernelMove, ...]]:
+    def kernels(
+        self, accept: Callable[[tuple[KernelMove, ...]], bool] = lambda k: True
+    ) -> Iterator[tuple[KernelMove, ...]]:
         """Yield kernels that ``accept`` approves, until the space or budget ends.
         After the generator finishes, ``exhausted`` is False if a budget ran out."""
         self._deadline = time.monotonic() + self.time_limit if self.time_limit is not None else float("inf")
@@ -294,8 +307,12 @@ class KernelSearch:
             self.exhausted = False
 
     def _remaining(self, state: KernelState) -> int:
-        return (state.units(chess.WHITE) + state.units(chess.BLACK)
-                - self.goal.state.units(chess.WHITE) - self.goal.state.units(chess.BLACK))
+        return (
+            state.units(chess.WHITE)
+            + state.units(chess.BLACK)
+            - self.goal.state.units(chess.WHITE)
+            - self.goal.state.units(chess.BLACK)
+        )
 
     def _bound(self, state: KernelState) -> int:
         """:func:`lower_bound` of ``state``, remembered: the kernel moves commute, so the
@@ -314,17 +331,22 @@ class KernelSearch:
             if len(self._moves) > 200_000:
                 self._moves.clear()
             moves = self._moves[state] = frozenset(
-                move for color in chess.COLORS for move in generate_moves(state, self.goal, color))
+                move for color in chess.COLORS for move in generate_moves(state, self.goal, color)
+            )
         return moves
 
     def _independent(self, a: KernelMove, after_a: KernelState, b: KernelMove, after_b: KernelState) -> bool:
         """Whether ``a`` and ``b`` are independent at their common parent (the module
         docstring): each is generated after the other and both orders meet."""
-        return (b in self._generated(after_a) and a in self._generated(after_b)
-                and apply_move(after_a, b) == apply_move(after_b, a))
+        return (
+            b in self._generated(after_a)
+            and a in self._generated(after_b)
+            and apply_move(after_a, b) == apply_move(after_b, a)
+        )
 
-    def _search(self, state: KernelState, path: tuple[KernelMove, ...], accept, found,
-                sleep: frozenset[KernelMove]) -> Generator[tuple[KernelMove, ...], None, bool]:
+    def _search(
+        self, state: KernelState, path: tuple[KernelMove, ...], accept, found, sleep: frozenset[KernelMove]
+    ) -> Generator[tuple[KernelMove, ...], None, bool]:
         """Yields accepted kernels; returns (via StopIteration value) whether any
         kernel (accepted or not) was reached below ``state``, or a sleeping move was
         skipped there (then ``state`` is not proven dead either)."""

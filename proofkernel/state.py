@@ -31,8 +31,18 @@ from dataclasses import dataclass, field
 import chess
 
 __all__ = [
-    "PIECE_NAMES", "QUEEN", "ROOK", "DARK_BISHOP", "LIGHT_BISHOP", "KNIGHT",
-    "KernelState", "Goal", "piece_index", "promotion_bishop", "is_light", "bishop_may_leave",
+    "PIECE_NAMES",
+    "QUEEN",
+    "ROOK",
+    "DARK_BISHOP",
+    "LIGHT_BISHOP",
+    "KNIGHT",
+    "KernelState",
+    "Goal",
+    "piece_index",
+    "promotion_bishop",
+    "is_light",
+    "bishop_may_leave",
 ]
 
 PIECE_NAMES = ("Q", "R", "DB", "LB", "N")
@@ -43,8 +53,11 @@ FILES = "abcdefgh"
 def bishop_may_leave(square: chess.Square, blocked_mask: int) -> bool:
     """Whether a bishop on ``square`` can ever move: not when every diagonal neighbour
     is a blocked square (never vacated, its unit never captured)."""
-    diagonal = (chess.BB_KING_ATTACKS[square] & ~chess.BB_RANKS[chess.square_rank(square)]
-                & ~chess.BB_FILES[chess.square_file(square)])
+    diagonal = (
+        chess.BB_KING_ATTACKS[square]
+        & ~chess.BB_RANKS[chess.square_rank(square)]
+        & ~chess.BB_FILES[chess.square_file(square)]
+    )
     return bool(diagonal & ~blocked_mask)
 
 
@@ -136,8 +149,11 @@ class KernelState:
     def __str__(self) -> str:
         parts = [f"{FILES[f]}:{column}" for f, column in enumerate(self.columns) if column]
         for color, letter in ((chess.WHITE, "w"), (chess.BLACK, "b")):
-            parts += [f"{letter}{name}={self.pieces[piece_index(color, k)]}"
-                      for k, name in enumerate(PIECE_NAMES) if self.pieces[piece_index(color, k)]]
+            parts += [
+                f"{letter}{name}={self.pieces[piece_index(color, k)]}"
+                for k, name in enumerate(PIECE_NAMES)
+                if self.pieces[piece_index(color, k)]
+            ]
         return " ".join(parts)
 
 
@@ -154,8 +170,9 @@ def split_promotions(column: str, goal_column: str) -> tuple[int, int] | None:
         if black and column[black - 1] != "b":
             break
         white = extra - black
-        if column[black:black + len(goal_column)] == goal_column and all(
-                c == "w" for c in column[len(column) - white:]):
+        if column[black : black + len(goal_column)] == goal_column and all(
+            c == "w" for c in column[len(column) - white :]
+        ):
             return black, white
     return None
 
@@ -204,6 +221,7 @@ class Goal:
         """The goal ``goal`` of games from ``init`` (default: the start position), whose
         :func:`~proofkernel.blocked.blocked_squares` are ``blocked_mask``."""
         init = chess.Board() if init is None else init
+
         def free(file: int, rank: int) -> bool:
             return not blocked_mask & chess.BB_SQUARES[chess.square(file, rank)]
 
@@ -217,21 +235,29 @@ class Goal:
             seventh, last = (6, 7) if color == chess.WHITE else (1, 0)
             # a pawn giving check to a king that never moves is taken at once
             king = goal.king(not color)
-            checking = (chess.BB_PAWN_ATTACKS[not color][king]
-                        if king is not None and blocked_mask & chess.BB_SQUARES[king] else 0)
+            checking = (
+                chess.BB_PAWN_ATTACKS[not color][king]
+                if king is not None and blocked_mask & chess.BB_SQUARES[king]
+                else 0
+            )
 
             def leaves(file: int, seventh: int = seventh, checking: int = checking) -> bool:
                 """A pawn may move on from the 7th-rank square (called in this iteration only)."""
                 return free(file, seventh) and not checking & chess.BB_SQUARES[chess.square(file, seventh)]
 
             quiet.append(tuple(leaves(f) and free(f, last) for f in range(8)))
-            capture.append(tuple(tuple(abs(f - g) == 1 and leaves(f) and free(g, last) for g in range(8))
-                                 for f in range(8)))
+            capture.append(
+                tuple(tuple(abs(f - g) == 1 and leaves(f) and free(g, last) for g in range(8)) for f in range(8))
+            )
             bishop.append(tuple(bishop_may_be_promoted(color, chess.square(f, last)) for f in range(8)))
-        locked_bottom = tuple(bool(blocked_mask & goal.pawns & goal.occupied_co[chess.WHITE]
-                                   & chess.BB_SQUARES[chess.square(f, 1)]) for f in range(8))
-        locked_top = tuple(bool(blocked_mask & goal.pawns & goal.occupied_co[chess.BLACK]
-                                & chess.BB_SQUARES[chess.square(f, 6)]) for f in range(8))
+        locked_bottom = tuple(
+            bool(blocked_mask & goal.pawns & goal.occupied_co[chess.WHITE] & chess.BB_SQUARES[chess.square(f, 1)])
+            for f in range(8)
+        )
+        locked_top = tuple(
+            bool(blocked_mask & goal.pawns & goal.occupied_co[chess.BLACK] & chess.BB_SQUARES[chess.square(f, 6)])
+            for f in range(8)
+        )
         sealed = 0
         for color, last_rank in ((chess.WHITE, chess.BB_RANK_8), (chess.BLACK, chess.BB_RANK_1)):
             # (a bishop of ``init`` may stand there all along)
@@ -239,9 +265,17 @@ class Goal:
             for square in chess.scan_forward(mine & last_rank & ~blocked_mask):
                 if not bishop_may_leave(square, blocked_mask):
                     sealed |= chess.BB_SQUARES[square]
-        return cls(KernelState.from_board(goal), (quiet[0], quiet[1]), (capture[0], capture[1]),
-                   (bishop[0], bishop[1]), locked_bottom, locked_top, _piece_counts(goal, blocked_mask), blocked_mask,
-                   _piece_counts(goal, sealed))
+        return cls(
+            KernelState.from_board(goal),
+            (quiet[0], quiet[1]),
+            (capture[0], capture[1]),
+            (bishop[0], bishop[1]),
+            locked_bottom,
+            locked_top,
+            _piece_counts(goal, blocked_mask),
+            blocked_mask,
+            _piece_counts(goal, sealed),
+        )
 
     def promotions_fit(self, state: KernelState) -> bool:
         """Goal test: columns equal up to quiet promotions that supply exactly the goal's

@@ -62,8 +62,14 @@ def check(fen: str | chess.Board) -> StaticVerdict:
     return check_static(_position(fen))
 
 
-def prove(fen: str | chess.Board, *, max_nodes: int = 200_000, time_limit: float | None = 60.0, seed: int = 0,
-          init: str | chess.Board | None = None) -> ProofGameVerdict:
+def prove(
+    fen: str | chess.Board,
+    *,
+    max_nodes: int = 200_000,
+    time_limit: float | None = 60.0,
+    seed: int = 0,
+    init: str | chess.Board | None = None,
+) -> ProofGameVerdict:
     """Legality (``retro proofgame``): ``legal`` with a proof game replayed by
     python-chess (``proof``: SAN moves), ``illegal`` with the ``reason``, or ``unknown``
     when the budget ran out. ``init``: search from that position instead of the start."""
@@ -73,8 +79,16 @@ def prove(fen: str | chess.Board, *, max_nodes: int = 200_000, time_limit: float
     return prove_board(_position(fen).board, max_nodes=max_nodes, time_limit=time_limit, seed=seed, init=start)
 
 
-def last_moves(board: str | chess.Board, retract: str | chess.Color, *, moves: int = 1, extra_depth: int = 3,
-               dead_reckoning: bool = False, max_nodes: int = 20_000, time_limit: float = 2.0) -> LastMoveVerdict:
+def last_moves(
+    board: str | chess.Board,
+    retract: str | chess.Color,
+    *,
+    moves: int = 1,
+    extra_depth: int = 3,
+    dead_reckoning: bool = False,
+    max_nodes: int = 20_000,
+    time_limit: float = 2.0,
+) -> LastMoveVerdict:
     """Last-move problems (``retro lastmove``): the retraction sequences of ``moves``
     moves, ``retract`` (``'white'``/``'black'``) having moved last, that survive the sound
     filters; ``max_nodes`` and ``time_limit`` bound the legality check of each
@@ -83,12 +97,20 @@ def last_moves(board: str | chess.Board, retract: str | chess.Color, *, moves: i
 
     if moves < 1 or extra_depth < 0:
         raise ValueError("moves must be at least 1 and extra_depth at least 0")
-    return solve(_placement(board), _color(retract), moves=moves, extra_depth=extra_depth,
-                 dead_reckoning=dead_reckoning, legality_nodes=max_nodes, legality_seconds=time_limit)
+    return solve(
+        _placement(board),
+        _color(retract),
+        moves=moves,
+        extra_depth=extra_depth,
+        dead_reckoning=dead_reckoning,
+        legality_max_nodes=max_nodes,
+        legality_time_limit=time_limit,
+    )
 
 
-def unwinnable(fen: str | chess.Board, winner: str | chess.Color | None = None, *, max_nodes: int = 1_000_000,
-               quick: bool = False) -> UnwinnabilityVerdict:
+def unwinnable(
+    fen: str | chess.Board, winner: str | chess.Color | None = None, *, max_nodes: int = 1_000_000, quick: bool = False
+) -> UnwinnabilityVerdict:
     """Can ``winner`` (default: the side that just moved) still checkmate (FIDE 6.9,
     ``retro unwinnable``)? ``winnable`` with a helpmate ``line`` (UCI), ``unwinnable``, or
     ``undetermined`` when ``max_nodes`` ran out. Invalid positions raise."""
@@ -106,8 +128,15 @@ def is_dead(fen: str | chess.Board, *, max_nodes: int = 1_000_000, quick: bool =
     return dead(_position(fen, valid=True).board, quick=quick, max_nodes=max_nodes, both_sides=True)
 
 
-def verify_cage(board: str | chess.Board, *, zone: str = "", frozen: str = "", forbid: str = "", depth: int = 20,
-                max_nodes: int = 100_000) -> CageVerdict:
+def verify_cage(
+    board: str | chess.Board,
+    *,
+    zone: str = "",
+    frozen: str = "",
+    forbid: str = "",
+    depth: int = 20,
+    max_nodes: int = 100_000,
+) -> CageVerdict:
     """Verify a claimed cage (``retro cage``): ``cage`` or ``not_verified`` with the
     retraction ``line`` that escaped. ``zone``, ``frozen``: comma-separated squares;
     ``forbid``: pawn captures such as ``dxe``."""
@@ -135,8 +164,12 @@ class Retractions:
     retractions: tuple[Retraction, ...]
 
     def as_dict(self) -> dict[str, Any]:
-        return {"fen": self.fen, "status": self.status, "count": len(self.retractions),
-                "retractions": [r.as_dict() for r in self.retractions]}
+        return {
+            "fen": self.fen,
+            "status": self.status,
+            "count": len(self.retractions),
+            "retractions": [r.as_dict() for r in self.retractions],
+        }
 
 
 def revmoves(fen: str | chess.Board, *, include_ep_square: bool = True) -> Retractions:

@@ -93,20 +93,29 @@ def positive_int(text: str) -> int:
     return value
 
 
-BATCH_HELP = ("batch mode: one input per line from FILE (or stdin when FILE is omitted or '-'); every line gets "
-              "one result in input order (an error record for a blank or unreadable line), except comment lines "
-              "starting with '#', which are skipped and counted; EPD lines keep their id")
+BATCH_HELP = (
+    "batch mode: one input per line from FILE (or stdin when FILE is omitted or '-'); every line gets "
+    "one result in input order (an error record for a blank or unreadable line), except comment lines "
+    "starting with '#', which are skipped and counted; EPD lines keep their id"
+)
 
 
 def add_batch_arguments(parser: argparse.ArgumentParser, *, jobs: bool = True) -> None:
     """Add ``-f [FILE]``, ``--json``, ``--progress`` and (optionally) ``-j/--jobs``."""
     parser.add_argument("-f", "--file", nargs="?", const="-", metavar="FILE", help=BATCH_HELP)
     parser.add_argument("--json", action="store_true", help="print one JSON object per result (JSON Lines)")
-    parser.add_argument("--progress", action="store_true",
-                        help="show a progress bar on stderr even when it is not a terminal")
+    parser.add_argument(
+        "--progress", action="store_true", help="show a progress bar on stderr even when it is not a terminal"
+    )
     if jobs:
-        parser.add_argument("-j", "--jobs", type=positive_int, default=1, metavar="N",
-                            help="run N local processes in parallel (default 1)")
+        parser.add_argument(
+            "-j",
+            "--jobs",
+            type=positive_int,
+            default=1,
+            metavar="N",
+            help="run N local processes in parallel (default 1)",
+        )
 
 
 @dataclasses.dataclass
@@ -131,8 +140,11 @@ def read_input_file(path: str) -> Inputs:
             text = raw.decode("utf-8").strip()
         except UnicodeDecodeError as error:
             shown = excerpt(raw.decode("utf-8", errors="backslashreplace").strip())
-            inputs.lines.append(BadLine(shown, f"line {number} is not UTF-8 text "
-                                               f"(byte {raw[error.start]:#04x} at column {error.start + 1})"))
+            inputs.lines.append(
+                BadLine(
+                    shown, f"line {number} is not UTF-8 text (byte {raw[error.start]:#04x} at column {error.start + 1})"
+                )
+            )
             continue
         if text.startswith("#"):
             inputs.comments += 1
@@ -288,8 +300,15 @@ def run_batch_command(
     also receives error records. Returns 0."""
     inputs = read_input_file(args.file)
     counts: collections.Counter[str] = collections.Counter()
-    for record in run_batch(worker, inputs.lines, jobs=getattr(args, "jobs", 1), progress=show_progress(args),
-                            desc=desc, total=len(inputs.lines), scheduler=getattr(args, "scheduler", None)):
+    for record in run_batch(
+        worker,
+        inputs.lines,
+        jobs=getattr(args, "jobs", 1),
+        progress=show_progress(args),
+        desc=desc,
+        total=len(inputs.lines),
+        scheduler=getattr(args, "scheduler", None),
+    ):
         counts[count(record)] += 1
         text = error_text(record) if record["status"] == ERROR else render(record)
         emit(record, f"{record['id']}: {text}" if "id" in record else text, as_json=args.json)

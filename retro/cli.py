@@ -27,8 +27,18 @@ __all__ = ["main", "build_parser"]
 
 # Commands listed in this order in --help; any other module in retro.commands follows.
 _ORDER = [
-    "check", "revmoves", "proofkernel", "proofgame", "spg", "lastmove", "cage",
-    "unwinnable", "dead", "rndfen", "estimate", "krk",
+    "check",
+    "revmoves",
+    "proofkernel",
+    "proofgame",
+    "spg",
+    "lastmove",
+    "cage",
+    "unwinnable",
+    "dead",
+    "rndfen",
+    "estimate",
+    "krk",
 ]
 
 

@@ -15,13 +15,20 @@ import chess
 
 from retro.batch import check_writable
 
-__all__ = ["add_diagram_arguments", "check_diagram_arguments", "unicode_board", "write_svg", "move_squares",
-           "show_diagrams"]
+__all__ = [
+    "add_diagram_arguments",
+    "check_diagram_arguments",
+    "unicode_board",
+    "write_svg",
+    "move_squares",
+    "show_diagrams",
+]
 
 
 def add_diagram_arguments(parser: argparse.ArgumentParser, *, svg: bool = True, what: str = "the position") -> None:
-    parser.add_argument("--board", dest="show_board", action="store_true",
-                        help=f"print a Unicode diagram of {what} (text output)")
+    parser.add_argument(
+        "--board", dest="show_board", action="store_true", help=f"print a Unicode diagram of {what} (text output)"
+    )
     if svg:
         parser.add_argument("--svg", metavar="FILE", help=f"write an SVG diagram of {what} to FILE")
 
@@ -57,8 +64,9 @@ def move_squares(text: str) -> chess.Move | None:
     return chess.Move(chess.parse_square(squares[0]), chess.parse_square(squares[-1]))
 
 
-def write_svg(path: str, board: chess.Board, *, lastmove: chess.Move | None = None,
-              fill: dict[chess.Square, str] | None = None) -> None:
+def write_svg(
+    path: str, board: chess.Board, *, lastmove: chess.Move | None = None, fill: dict[chess.Square, str] | None = None
+) -> None:
     """Write python-chess's SVG of ``board`` to ``path``, ``lastmove`` and ``fill`` marked."""
     import chess.svg
 
@@ -66,8 +74,14 @@ def write_svg(path: str, board: chess.Board, *, lastmove: chess.Move | None = No
         handle.write(chess.svg.board(board, lastmove=lastmove, fill=fill or {}, size=400, coordinates=True))
 
 
-def show_diagrams(args: argparse.Namespace, board: chess.Board, *, title: str | None = None,
-                  lastmove: chess.Move | None = None, fill: dict[chess.Square, str] | None = None) -> None:
+def show_diagrams(
+    args: argparse.Namespace,
+    board: chess.Board,
+    *,
+    title: str | None = None,
+    lastmove: chess.Move | None = None,
+    fill: dict[chess.Square, str] | None = None,
+) -> None:
     """Print the ``--board`` diagram (not with ``--json``: stdout then holds JSON only) and
     write the ``--svg`` file, as the command's options ask."""
     if getattr(args, "show_board", False) and not getattr(args, "json", False):

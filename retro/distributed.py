@@ -32,13 +32,18 @@ def _client(scheduler: str, timeout: float) -> Any:
     try:
         from distributed import Client
     except ImportError:
-        raise DistributedUnavailableError(
-            "--scheduler needs dask.distributed: pip install 'retro[dask]'") from None
+        raise DistributedUnavailableError("--scheduler needs dask.distributed: pip install 'retro[dask]'") from None
     return Client(scheduler, timeout=timeout, set_as_default=False)
 
 
-def map_ordered(function: Callable[[T], Any], items: Iterable[T], *, scheduler: str,
-                window: int | None = None, timeout: float = 20.0) -> Iterator[Any]:
+def map_ordered(
+    function: Callable[[T], Any],
+    items: Iterable[T],
+    *,
+    scheduler: str,
+    window: int | None = None,
+    timeout: float = 20.0,
+) -> Iterator[Any]:
     """Yield ``function(item)`` for each item, in input order, computed on the cluster
     whose scheduler listens at ``scheduler`` (``tcp://host:port``). An exception
     raised by ``function`` is re-raised here, as a local run would. A scheduler that
@@ -49,7 +54,8 @@ def map_ordered(function: Callable[[T], Any], items: Iterable[T], *, scheduler: 
             window = 4 * max(1, sum(client.nthreads().values()))
         source = iter(items)
         pending: collections.deque = collections.deque(
-            client.submit(function, item, pure=False) for item in itertools.islice(source, window))
+            client.submit(function, item, pure=False) for item in itertools.islice(source, window)
+        )
         while pending:
             future = pending.popleft()
             result = future.result()

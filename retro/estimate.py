@@ -31,7 +31,7 @@ class Estimate:
     stderr: float
     ci_low: float
     ci_high: float
-    low: float   # unknowns all illegal
+    low: float  # unknowns all illegal
     high: float  # unknowns all legal
 
 

@@ -93,12 +93,25 @@ class LegalityVerdict:
     kernel_result: KernelResult | None = field(default=None, repr=False, compare=False)
 
     def as_dict(self) -> dict[str, str | int | float | None]:
-        return {"fen": self.fen, "status": self.status, "reason": self.reason, "kernel": self.kernel,
-                "extended_kernel": self.extended_kernel, "nodes": self.nodes, "seconds": round(self.seconds, 3)}
+        return {
+            "fen": self.fen,
+            "status": self.status,
+            "reason": self.reason,
+            "kernel": self.kernel,
+            "extended_kernel": self.extended_kernel,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 3),
+        }
 
 
-def find_kernel(goal: chess.Board, *, init: chess.Board | None = None, max_nodes: int = 200_000,
-                time_limit: float | None = None, model_time_limit: float = 10.0) -> KernelResult:
+def find_kernel(
+    goal: chess.Board,
+    *,
+    init: chess.Board | None = None,
+    max_nodes: int = 200_000,
+    time_limit: float | None = None,
+    model_time_limit: float = 10.0,
+) -> KernelResult:
     """Search a kernel from ``init`` (default the start position) to ``goal`` whose
     extended-kernel model is not infeasible; ``model_time_limit`` bounds the CP-SAT solve of
     each model (an undecided model counts as not infeasible)."""
@@ -114,8 +127,9 @@ def find_kernel(goal: chess.Board, *, init: chess.Board | None = None, max_nodes
 
     kernel = next(search.kernels(accept), None)
     if kernel is not None:
-        return KernelResult(KernelSearchStatus.FOUND, tuple(str(m) for m in kernel), models[-1], search.nodes,
-                            len(models))
+        return KernelResult(
+            KernelSearchStatus.FOUND, tuple(str(m) for m in kernel), models[-1], search.nodes, len(models)
+        )
     if not search.exhausted:
         return KernelResult(KernelSearchStatus.UNKNOWN, nodes=search.nodes, models=len(models))
     status = KernelSearchStatus.NO_EXTENDED_KERNEL if models else KernelSearchStatus.NO_KERNEL
@@ -136,12 +150,16 @@ class _Budget:
 
 
 def _same_as_start(board: chess.Board) -> bool:
-    return (board.board_fen() == _START.board_fen() and board.turn == chess.WHITE
-            and board.clean_castling_rights() == _START.castling_rights)
+    return (
+        board.board_fen() == _START.board_fen()
+        and board.turn == chess.WHITE
+        and board.clean_castling_rights() == _START.castling_rights
+    )
 
 
-def _refuted_by_static_retraction(board: chess.Board, depth: int,
-                                  max_positions: int = STATIC_RETRACTION_POSITIONS) -> bool:
+def _refuted_by_static_retraction(
+    board: chess.Board, depth: int, max_positions: int = STATIC_RETRACTION_POSITIONS
+) -> bool:
     """Whether every predecessor of ``board``, up to ``depth`` retractions back, is refuted
     by the static rules alone (texel's recursive last-move analysis, cheap half).
 
@@ -216,8 +234,9 @@ def _refute(board: chess.Board, budget: _Budget, depth: int) -> tuple[str | None
     return "no possible last move", result
 
 
-def decide(board: chess.Board, *, max_nodes: int = 200_000, time_limit: float | None = 30.0,
-           max_depth: int = 3) -> LegalityVerdict:
+def decide(
+    board: chess.Board, *, max_nodes: int = 200_000, time_limit: float | None = 30.0, max_depth: int = 3
+) -> LegalityVerdict:
     """Run the pipeline on ``board`` (see the module docstring)."""
     start = time.monotonic()
     budget = _Budget(max_nodes, time_limit)
@@ -227,5 +246,13 @@ def decide(board: chess.Board, *, max_nodes: int = 200_000, time_limit: float | 
         return LegalityVerdict(board.fen(), LegalityStatus.ILLEGAL, reason, nodes=budget.nodes, seconds=seconds)
     if result is None or result.status != KernelSearchStatus.FOUND:
         return LegalityVerdict(board.fen(), LegalityStatus.UNKNOWN, "", nodes=budget.nodes, seconds=seconds)
-    return LegalityVerdict(board.fen(), LegalityStatus.UNKNOWN, "", " ".join(result.kernel), str(result.extended),
-                           budget.nodes, seconds, result)
+    return LegalityVerdict(
+        board.fen(),
+        LegalityStatus.UNKNOWN,
+        "",
+        " ".join(result.kernel),
+        str(result.extended),
+        budget.nodes,
+        seconds,
+        result,
+    )

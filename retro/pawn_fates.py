@@ -145,14 +145,17 @@ def _promotion_free_fates(board: chess.Board) -> bool:
         return False
     origins: dict[chess.Color, list[tuple[int, chess.Square]]] = {}
     for color in chess.COLORS:
-        pawns = sorted(chess.SquareSet(board.pieces_mask(chess.PAWN, color)), key=lambda sq: (chess.square_file(sq),
-                                                                                             sq))
+        pawns = sorted(
+            chess.SquareSet(board.pieces_mask(chess.PAWN, color)), key=lambda sq: (chess.square_file(sq), sq)
+        )
         found = _walk_origins(pawns, color)
         if found is None:
             return False
         origins[color] = list(zip(found, pawns, strict=True))
-    unmoved = {color: {chess.square_file(sq): chess.square_rank(sq) for g, sq in origins[color]
-                       if g == chess.square_file(sq)} for color in chess.COLORS}
+    unmoved = {
+        color: {chess.square_file(sq): chess.square_rank(sq) for g, sq in origins[color] if g == chess.square_file(sq)}
+        for color in chess.COLORS
+    }
     for file, white_rank in unmoved[chess.WHITE].items():
         if file in unmoved[chess.BLACK] and white_rank > unmoved[chess.BLACK][file]:
             return False
@@ -172,6 +175,8 @@ def _promotion_free_fates(board: chess.Board) -> bool:
         if sum(max(0, t - n) for t, n in zip(taken, landings, strict=True)) > missing - sum(landings):
             return False
     return True
+
+
 Side = tuple[chess.Color, int]  # (colour, g): the original pawn of that colour from file g
 
 
@@ -214,14 +219,28 @@ def _feasible(key: tuple, time_limit: float, *, files: bool) -> bool | None:
             end_file[side], landings[side] = _capture_walk(model, side, fates.captures[side], fates.on_board[side])
         for color in chess.COLORS:
             _capture_files(model, color, end_file, landings, fates.taken, captures_made[color])
-            _home_square_blockers(model, color, pawn_masks[not color], end_file, fates.captures, fates.promoted,
-                                  fates.never_captured, fates.taken)
+            _home_square_blockers(
+                model,
+                color,
+                pawn_masks[not color],
+                end_file,
+                fates.captures,
+                fates.promoted,
+                fates.never_captured,
+                fates.taken,
+            )
     _blocked_files(model, fates)
     return _solve(model, time_limit)
 
 
-def _side_fates(model: cp_model.CpModel, fates: _Fates, color: chess.Color, pawn_mask: chess.Bitboard,
-                excess: tuple[int, int, int], captures_made: int) -> bool:
+def _side_fates(
+    model: cp_model.CpModel,
+    fates: _Fates,
+    color: chess.Color,
+    pawn_mask: chess.Bitboard,
+    excess: tuple[int, int, int],
+    captures_made: int,
+) -> bool:
     """Rules 1-3 for the pawns of ``color``; False when a pawn on the board can be none
     of the original pawns."""
     pawns = list(chess.SquareSet(pawn_mask))
@@ -243,8 +262,13 @@ def _side_fates(model: cp_model.CpModel, fates: _Fates, color: chess.Color, pawn
     return True
 
 
-def _pawn_fate(model: cp_model.CpModel, fates: _Fates, side: Side, pawns: list[chess.Square],
-               by_pawn: dict[chess.Square, list[cp_model.IntVar]]) -> tuple[cp_model.IntVar, cp_model.IntVar]:
+def _pawn_fate(
+    model: cp_model.CpModel,
+    fates: _Fates,
+    side: Side,
+    pawns: list[chess.Square],
+    by_pawn: dict[chess.Square, list[cp_model.IntVar]],
+) -> tuple[cp_model.IntVar, cp_model.IntVar]:
     """Rules 1 and 2 for one original pawn: exactly one fate, with its capture count; the
     promotion variables (light, dark) are returned."""
     color, g = side
@@ -292,7 +316,8 @@ def _blocked_files(model: cp_model.CpModel, fates: _Fates) -> None:
             for promotion in fates.promoted[(color, g)]:
                 # promoted without leaving file g => the opponent's g-pawn left it or was taken
                 model.add_bool_or([never_captured[(not color, g)].Not(), fates.taken[(not color, g)]]).only_enforce_if(
-                    [promotion, never_captured[(color, g)]])
+                    [promotion, never_captured[(color, g)]]
+                )
         for white_here, white_square in on_board[(chess.WHITE, g)]:
             for black_here, black_square in on_board[(chess.BLACK, g)]:
                 if chess.square_rank(white_square) > chess.square_rank(black_square):
@@ -317,8 +342,12 @@ def _solve(model: cp_model.CpModel, time_limit: float) -> bool | None:
     return None
 
 
-def _capture_walk(model: cp_model.CpModel, key: tuple[chess.Color, int], c: cp_model.IntVar,
-                  here: list[tuple[cp_model.IntVar, chess.Square]]) -> tuple[list, list]:
+def _capture_walk(
+    model: cp_model.CpModel,
+    key: tuple[chess.Color, int],
+    c: cp_model.IntVar,
+    here: list[tuple[cp_model.IntVar, chess.Square]],
+) -> tuple[list, list]:
     """Rule 5 for one pawn: its end file (one BoolVar per file) and the captures landing
     on each file (linear expressions)."""
     color, g = key
@@ -328,7 +357,7 @@ def _capture_walk(model: cp_model.CpModel, key: tuple[chess.Color, int], c: cp_m
     right = [model.new_int_var(0, 6, f"r{name}{x}") for x in range(7)]
     left = [model.new_int_var(0, 6, f"l{name}{x}") for x in range(7)]
     for x in range(7):
-        beyond = sum(end[x + 1:])  # 1 when the walk ends right of boundary x|x+1
+        beyond = sum(end[x + 1 :])  # 1 when the walk ends right of boundary x|x+1
         model.add(right[x] - left[x] == (beyond if x >= g else beyond - 1))
     model.add(sum(right) + sum(left) == c)
     for is_here, square in here:
@@ -337,8 +366,9 @@ def _capture_walk(model: cp_model.CpModel, key: tuple[chess.Color, int], c: cp_m
     return end, landings
 
 
-def _capture_files(model: cp_model.CpModel, color: chess.Color, end_file: dict, landings: dict,
-                   taken: dict, missing: int) -> None:
+def _capture_files(
+    model: cp_model.CpModel, color: chess.Color, end_file: dict, landings: dict, taken: dict, missing: int
+) -> None:
     """Rule 5 for the captures ``color`` made: per file, the opponent pawns taken there
     are at most the captures landing there."""
     piece_captures = [model.new_int_var(0, 15, f"pc{int(color)}{x}") for x in range(8)]
@@ -356,9 +386,16 @@ def _capture_files(model: cp_model.CpModel, color: chess.Color, end_file: dict, 
     model.add(sum(total) + sum(piece_captures) == missing)
 
 
-def _home_square_blockers(model: cp_model.CpModel, color: chess.Color, blockers: chess.Bitboard,
-                          end_file: dict, captures: dict, promoted: dict, never_captured: dict,
-                          taken: dict) -> None:
+def _home_square_blockers(
+    model: cp_model.CpModel,
+    color: chess.Color,
+    blockers: chess.Bitboard,
+    end_file: dict,
+    captures: dict,
+    promoted: dict,
+    never_captured: dict,
+    taken: dict,
+) -> None:
     """Rule 6: ``color``'s pawns promoting on a file where the opponent's pawn (in
     ``blockers``) is still on its home square."""
     home_rank = 1 if color == chess.BLACK else 6  # the opponent's home rank
@@ -373,5 +410,4 @@ def _home_square_blockers(model: cp_model.CpModel, color: chess.Color, blockers:
             model.add(captures[key] >= 1).only_enforce_if(here)
             only_one = model.new_bool_var(f"o{int(color)}{g}{x}")
             model.add(captures[key] != 1).only_enforce_if(only_one.Not())
-            model.add_bool_or([here.Not(), only_one.Not(), never_captured[(not color, g)].Not(),
-                             taken[(not color, g)]])
+            model.add_bool_or([here.Not(), only_one.Not(), never_captured[(not color, g)].Not(), taken[(not color, g)]])

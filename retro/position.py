@@ -30,8 +30,15 @@ import re
 
 import chess
 
-__all__ = ["InvalidFenError", "InvalidPositionError", "Position", "parse_fen", "parse_board", "excerpt",
-           "require_valid"]
+__all__ = [
+    "InvalidFenError",
+    "InvalidPositionError",
+    "Position",
+    "parse_fen",
+    "parse_board",
+    "excerpt",
+    "require_valid",
+]
 
 _PIECE_CHARS = set("PNBRQKpnbrqk")
 _CASTLING_RE = re.compile(r"^(-|K?Q?k?q?)$")
@@ -72,9 +79,7 @@ class Position:
     @property
     def fen(self) -> str:
         """The 4-field FEN (placement, side, castling as given, ep as given)."""
-        return " ".join(
-            [self.board.board_fen(), "w" if self.board.turn else "b", self.castling_field, self.ep_field]
-        )
+        return " ".join([self.board.board_fen(), "w" if self.board.turn else "b", self.castling_field, self.ep_field])
 
     def clocked_board(self) -> chess.Board:
         """A copy of the board with fields 5 and 6 as the halfmove clock and the move
@@ -191,7 +196,8 @@ def parse_fen(text: str, *, require_kings: bool = False, valid: bool = False) ->
         raise InvalidFenError(f"side to move must be 'w' or 'b', got {_quoted(side)}")
     if not _CASTLING_RE.match(castling):
         raise InvalidFenError(
-            f"castling field must be '-' or letters from 'KQkq' in that order, got {_quoted(castling)}")
+            f"castling field must be '-' or letters from 'KQkq' in that order, got {_quoted(castling)}"
+        )
     if not _EP_RE.match(ep):
         raise InvalidFenError(f"en-passant field must be '-' or a square, got {_quoted(ep)}")
     numbers: list[int] = []

@@ -77,36 +77,60 @@ class ProofGameVerdict:
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON record of ``retro proofgame``."""
-        return {"fen": self.fen, "status": self.status, "proof": self.proof, "reason": self.reason,
-                "kernel": self.kernel, "nodes": self.nodes, "seconds": round(self.seconds, 3)}
+        return {
+            "fen": self.fen,
+            "status": self.status,
+            "proof": self.proof,
+            "reason": self.reason,
+            "kernel": self.kernel,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 3),
+        }
 
 
 def prove(
-    board: chess.Board, *, max_nodes: int = 200_000, time_limit: float | None = 60.0, seed: int = 0,
-    weight: tuple[int, int] = (1, 5), use_kernel: bool = True, init: chess.Board | None = None,
-    non_admissible: bool = False, on_improve: Callable[[int, list[str]], None] | None = None,
+    board: chess.Board,
+    *,
+    max_nodes: int = 200_000,
+    time_limit: float | None = 60.0,
+    seed: int = 0,
+    weight: tuple[int, int] = (1, 5),
+    use_kernel: bool = True,
+    init: chess.Board | None = None,
+    non_admissible: bool = False,
+    on_improve: Callable[[int, list[str]], None] | None = None,
 ) -> ProofGameVerdict:
     """Decide ``board``: legal with a replay-checked proof game, illegal, or unknown."""
     start = time.monotonic()
     fen = board.fen()
     pipeline = _illegality(board, use_kernel=use_kernel, max_nodes=max_nodes, time_limit=time_limit)
     if pipeline.status == LegalityStatus.ILLEGAL:
-        return ProofGameVerdict(fen, LegalityStatus.ILLEGAL, pipeline.reason, nodes=pipeline.nodes,
-                                seconds=time.monotonic() - start)
+        return ProofGameVerdict(
+            fen, LegalityStatus.ILLEGAL, pipeline.reason, nodes=pipeline.nodes, seconds=time.monotonic() - start
+        )
     kernel = pipeline.kernel or None
     init_board = init.copy(stack=False) if init is not None else chess.Board()
     # the pipeline's kernel runs from the start position, so it only guides a search from there
-    aim = _aim(board, pipeline.kernel_result if init is None else None, start=start, time_limit=time_limit,
-               max_nodes=max_nodes)
+    aim = _aim(
+        board, pipeline.kernel_result if init is None else None, start=start, time_limit=time_limit, max_nodes=max_nodes
+    )
     legs = _Legs(init_board, aim.target, weight, non_admissible, on_improve)
     result, path = _attempts(legs, aim, max_nodes=max_nodes, time_limit=time_limit, start=start, seed=seed)
     seconds = time.monotonic() - start
     if result.status == "found":
-        return _replayed(board, init_board, result.moves + ((aim.last.move,) if aim.last else ()), kernel,
-                         result.nodes, seconds)
+        return _replayed(
+            board, init_board, result.moves + ((aim.last.move,) if aim.last else ()), kernel, result.nodes, seconds
+        )
     best = tuple(ProofGame(init_board.fen(), result.best_moves).san()) if result.best_moves else ()
-    return ProofGameVerdict(fen, LegalityStatus.UNKNOWN, _unknown_reason(result, path), kernel=kernel,
-                            nodes=result.nodes, seconds=seconds, best_line=best)
+    return ProofGameVerdict(
+        fen,
+        LegalityStatus.UNKNOWN,
+        _unknown_reason(result, path),
+        kernel=kernel,
+        nodes=result.nodes,
+        seconds=seconds,
+        best_line=best,
+    )
 
 
 def _illegality(board: chess.Board, *, use_kernel: bool, max_nodes: int, time_limit: float | None) -> LegalityVerdict:
@@ -134,8 +158,9 @@ class _Aim:
         return self.last.predecessor if self.last else self.kernel_goal
 
 
-def _aim(goal: chess.Board, kernel: KernelResult | None, *, start: float, time_limit: float | None,
-         max_nodes: int) -> _Aim:
+def _aim(
+    goal: chess.Board, kernel: KernelResult | None, *, start: float, time_limit: float | None, max_nodes: int
+) -> _Aim:
     """The forced last move of ``goal`` to search behind, if any (step 2 of the module docstring)."""
     candidates = forced_last_moves(goal)
     if candidates and kernel is not None:
@@ -161,8 +186,9 @@ class _Legs:
         admissible, guide = Heuristic(self.target, mask), NonAdmissibleHeuristic(self.target, mask)
         return (guide, admissible) if self.non_admissible else (admissible, guide)
 
-    def search(self, begin: chess.Board, prefix: tuple[chess.Move, ...], *, max_nodes: int,
-               time_limit: float | None, seed: int) -> SearchResult:
+    def search(
+        self, begin: chess.Board, prefix: tuple[chess.Move, ...], *, max_nodes: int, time_limit: float | None, seed: int
+    ) -> SearchResult:
         """Search from ``begin``, reached from ``init`` by ``prefix``."""
         report = None
         if self.on_improve is not None:
@@ -171,12 +197,21 @@ class _Legs:
             def report(h: int, moves: tuple[chess.Move, ...]) -> None:
                 on_improve(h, ProofGame(init_fen, prefix + moves).san())
 
-        return search_descending(begin, self.target, heuristics=self.heuristics, weight=self.weight,
-                                 max_nodes=max_nodes, time_limit=time_limit, seed=seed, on_improve=report)
+        return search_descending(
+            begin,
+            self.target,
+            heuristics=self.heuristics,
+            weight=self.weight,
+            max_nodes=max_nodes,
+            time_limit=time_limit,
+            seed=seed,
+            on_improve=report,
+        )
 
 
-def _attempts(legs: _Legs, aim: _Aim, *, max_nodes: int, time_limit: float | None, start: float,
-              seed: int) -> tuple[SearchResult, InitialPath | None]:
+def _attempts(
+    legs: _Legs, aim: _Aim, *, max_nodes: int, time_limit: float | None, start: float, seed: int
+) -> tuple[SearchResult, InitialPath | None]:
     """Steps 3 and 4 of the module docstring: the search result (its ``nodes`` count every
     attempt) and the last attempt's initial path. With a kernel and a time limit, two
     attempts, each with half of the time: the second plays another initial path (new
@@ -191,18 +226,21 @@ def _attempts(legs: _Legs, aim: _Aim, *, max_nodes: int, time_limit: float | Non
         budget = None if time_limit is None else max(0.0, time_limit - (began - start))
         if budget is not None and attempt + 1 < attempts:
             budget /= attempts - attempt
-        path = _initial_path(aim.kernel, legs.init, aim.kernel_goal, legs.target, blocked, began, budget,
-                             seed + attempt)
-        result = _attempt(legs, path, nodes=nodes, max_nodes=max_nodes, began=began, budget=budget,
-                          seed=seed + 1000 * attempt)
+        path = _initial_path(
+            aim.kernel, legs.init, aim.kernel_goal, legs.target, blocked, began, budget, seed + attempt
+        )
+        result = _attempt(
+            legs, path, nodes=nodes, max_nodes=max_nodes, began=began, budget=budget, seed=seed + 1000 * attempt
+        )
         nodes = result.nodes
         if result.status == "found" or nodes >= max_nodes:
             break
     return result, path
 
 
-def _attempt(legs: _Legs, path: InitialPath | None, *, nodes: int, max_nodes: int, began: float,
-             budget: float | None, seed: int) -> SearchResult:
+def _attempt(
+    legs: _Legs, path: InitialPath | None, *, nodes: int, max_nodes: int, began: float, budget: float | None, seed: int
+) -> SearchResult:
     """One attempt: the search from the end of ``path`` (``nodes`` spent before it); when
     the target is unreachable from there, from the initial position instead. The result's
     moves start at the initial position and its ``nodes`` include ``nodes``."""
@@ -217,20 +255,26 @@ def _attempt(legs: _Legs, path: InitialPath | None, *, nodes: int, max_nodes: in
         left = None if budget is None else max(0.0, budget - (time.monotonic() - began))
         again = legs.search(legs.init, (), max_nodes=max(1, max_nodes - nodes), time_limit=left, seed=seed + 1)
         return dataclasses.replace(again, nodes=nodes + again.nodes)
-    return dataclasses.replace(result, moves=prefix + result.moves, best_moves=prefix + result.best_moves,
-                               nodes=nodes)
+    return dataclasses.replace(result, moves=prefix + result.moves, best_moves=prefix + result.best_moves, nodes=nodes)
 
 
-def _replayed(goal: chess.Board, init: chess.Board, moves: tuple[chess.Move, ...], kernel: str | None, nodes: int,
-              seconds: float) -> ProofGameVerdict:
+def _replayed(
+    goal: chess.Board, init: chess.Board, moves: tuple[chess.Move, ...], kernel: str | None, nodes: int, seconds: float
+) -> ProofGameVerdict:
     """``legal`` with the proof game ``moves`` once it replays from ``init`` to ``goal``;
     ``unknown`` (an internal error, reported) when it does not."""
     game = ProofGame(init.fen(), moves)
     try:
         game.replay_check(goal)
     except ProofGameError as error:
-        return ProofGameVerdict(goal.fen(), LegalityStatus.UNKNOWN, f"internal: proof game rejected ({error})",
-                                kernel=kernel, nodes=nodes, seconds=seconds)
+        return ProofGameVerdict(
+            goal.fen(),
+            LegalityStatus.UNKNOWN,
+            f"internal: proof game rejected ({error})",
+            kernel=kernel,
+            nodes=nodes,
+            seconds=seconds,
+        )
     return ProofGameVerdict(goal.fen(), LegalityStatus.LEGAL, "", game, kernel, nodes, seconds)
 
 
@@ -238,15 +282,23 @@ def _unknown_reason(result: SearchResult, path: InitialPath | None) -> str:
     """Why no proof game was found: the search's end, and how far the initial path got."""
     reason = "search space exhausted" if result.status == "unreachable" else "search budget exhausted"
     if path is not None:
-        reason += (f"; initial path: {path.done} of {path.total} kernel captures, {path.promoted} promotions"
-                   f" in {len(path.moves)} plies")
+        reason += (
+            f"; initial path: {path.done} of {path.total} kernel captures, {path.promoted} promotions"
+            f" in {len(path.moves)} plies"
+        )
         if path.reason:
             reason += f" ({path.reason})"
     return reason
 
 
-def _predecessor_with_kernel(candidates: list[ForcedLastMove], goal: chess.Board, goal_kernel: KernelResult,
-                             start: float, time_limit: float | None, max_nodes: int) -> _Aim:
+def _predecessor_with_kernel(
+    candidates: list[ForcedLastMove],
+    goal: chess.Board,
+    goal_kernel: KernelResult,
+    start: float,
+    time_limit: float | None,
+    max_nodes: int,
+) -> _Aim:
     """Among ``candidates`` (:func:`~astar.last_move.forced_last_moves` of ``goal``), the
     forced last move to search behind, the kernel of its predecessor and that
     predecessor (the board the kernel leads to). The predecessor's kernel, not the
@@ -258,8 +310,12 @@ def _predecessor_with_kernel(candidates: list[ForcedLastMove], goal: chess.Board
     left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - start))
     share = None if left is None else left / 4 / len(candidates)
     for candidate in candidates:
-        found = find_kernel(candidate.predecessor, max_nodes=max_nodes, time_limit=share,
-                            model_time_limit=10.0 if share is None else share)
+        found = find_kernel(
+            candidate.predecessor,
+            max_nodes=max_nodes,
+            time_limit=share,
+            model_time_limit=10.0 if share is None else share,
+        )
         if found.status == KernelSearchStatus.FOUND:
             return _Aim(candidate, found, candidate.predecessor)
     return _Aim(candidates[0], goal_kernel, goal)
@@ -270,8 +326,16 @@ def _predecessor_with_kernel(candidates: list[ForcedLastMove], goal: chess.Board
 SHUFFLED_PLANS = 4
 
 
-def _initial_path(kernel_result: KernelResult | None, init: chess.Board, goal: chess.Board, target: chess.Board,
-                  blocked: int, start: float, time_limit: float | None, seed: int) -> InitialPath | None:
+def _initial_path(
+    kernel_result: KernelResult | None,
+    init: chess.Board,
+    goal: chess.Board,
+    target: chess.Board,
+    blocked: int,
+    start: float,
+    time_limit: float | None,
+    seed: int,
+) -> InitialPath | None:
     """The initial path of the kernel the pipeline found (None without one)."""
     if kernel_result is None or kernel_result.status != KernelSearchStatus.FOUND:
         return None
@@ -290,8 +354,9 @@ def _initial_path(kernel_result: KernelResult | None, init: chess.Board, goal: c
             continue
         played.add((extended.moves, extended.pawn_plan))
         left = None if time_limit is None else max(0.0, (time_limit - (time.monotonic() - start)) / 2)
-        path = initial_path(init, kernel, extended.moves, extended.pawn_plan, blocked, goal=target,
-                            time_limit=left, seed=seed)
+        path = initial_path(
+            init, kernel, extended.moves, extended.pawn_plan, blocked, goal=target, time_limit=left, seed=seed
+        )
         if best is None or (path.done, path.promoted) > (best.done, best.promoted):
             best = path
         if not best.reason:  # every capture and promotion played

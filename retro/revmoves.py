@@ -154,7 +154,8 @@ _FORWARD = (-8, 8)
 def castling_string(mask: chess.Bitboard) -> str:
     """Castling rights (a mask of rook squares) as FEN letters ``KQkq`` or ``-``."""
     text = "".join(
-        letter for letter, square in (("K", chess.H1), ("Q", chess.A1), ("k", chess.H8), ("q", chess.A8))
+        letter
+        for letter, square in (("K", chess.H1), ("Q", chess.A1), ("k", chess.H8), ("q", chess.A8))
         if mask & BB_SQUARES[square]
     )
     return text or "-"
@@ -228,10 +229,9 @@ class Retraction:
 
 # --------------------------------------------------------------------------- counts
 
+
 def _counts_possible(pawns: int, knights: int, light: int, dark: int, rooks: int, queens: int) -> bool:
-    promoted = (
-        max(0, queens - 1) + max(0, rooks - 2) + max(0, knights - 2) + max(0, light - 1) + max(0, dark - 1)
-    )
+    promoted = max(0, queens - 1) + max(0, rooks - 2) + max(0, knights - 2) + max(0, light - 1) + max(0, dark - 1)
     return pawns <= 8 and pawns + promoted <= 8
 
 
@@ -268,6 +268,7 @@ def _count_index(piece_type: chess.PieceType, square: chess.Square) -> int:
 
 # --------------------------------------------------------------------------- attacks
 
+
 def _attacked(
     square: chess.Square,
     by: chess.Color,
@@ -296,6 +297,7 @@ def _attacked(
 
 # --------------------------------------------------------------------------- generator
 
+
 def _ep_field_shape_ok(board: chess.Board, ep: chess.Square) -> bool:
     """P's en-passant square follows a double push of the side that just moved."""
     mover = not board.turn
@@ -320,10 +322,24 @@ class _Generator:
         self.occupied = board.occupied
         us_mask, them_mask = board.occupied_co[us], board.occupied_co[them]
         # piece masks indexed by piece type (index 0 unused)
-        self.us_pieces = [0, board.pawns & us_mask, board.knights & us_mask, board.bishops & us_mask,
-                          board.rooks & us_mask, board.queens & us_mask, board.kings & us_mask]
-        self.them_pieces = [0, board.pawns & them_mask, board.knights & them_mask, board.bishops & them_mask,
-                            board.rooks & them_mask, board.queens & them_mask, board.kings & them_mask]
+        self.us_pieces = [
+            0,
+            board.pawns & us_mask,
+            board.knights & us_mask,
+            board.bishops & us_mask,
+            board.rooks & us_mask,
+            board.queens & us_mask,
+            board.kings & us_mask,
+        ]
+        self.them_pieces = [
+            0,
+            board.pawns & them_mask,
+            board.knights & them_mask,
+            board.bishops & them_mask,
+            board.rooks & them_mask,
+            board.queens & them_mask,
+            board.kings & them_mask,
+        ]
         self.them_king = chess.msb(self.them_pieces[KING])
         self.rights = board.clean_castling_rights()
         them_counts = _side_counts(board, them)
@@ -355,8 +371,16 @@ class _Generator:
         return pieces
 
     def _attacked_by_them(self, square: chess.Square, them_q: list[int], occupied: int) -> bool:
-        return _attacked(square, self.them, them_q[PAWN], them_q[KNIGHT], them_q[BISHOP] | them_q[QUEEN],
-                         them_q[ROOK] | them_q[QUEEN], them_q[KING], occupied)
+        return _attacked(
+            square,
+            self.them,
+            them_q[PAWN],
+            them_q[KNIGHT],
+            them_q[BISHOP] | them_q[QUEEN],
+            them_q[ROOK] | them_q[QUEEN],
+            them_q[KING],
+            occupied,
+        )
 
     def _q_ep_squares(self, us_q: list[int], them_q: list[int], occupied: int) -> list[chess.Square]:
         """En-passant squares Q may have: the opponent's pawn just double-pushed and one
@@ -379,9 +403,16 @@ class _Generator:
             capturers = our_pawns & BB_PAWN_ATTACKS[them][ep]
             for capturer in chess.scan_forward(capturers):
                 after = (occupied & ~BB_SQUARES[capturer] & ~BB_SQUARES[pawn]) | BB_SQUARES[ep]
-                if not _attacked(king, them, them_q[PAWN] & ~BB_SQUARES[pawn], them_q[KNIGHT],
-                                 them_q[BISHOP] | them_q[QUEEN], them_q[ROOK] | them_q[QUEEN],
-                                 them_q[KING], after):
+                if not _attacked(
+                    king,
+                    them,
+                    them_q[PAWN] & ~BB_SQUARES[pawn],
+                    them_q[KNIGHT],
+                    them_q[BISHOP] | them_q[QUEEN],
+                    them_q[ROOK] | them_q[QUEEN],
+                    them_q[KING],
+                    after,
+                ):
                     squares.append(ep)
                     break
         return squares
@@ -421,8 +452,12 @@ class _Generator:
         self._add_captures(chess.Move(from_square, to_square, promotion), kind, captures, us_q, occupied_q, *rights)
 
     def _our_units_in_q(
-        self, from_square: chess.Square, to_square: chess.Square, piece_type: chess.PieceType,
-        origin_type: chess.PieceType, kind: int,
+        self,
+        from_square: chess.Square,
+        to_square: chess.Square,
+        piece_type: chess.PieceType,
+        origin_type: chess.PieceType,
+        kind: int,
     ) -> tuple[list[chess.Bitboard], chess.Bitboard, chess.Square | None]:
         """Our units by type and the occupied squares in Q (without the captured unit),
         and the castling rook's square in Q."""
@@ -439,8 +474,13 @@ class _Generator:
         return us_q, occupied_q, rook_from
 
     def _castling_rights_in_q(
-        self, from_square: chess.Square, to_square: chess.Square, origin_type: chess.PieceType, kind: int,
-        us_q: list[chess.Bitboard], rook_from: chess.Square | None,
+        self,
+        from_square: chess.Square,
+        to_square: chess.Square,
+        origin_type: chess.PieceType,
+        kind: int,
+        us_q: list[chess.Bitboard],
+        rook_from: chess.Square | None,
     ) -> tuple[chess.Bitboard, chess.Bitboard, chess.Bitboard] | None:
         """The castling rights Q must have (``required``: the castling's own right), may
         have (``optional_ours``, which the move removes) and may have only with a rook
@@ -468,18 +508,26 @@ class _Generator:
             optional_ours &= ~required
         return required, optional_ours, their_corner
 
-    def _castling_legal_in_q(self, from_square: chess.Square, to_square: chess.Square,
-                             occupied_q: chess.Bitboard) -> bool:
+    def _castling_legal_in_q(
+        self, from_square: chess.Square, to_square: chess.Square, occupied_q: chess.Bitboard
+    ) -> bool:
         """Castling is legal in Q: the king is not in check and does not pass an attacked square."""
-        for square in chess.scan_forward(BB_SQUARES[from_square] | chess.between(from_square, to_square)
-                                         | BB_SQUARES[to_square]):
+        for square in chess.scan_forward(
+            BB_SQUARES[from_square] | chess.between(from_square, to_square) | BB_SQUARES[to_square]
+        ):
             if self._attacked_by_them(square, self.them_pieces, occupied_q):
                 return False
         return True
 
     def _add_captures(
-        self, move: chess.Move, kind: int, captures: Iterable[chess.PieceType | None], us_q: list[chess.Bitboard],
-        occupied_q: chess.Bitboard, required: chess.Bitboard, optional_ours: chess.Bitboard,
+        self,
+        move: chess.Move,
+        kind: int,
+        captures: Iterable[chess.PieceType | None],
+        us_q: list[chess.Bitboard],
+        occupied_q: chess.Bitboard,
+        required: chess.Bitboard,
+        optional_ours: chess.Bitboard,
         their_corner: chess.Bitboard,
     ) -> None:
         """One retraction per captured unit (rules 1 and 2), castling rights and en-passant square of Q."""
@@ -510,8 +558,9 @@ class _Generator:
         for captured in captures:
             if captured is None:
                 if check_if_quiet is None:
-                    check_if_quiet = _attacked(them_king, us, us_q[PAWN], us_q[KNIGHT], our_diagonal,
-                                               our_straight, us_q[KING], occupied_q)
+                    check_if_quiet = _attacked(
+                        them_king, us, us_q[PAWN], us_q[KNIGHT], our_diagonal, our_straight, us_q[KING], occupied_q
+                    )
                 if check_if_quiet:
                     continue
                 occupied = occupied_q
@@ -521,20 +570,20 @@ class _Generator:
                     continue
                 occupied = occupied_q | capture_bb
                 if check_if_capture is None:
-                    check_if_capture = _attacked(them_king, us, us_q[PAWN], us_q[KNIGHT], our_diagonal,
-                                                 our_straight, us_q[KING], occupied)
+                    check_if_capture = _attacked(
+                        them_king, us, us_q[PAWN], us_q[KNIGHT], our_diagonal, our_straight, us_q[KING], occupied
+                    )
                 if check_if_capture:
                     continue
             ep_options: list[chess.Square | None]
             if kind == _EN_PASSANT:
                 ep_options = [to_square]
-            elif ep_possible and (self.them_pieces[PAWN] & ep_rank
-                                  or (captured == PAWN and capture_bb & ep_rank)):
+            elif ep_possible and (self.them_pieces[PAWN] & ep_rank or (captured == PAWN and capture_bb & ep_rank)):
                 them_q = self._them_pieces_in_q(captured, capture_square)
                 ep_options = [None, *self._q_ep_squares(us_q, them_q, occupied)]
             else:
                 ep_options = _NO_EP
-            for rights in (rook_rights_options if captured == ROOK else rights_options):
+            for rights in rook_rights_options if captured == ROOK else rights_options:
                 for ep in ep_options:
                     append(Retraction(move, captured, rights, ep))
 
@@ -607,8 +656,14 @@ class _Generator:
 
 def _sort_key(retraction: Retraction) -> tuple[int, int, int, int, int, int]:
     move = retraction.move
-    return (move.from_square, move.to_square, move.promotion or 0, _CAPTURE_ORDER[retraction.captured],
-            retraction.castling, -1 if retraction.ep is None else retraction.ep)
+    return (
+        move.from_square,
+        move.to_square,
+        move.promotion or 0,
+        _CAPTURE_ORDER[retraction.captured],
+        retraction.castling,
+        -1 if retraction.ep is None else retraction.ep,
+    )
 
 
 def retractions(board: chess.Board, *, include_ep_square: bool = True) -> list[Retraction]:
@@ -652,8 +707,12 @@ class RevmovesVerdict:
 
     def as_dict(self) -> dict[str, object]:
         """The JSON record of ``retro revmoves``."""
-        return {"fen": self.fen, "status": self.status, "count": len(self.retractions),
-                "retractions": [r.as_dict() for r in self.retractions]}
+        return {
+            "fen": self.fen,
+            "status": self.status,
+            "count": len(self.retractions),
+            "retractions": [r.as_dict() for r in self.retractions],
+        }
 
 
 _MASK_NAME = {PAWN: "pawns", KNIGHT: "knights", BISHOP: "bishops", ROOK: "rooks", QUEEN: "queens", KING: "kings"}
@@ -688,11 +747,15 @@ def predecessor(board: chess.Board, retraction: Retraction) -> chess.Board:
     move = retraction.move
     piece = board.piece_at(move.to_square)
     if piece is None or piece.color != us:
-        raise ValueError(f"{move.uci()} does not fit the position: no unit of the side that moved on "
-                         f"{chess.square_name(move.to_square)}")
+        raise ValueError(
+            f"{move.uci()} does not fit the position: no unit of the side that moved on "
+            f"{chess.square_name(move.to_square)}"
+        )
     if move.promotion is not None and piece.piece_type != move.promotion:
-        raise ValueError(f"{move.uci()} does not fit the position: the unit on "
-                         f"{chess.square_name(move.to_square)} is not a {chess.piece_name(move.promotion)}")
+        raise ValueError(
+            f"{move.uci()} does not fit the position: the unit on "
+            f"{chess.square_name(move.to_square)} is not a {chess.piece_name(move.promotion)}"
+        )
     if board.occupied & BB_SQUARES[move.from_square]:
         raise ValueError(f"{move.uci()} does not fit the position: {chess.square_name(move.from_square)} is occupied")
     q = board.copy(stack=False)
@@ -706,16 +769,18 @@ def predecessor(board: chess.Board, retraction: Retraction) -> chess.Board:
     capture_square = retraction.capture_square
     if retraction.captured is not None and capture_square is not None:
         if q.occupied & BB_SQUARES[capture_square]:
-            raise ValueError(f"{retraction.texel_line()} does not fit the position: "
-                             f"{chess.square_name(capture_square)} is occupied")
+            raise ValueError(
+                f"{retraction.texel_line()} does not fit the position: {chess.square_name(capture_square)} is occupied"
+            )
         _put(q, BB_SQUARES[capture_square], retraction.captured, not us)
     q.turn = us
     q.castling_rights = retraction.castling
     q.ep_square = retraction.ep
     reversible = retraction.captured is None and not move.promotion and piece.piece_type != PAWN
     q.halfmove_clock = board.halfmove_clock - 1 if reversible and board.halfmove_clock > 0 else 0
-    q.fullmove_number = board.fullmove_number - 1 if us == chess.BLACK and board.fullmove_number > 1 \
-        else board.fullmove_number
+    q.fullmove_number = (
+        board.fullmove_number - 1 if us == chess.BLACK and board.fullmove_number > 1 else board.fullmove_number
+    )
     return q
 
 

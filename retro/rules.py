@@ -324,8 +324,10 @@ def pawn_captures(facts: _Facts) -> str | None:
         if needed is None:
             return f"the {_side_name(color)} pawn structure cannot arise from the eight original pawns"
         if needed > missing:
-            return (f"{_side_name(color)} pawns need at least {needed} captures but "
-                    f"{_side_name(not color)} is missing only {missing} units")
+            return (
+                f"{_side_name(color)} pawns need at least {needed} captures but "
+                f"{_side_name(not color)} is missing only {missing} units"
+            )
     return None
 
 
@@ -357,9 +359,11 @@ def promotions_need_captures(facts: _Facts) -> str | None:
         by_pawns = min_pawn_captures(board, color, promotions=False) or 0
         bound = max(0, own_captures - by_pawns) + min(own_captures, max(0, their_pawns_gone)) + their_captures
         if excess > bound:
-            return (f"{_side_name(color)} has at least {excess} promoted pieces but the captures "
-                    f"({own_captures} by {_side_name(color)}, {their_captures} by {_side_name(not color)}) "
-                    f"allow at most {bound} promotions")
+            return (
+                f"{_side_name(color)} has at least {excess} promoted pieces but the captures "
+                f"({own_captures} by {_side_name(color)}, {their_captures} by {_side_name(not color)}) "
+                f"allow at most {bound} promotions"
+            )
     return None
 
 
@@ -412,9 +416,11 @@ def en_passant(facts: _Facts) -> str | None:
     before.set_piece_at(origin, chess.Piece(chess.PAWN, not board.turn))
     king = before.king(board.turn)
     if king is not None and before.attackers_mask(not board.turn, king):
-        return (f"en-passant square {facts.ep_field}: before the double step "
-                f"{chess.square_name(origin)}-{chess.square_name(pawn_square)} the {_side_name(board.turn)} "
-                "king was already in check")
+        return (
+            f"en-passant square {facts.ep_field}: before the double step "
+            f"{chess.square_name(origin)}-{chess.square_name(pawn_square)} the {_side_name(board.turn)} "
+            "king was already in check"
+        )
     return None
 
 
@@ -459,7 +465,8 @@ def _sealed_squares(board: chess.Board) -> tuple[chess.Bitboard, str | None]:
     initial unit of that square (else the position is illegal), and it never left
     either (it would leave through an entry square), so its square is sealed in turn."""
     sealed = (board.pieces_mask(chess.PAWN, chess.WHITE) & chess.BB_RANK_2) | (
-        board.pieces_mask(chess.PAWN, chess.BLACK) & chess.BB_RANK_7)
+        board.pieces_mask(chess.PAWN, chess.BLACK) & chess.BB_RANK_7
+    )
     changed = True
     while changed:
         changed = False
@@ -469,9 +476,11 @@ def _sealed_squares(board: chess.Board) -> tuple[chess.Bitboard, str | None]:
             if _entry_squares(square, piece) & ~sealed:
                 continue
             if _INITIAL.piece_at(square) != piece:
-                return sealed, (f"the {_side_name(piece.color)} {chess.piece_name(piece.piece_type)} on "
-                                f"{chess.square_name(square)} could not have got there: every square it could "
-                                f"come from has been occupied since the start")
+                return sealed, (
+                    f"the {_side_name(piece.color)} {chess.piece_name(piece.piece_type)} on "
+                    f"{chess.square_name(square)} could not have got there: every square it could "
+                    f"come from has been occupied since the start"
+                )
             sealed |= chess.BB_SQUARES[square]
             changed = True
     return sealed, None
@@ -527,9 +536,12 @@ def confined_originals(facts: _Facts) -> str | None:
         promoted = sum(max(0, count - free.get(kind, 0)) for kind, count in on_board.items())
         pawns = _count(board, chess.PAWN, color)
         if pawns + promoted > 8:
-            return (f"{_side_name(color)} has {pawns} pawns and at least {promoted} promoted pieces, "
-                    f"counting pieces whose initial units could never leave their squares")
+            return (
+                f"{_side_name(color)} has {pawns} pawns and at least {promoted} promoted pieces, "
+                f"counting pieces whose initial units could never leave their squares"
+            )
     return None
+
 
 def no_last_move(facts: _Facts) -> str | None:
     """The position has a possible last move. Sound: every legal position but the

@@ -215,13 +215,15 @@ class Constraint:
 
     def material(self, color: chess.Color) -> Signature:
         """The fixed pawns, knights, bishops, rooks and queens of one colour."""
-        p, n, b, r, q = (sum(letter == wanted for _, letter in self.fixed) for wanted in ("PNBRQ" if color else "pnbrq"))
+        p, n, b, r, q = (
+            sum(letter == wanted for _, letter in self.fixed) for wanted in ("PNBRQ" if color else "pnbrq")
+        )
         return p, n, b, r, q
 
     def holds(self, board: chess.Board) -> bool:
-        return all(board.piece_at(square) == chess.Piece.from_symbol(letter) for square, letter in self.fixed) and not any(
-            board.piece_at(square) for square in self.empty
-        )
+        return all(
+            board.piece_at(square) == chess.Piece.from_symbol(letter) for square, letter in self.fixed
+        ) and not any(board.piece_at(square) for square in self.empty)
 
 
 @dataclass(frozen=True)
@@ -283,7 +285,7 @@ class SampleSpace:
 
             def excesses(groups: dict[Totals, _Group]) -> dict[tuple[int, int], list[int]]:
                 by_totals: dict[tuple[int, int], list[int]] = {}
-                for (p, u, e) in groups:
+                for p, u, e in groups:
                     by_totals.setdefault((p, u), []).append(e)
                 return by_totals
 
@@ -304,7 +306,9 @@ class SampleSpace:
 
         return self._memo(("material", white_units, black_units), make)
 
-    def _strata(self, white_fixed: Signature, black_fixed: Signature, pawn_room: int, room: int) -> tuple[list, list[int]]:
+    def _strata(
+        self, white_fixed: Signature, black_fixed: Signature, pawn_room: int, room: int
+    ) -> tuple[list, list[int]]:
         """Boards per (pw, uw, pb, ub) beside one king pair when ``pawn_room`` free squares
         on pawn ranks and ``room`` free squares in all take the pawns and units that are not
         fixed (items 4-5); the strata with cumulative counts."""
@@ -319,9 +323,13 @@ class SampleSpace:
                 rest = room - free_pw - free_pb
                 if free_uw + free_ub > rest:
                     continue
-                total += (math.comb(pawn_room, free_pw) * math.comb(pawn_room - free_pw, free_pb)
-                          * math.comb(rest, free_uw + free_ub) * math.comb(free_uw + free_ub, free_uw)
-                          * material[-1])
+                total += (
+                    math.comb(pawn_room, free_pw)
+                    * math.comb(pawn_room - free_pw, free_pb)
+                    * math.comb(rest, free_uw + free_ub)
+                    * math.comb(free_uw + free_ub, free_uw)
+                    * material[-1]
+                )
                 strata.append((pw, uw, pb, ub))
                 cumulative.append(total)
             return strata, cumulative
@@ -436,11 +444,19 @@ class SampleSpace:
         free_pw, free_pb = pw - white_fixed[0], pb - black_fixed[0]
         for i, square in enumerate(rng.sample(pawn_free, free_pw + free_pb)):
             cells[square] = "P" if i < free_pw else "p"
-        units = [letter for letter, count, fixed in zip(PIECE_LETTERS, white[1:], white_fixed[1:], strict=False)
-                 for _ in range(count - fixed)]
-        units += [letter.lower() for letter, count, fixed in zip(PIECE_LETTERS, black[1:], black_fixed[1:], strict=False)
-                  for _ in range(count - fixed)]
-        for square, letter in zip(rng.sample([s for s in range(self.shape.squares) if free(s)], len(units)), units, strict=True):
+        units = [
+            letter
+            for letter, count, fixed in zip(PIECE_LETTERS, white[1:], white_fixed[1:], strict=False)
+            for _ in range(count - fixed)
+        ]
+        units += [
+            letter.lower()
+            for letter, count, fixed in zip(PIECE_LETTERS, black[1:], black_fixed[1:], strict=False)
+            for _ in range(count - fixed)
+        ]
+        for square, letter in zip(
+            rng.sample([s for s in range(self.shape.squares) if free(s)], len(units)), units, strict=True
+        ):
             cells[square] = letter
         return cells
 
@@ -508,8 +524,12 @@ class RightsOption:
 
 
 EP_PAIRS = tuple((f, g) for f in range(8) for g in (f - 1, f + 1) if 0 <= g < 8)
-RIGHTS = tuple(RightsOption(turn, castling, ep) for turn in (chess.WHITE, chess.BLACK) for castling in range(16)
-               for ep in (None, *EP_PAIRS))
+RIGHTS = tuple(
+    RightsOption(turn, castling, ep)
+    for turn in (chess.WHITE, chess.BLACK)
+    for castling in range(16)
+    for ep in (None, *EP_PAIRS)
+)
 # the options of each side to move with an ep pair and no castling (multiplicity)
 _EP_OPTIONS = {turn: [RightsOption(turn, 0, pair) for pair in EP_PAIRS] for turn in (chess.WHITE, chess.BLACK)}
 
@@ -553,7 +573,9 @@ def multiplicity(board: chess.Board) -> int:
         return 0
     if not RightsOption(board.turn, castling, None).constraint.holds(board):
         return 0
-    pairs = [option.ep for option in _EP_OPTIONS[board.turn] if option.ep is not None and option.constraint.holds(board)]
+    pairs = [
+        option.ep for option in _EP_OPTIONS[board.turn] if option.ep is not None and option.constraint.holds(board)
+    ]
     if board.ep_square is not None and board.has_legal_en_passant():
         return sum(pawn_file == chess.square_file(board.ep_square) for pawn_file, _ in pairs)
     trial = board.copy(stack=False)

@@ -12,8 +12,17 @@ from __future__ import annotations
 from enum import StrEnum
 
 __all__ = [
-    "CheckStatus", "KernelStatus", "RevmovesStatus", "LegalityStatus", "UnwinnabilityStatus",
-    "DeadStatus", "CageStatus", "LastMoveStatus", "SpgStatus", "EstimateStatus", "ERROR",
+    "CheckStatus",
+    "KernelStatus",
+    "RevmovesStatus",
+    "LegalityStatus",
+    "UnwinnabilityStatus",
+    "DeadStatus",
+    "CageStatus",
+    "LastMoveStatus",
+    "SpgStatus",
+    "EstimateStatus",
+    "ERROR",
 ]
 
 

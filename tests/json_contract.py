@@ -51,8 +51,11 @@ CASES: list[tuple[str, list[str], list[str] | None]] = [
     ("proofgame-legal", ["proofgame", _ITALIAN, "-m", "20000", "-t", "30"], None),
     ("proofgame-illegal", ["proofgame", _PAWN_ON_A6, "-m", "20000", "-t", "30"], None),
     ("proofgame-unknown", ["proofgame", _DEV_LEGAL, "-m", "300", "-t", "30"], None),
-    ("proofgame-batch", ["proofgame", "-m", "20000", "-t", "30"],
-     [_ITALIAN, f"{_PAWN_ON_A6} illegal: some reason", _BAD]),
+    (
+        "proofgame-batch",
+        ["proofgame", "-m", "20000", "-t", "30"],
+        [_ITALIAN, f"{_PAWN_ON_A6} illegal: some reason", _BAD],
+    ),
     ("lastmove-pawn", ["lastmove", "8/8/8/8/1k6/P7/1K6/8", "--retract", "w", "--no-legality"], None),
     ("lastmove-batch", ["lastmove", "--retract", "w", "--no-legality"], ["8/8/8/8/1k6/P7/1K6/8", "8/8/9"]),
     ("cage-verified", ["cage", "8/8/8/8/8/8/PPkPP3/KR1b4", "--depth", "5"], None),
@@ -62,8 +65,19 @@ CASES: list[tuple[str, list[str], list[str] | None]] = [
     ("dead-dead", ["dead", _DEAD, "--max-nodes", "20000"], None),
     ("dead-alive", ["dead", _MATE_IN_REACH, "--max-nodes", "20000"], None),
     ("rndfen", ["rndfen", "3", "1"], None),
-    ("estimate-status", ["estimate", "--status", "data/cpr-923-dev.jsonl", "--samples", "10000", "--size",
-                         "8726713169886222032347729969256422370854716254"], None),
+    (
+        "estimate-status",
+        [
+            "estimate",
+            "--status",
+            "data/cpr-923-dev.jsonl",
+            "--samples",
+            "10000",
+            "--size",
+            "8726713169886222032347729969256422370854716254",
+        ],
+        None,
+    ),
     ("krk-explain", ["krk", "--explain", "8/8/8/8/8/8/8/R1k1K3 w - - 0 1"], None),
 ]
 

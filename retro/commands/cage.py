@@ -29,16 +29,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "retro cage -f cages.txt --library data/cages.txt (lines '<board> zone=.. frozen=.. depth=N forbid=dxe')",
     )
     parser.add_argument("board", nargs="?", help="the partial position (piece placement)")
-    parser.add_argument("--zone", default="", metavar="SQUARES",
-                        help="squares added to the zone, comma-separated (the zone always holds the occupied "
-                        "squares and their king-move neighbours)")
+    parser.add_argument(
+        "--zone",
+        default="",
+        metavar="SQUARES",
+        help="squares added to the zone, comma-separated (the zone always holds the occupied "
+        "squares and their king-move neighbours)",
+    )
     parser.add_argument("--frozen", default="", metavar="SQUARES", help="units that may not move")
-    parser.add_argument("--forbid", default="", metavar="dxe,...",
-                        help="pawn captures that may not be retracted, for either side (e.g. dxe)")
+    parser.add_argument(
+        "--forbid",
+        default="",
+        metavar="dxe,...",
+        help="pawn captures that may not be retracted, for either side (e.g. dxe)",
+    )
     parser.add_argument("--depth", type=int, default=20, help="depth bound (retractions; default 20)")
-    parser.add_argument("--max-nodes", type=int, default=100_000, metavar="N",
-                        help="state budget of the breadth-first search (default 100000); exhausting it "
-                        "means 'not verified'")
+    parser.add_argument(
+        "--max-nodes",
+        type=int,
+        default=100_000,
+        metavar="N",
+        help="state budget of the breadth-first search (default 100000); exhausting it means 'not verified'",
+    )
     parser.add_argument("--library", metavar="FILE", help="known-cage library to read and extend")
     parser.add_argument("--svg", metavar="FILE", help="write a diagram with the zone highlighted")
     add_batch_arguments(parser, jobs=False)
@@ -63,8 +75,15 @@ def _spec_from_args(args: argparse.Namespace) -> CageSpec:
 def _check(spec: CageSpec, library: Library, max_nodes: int) -> CageVerdict:
     if spec.depth < 0:
         raise ValueError("the depth bound must be at least 0")
-    verdict = verify(spec.board, extra_zone=spec.zone_extra, options=spec.options,
-                     depth=spec.depth, library=library, cache=library.cache, max_nodes=max_nodes)
+    verdict = verify(
+        spec.board,
+        extra_zone=spec.zone_extra,
+        options=spec.options,
+        depth=spec.depth,
+        library=library,
+        cache=library.cache,
+        max_nodes=max_nodes,
+    )
     if verdict.status == "cage":
         library.add(spec)
     return verdict

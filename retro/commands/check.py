@@ -53,8 +53,15 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.fen:
         raise ValueError("give either a FEN or -f FILE, not both")
-    return run_batch_command(args, check_line, functools.partial(_text, batch=True), desc="check", statuses=(),
-                             count=lambda record: record.get("rule") or record["status"], summary=_summary)
+    return run_batch_command(
+        args,
+        check_line,
+        functools.partial(_text, batch=True),
+        desc="check",
+        statuses=(),
+        count=lambda record: record.get("rule") or record["status"],
+        summary=_summary,
+    )
 
 
 def _summary(counts: collections.Counter[str], comments: int) -> None:

@@ -54,17 +54,31 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "retro estimate --status out02 --samples 1000 --size 4510...",
     )
     parser.add_argument("--status", metavar="FILE", help="decided samples, one per line ('-' for stdin)")
-    parser.add_argument("--samples", type=int, metavar="n",
-                        help="number of draws (with --status: default the number of lines in FILE)")
+    parser.add_argument(
+        "--samples", type=int, metavar="n", help="number of draws (with --status: default the number of lines in FILE)"
+    )
     parser.add_argument("--size", type=int, metavar="N", help="size of the sample space (required with --status)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the draws (chain mode, default 0)")
-    parser.add_argument("-m", dest="max_nodes", type=int, default=20_000, metavar="NODES",
-                        help="node budget per position (chain mode, default 20000)")
-    parser.add_argument("-t", "--time-limit", type=float, default=10.0, metavar="SEC",
-                        help="time budget per position in seconds (chain mode, default 10)")
+    parser.add_argument(
+        "-m",
+        dest="max_nodes",
+        type=int,
+        default=20_000,
+        metavar="NODES",
+        help="node budget per position (chain mode, default 20000)",
+    )
+    parser.add_argument(
+        "-t",
+        "--time-limit",
+        type=float,
+        default=10.0,
+        metavar="SEC",
+        help="time budget per position in seconds (chain mode, default 10)",
+    )
     parser.add_argument("-o", dest="output", metavar="FILE", help="chain mode: write every draw's status line to FILE")
-    parser.add_argument("-j", "--jobs", type=positive_int, default=1, metavar="N",
-                        help="run N local processes in parallel")
+    parser.add_argument(
+        "-j", "--jobs", type=positive_int, default=1, metavar="N", help="run N local processes in parallel"
+    )
     parser.add_argument("--scheduler", metavar="ADDRESS", help="decide the samples on the Dask cluster at ADDRESS")
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
     parser.add_argument("--progress", action="store_true", help="progress bars on stderr even when not a terminal")
@@ -72,6 +86,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 # --- status files -------------------------------------------------------------------
+
 
 def _multiplicity(fen: str) -> int:
     m = parse_fen(fen).multiplicity
@@ -124,13 +139,20 @@ def _observations(lines: Iterable[str]) -> tuple[list[tuple[str, int]], int]:
 
 # --- chain mode ---------------------------------------------------------------------
 
+
 def decide_sample(fen: str, *, max_nodes: int, time_limit: float, seed: int) -> dict:
     """Batch worker: legality of one drawn position with ``retro.proofgame.prove``."""
     from retro.proofgame import prove
 
     verdict = prove(parse_fen(fen).board, max_nodes=max_nodes, time_limit=time_limit, seed=seed)
-    return {"fen": fen, "status": verdict.status, "reason": verdict.reason, "proof": verdict.proof,
-            "nodes": verdict.nodes, "seconds": round(verdict.seconds, 3)}
+    return {
+        "fen": fen,
+        "status": verdict.status,
+        "reason": verdict.reason,
+        "proof": verdict.proof,
+        "nodes": verdict.nodes,
+        "seconds": round(verdict.seconds, 3),
+    }
 
 
 def _status_line(record: dict) -> str:
@@ -181,9 +203,17 @@ def _chain(args: argparse.Namespace) -> list[str]:
         progress = show_progress(args)
         fens: list[str] = []
         static: list[str | None] = []  # the status line of a draw the static rules decide
-        for index, board in enumerate(tqdm(draws(args.samples, args.seed), total=args.samples, desc="sampling",
-                                           unit="draw", disable=not progress, file=sys.stderr,
-                                           dynamic_ncols=True)):
+        for index, board in enumerate(
+            tqdm(
+                draws(args.samples, args.seed),
+                total=args.samples,
+                desc="sampling",
+                unit="draw",
+                disable=not progress,
+                file=sys.stderr,
+                dynamic_ncols=True,
+            )
+        ):
             fen = sample_fen(board)
             fens.append(fen)
             if index < len(done):
@@ -194,10 +224,16 @@ def _chain(args: argparse.Namespace) -> list[str]:
             verdict = check_static(board)
             static.append(f"{fen} illegal: {verdict.reason}" if verdict.status == "illegal" else None)
         todo = [i for i in range(len(done), args.samples) if static[i] is None]
-        worker = functools.partial(decide_sample, max_nodes=args.max_nodes, time_limit=args.time_limit,
-                                   seed=args.seed)
-        results = run_batch(worker, (fens[i] for i in todo), jobs=args.jobs, progress=progress, desc="deciding",
-                            total=len(todo), scheduler=args.scheduler)
+        worker = functools.partial(decide_sample, max_nodes=args.max_nodes, time_limit=args.time_limit, seed=args.seed)
+        results = run_batch(
+            worker,
+            (fens[i] for i in todo),
+            jobs=args.jobs,
+            progress=progress,
+            desc="deciding",
+            total=len(todo),
+            scheduler=args.scheduler,
+        )
         lines = list(done)
         for index in range(len(done), args.samples):
             decided = static[index]
@@ -214,20 +250,34 @@ def _chain(args: argparse.Namespace) -> list[str]:
 
 # --- output -------------------------------------------------------------------------
 
+
 def _report(result: Estimate, args: argparse.Namespace, errors: int) -> None:
-    record = {"status": "done", "estimate": result.estimate, "stderr": result.stderr, "ci_low": result.ci_low,
-              "ci_high": result.ci_high, "low": result.low, "high": result.high, "legal": result.legal,
-              "illegal": result.illegal, "unknown": result.unknown, "errors": errors,
-              "samples": result.samples, "size": result.size}
-    text = "\n".join([
-        f"samples {result.samples}: legal {result.legal}, illegal {result.illegal}, unknown {result.unknown}"
-        + (f" (of which {errors} error lines)" if errors else ""),
-        f"estimate {result.estimate:.4g} +- {result.ci_high - result.estimate:.2g} (95%), "
-        f"standard error {result.stderr:.3g}, interval [{result.ci_low:.4g}, {result.ci_high:.4g}]"
-        + (" (fewer than 10 legal samples: the normal interval is unreliable)" if result.legal < 10 else ""),
-        f"unknowns all illegal .. all legal: {result.low:.4g} .. {result.high:.4g}",
-        f"size {result.size}, multiplier {result.size / result.samples:.6g}",
-    ])
+    record = {
+        "status": "done",
+        "estimate": result.estimate,
+        "stderr": result.stderr,
+        "ci_low": result.ci_low,
+        "ci_high": result.ci_high,
+        "low": result.low,
+        "high": result.high,
+        "legal": result.legal,
+        "illegal": result.illegal,
+        "unknown": result.unknown,
+        "errors": errors,
+        "samples": result.samples,
+        "size": result.size,
+    }
+    text = "\n".join(
+        [
+            f"samples {result.samples}: legal {result.legal}, illegal {result.illegal}, unknown {result.unknown}"
+            + (f" (of which {errors} error lines)" if errors else ""),
+            f"estimate {result.estimate:.4g} +- {result.ci_high - result.estimate:.2g} (95%), "
+            f"standard error {result.stderr:.3g}, interval [{result.ci_low:.4g}, {result.ci_high:.4g}]"
+            + (" (fewer than 10 legal samples: the normal interval is unreliable)" if result.legal < 10 else ""),
+            f"unknowns all illegal .. all legal: {result.low:.4g} .. {result.high:.4g}",
+            f"size {result.size}, multiplier {result.size / result.samples:.6g}",
+        ]
+    )
     emit(record, text, as_json=args.json)
 
 

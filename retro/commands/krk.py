@@ -45,11 +45,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--no-sat", action="store_true", help="skip the CP-SAT proofs (counts and games only)")
     parser.add_argument("--workers", type=int, default=1, metavar="N", help="CP-SAT worker threads (default 1)")
-    parser.add_argument("--time-limit", type=float, default=900.0, metavar="SEC",
-                        help="CP-SAT time limit per model (default 900)")
-    parser.add_argument("--search-seconds", type=float, default=0.0, metavar="SEC",
-                        help="first search PFix's proof games with retro.proofgame for SEC seconds "
-                        "(default 0: use the paper's game)")
+    parser.add_argument(
+        "--time-limit", type=float, default=900.0, metavar="SEC", help="CP-SAT time limit per model (default 900)"
+    )
+    parser.add_argument(
+        "--search-seconds",
+        type=float,
+        default=0.0,
+        metavar="SEC",
+        help="first search PFix's proof games with retro.proofgame for SEC seconds (default 0: use the paper's game)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -85,27 +90,45 @@ def summary(analysis: KrkAnalysis) -> dict:
 
 
 def _claim_record(result: ClaimResult) -> dict:
-    return {"claim": result.claim, "statement": result.statement, "status": result.status,
-            "counterexamples": [p.fen() for p in result.counterexamples],
-            "models": [{"side": "w" if m.white_to_move else "b", "status": m.status, "variables": m.variables,
-                        "constraints": m.constraints, "build_seconds": round(m.build_seconds, 2),
-                        "solve_seconds": round(m.solve_seconds, 2)} for m in result.models]}
+    return {
+        "claim": result.claim,
+        "statement": result.statement,
+        "status": result.status,
+        "counterexamples": [p.fen() for p in result.counterexamples],
+        "models": [
+            {
+                "side": "w" if m.white_to_move else "b",
+                "status": m.status,
+                "variables": m.variables,
+                "constraints": m.constraints,
+                "build_seconds": round(m.build_seconds, 2),
+                "solve_seconds": round(m.solve_seconds, 2),
+            }
+            for m in result.models
+        ],
+    }
 
 
 def _print_summary(data: dict) -> None:
     same = "same as" if data["initially_legal"] == data["paper_count"] else "paper:"
-    print(f"initially legal KRK positions: {data['initially_legal']:,} of {data['codes']:,} codes "
-          f"({same} the paper's {data['paper_count']:,})")
+    print(
+        f"initially legal KRK positions: {data['initially_legal']:,} of {data['codes']:,} codes "
+        f"({same} the paper's {data['paper_count']:,})"
+    )
     print("Lippold's classes within KRK (no uncaptures), explicit retrograde analysis:")
     for name, count in data["classes"].items():
         print(f"  {name:32s} {count:9,d}")
-    print(f"theorem check: {data['with_predecessor']:,} initially legal positions have a predecessor; all reached "
-          f"from PFix: {'yes' if data['theorem_holds'] else 'NO'} (at most {data['max_plies_from_pfix']} plies)")
+    print(
+        f"theorem check: {data['with_predecessor']:,} initially legal positions have a predecessor; all reached "
+        f"from PFix: {'yes' if data['theorem_holds'] else 'NO'} (at most {data['max_plies_from_pfix']} plies)"
+    )
     failures = ", ".join(f"{k}: {v}" for k, v in data["claim_failures_explicit"].items())
     print(f"claims checked by brute force (counterexamples): {failures}")
-    print(f"derivedly illegal within KRK but with a last move from outside KRK (capture/promotion/castling; "
-          f"possibly legal, Figures 6-7): {data['derived_possibly_legal_outside_krk']}; with no predecessor at "
-          f"all (illegal): {len(data['derived_without_any_predecessor'])}")
+    print(
+        f"derivedly illegal within KRK but with a last move from outside KRK (capture/promotion/castling; "
+        f"possibly legal, Figures 6-7): {data['derived_possibly_legal_outside_krk']}; with no predecessor at "
+        f"all (illegal): {len(data['derived_without_any_predecessor'])}"
+    )
     times = ", ".join(f"{k} {v:.2f} s" for k, v in data["seconds"].items())
     print(f"times: {times}")
 
@@ -113,8 +136,10 @@ def _print_summary(data: dict) -> None:
 def _print_claim(record: dict) -> None:
     print(f"claim {record['claim']}: {record['status']} -- {record['statement']}")
     for m in record["models"]:
-        print(f"  root {m['side']} to move: {m['status']}, {m['variables']:,} variables, {m['constraints']:,} "
-              f"constraints, build {m['build_seconds']:.1f} s, solve {m['solve_seconds']:.1f} s")
+        print(
+            f"  root {m['side']} to move: {m['status']}, {m['variables']:,} variables, {m['constraints']:,} "
+            f"constraints, build {m['build_seconds']:.1f} s, solve {m['solve_seconds']:.1f} s"
+        )
     if record["counterexamples"]:
         found = record["counterexamples"]
         print(f"  counterexamples ({len(found)}): {'; '.join(found[:3])}{' ...' if len(found) > 3 else ''}")
@@ -150,11 +175,22 @@ def run(args: argparse.Namespace) -> int:
     games = []
     for white_to_move in (False, True):
         proof = pfix_proof_game(white_to_move, search_seconds=args.search_seconds)
-        games.append({"fen": proof.position.fen(), "source": proof.source, "search": proof.search,
-                      "plies": proof.plies, "proof": proof.game.san(), "seconds": round(proof.seconds, 2)})
+        games.append(
+            {
+                "fen": proof.position.fen(),
+                "source": proof.source,
+                "search": proof.search,
+                "plies": proof.plies,
+                "proof": proof.game.san(),
+                "seconds": round(proof.seconds, 2),
+            }
+        )
         if not args.json:
-            print(f"claim 3: {proof.position.fen()}: proof game of {proof.plies} plies replayed "
-                  f"({proof.source}; search: {proof.search})", flush=True)
+            print(
+                f"claim 3: {proof.position.fen()}: proof game of {proof.plies} plies replayed "
+                f"({proof.source}; search: {proof.search})",
+                flush=True,
+            )
     data["pfix"] = games
     if not args.no_sat:
         if not args.json:
@@ -162,8 +198,11 @@ def run(args: argparse.Namespace) -> int:
         start = time.perf_counter()
         limits = {"time_limit": args.time_limit, "workers": args.workers}
         data["claims"] = []
-        for prove in (lambda: prove_descent(**limits), lambda: prove_paper_claim_2(**limits),
-                      lambda: prove_descent(retractable_end=True, **limits)):
+        for prove in (
+            lambda: prove_descent(**limits),
+            lambda: prove_paper_claim_2(**limits),
+            lambda: prove_descent(retractable_end=True, **limits),
+        ):
             record = _claim_record(prove())
             data["claims"].append(record)
             if not args.json:

@@ -49,35 +49,73 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=_DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n  retro lastmove 8/8/3r4/4K3/8/4kqpb/8/8 --retract w --moves 3\n"
-               "  retro lastmove '4k3/8/4Q3/8/8/8/8/4K3 b - - 0 1'",
+        "  retro lastmove '4k3/8/4Q3/8/8/8/8/4K3 b - - 0 1'",
     )
     parser.add_argument("board", nargs="?", help="a piece placement, or a full FEN (quote it)")
-    parser.add_argument("--retract", choices=["w", "white", "b", "black", "both"], default=None,
-                        help="the side that made the last move (default: the FEN's, or both for a placement)")
+    parser.add_argument(
+        "--retract",
+        choices=["w", "white", "b", "black", "both"],
+        default=None,
+        help="the side that made the last move (default: the FEN's, or both for a placement)",
+    )
     parser.add_argument("--moves", type=int, default=1, metavar="N", help="number of moves to retract (default 1)")
-    parser.add_argument("--extra-depth", type=int, default=3, metavar="D",
-                        help="retro-stalemate: D more retractions must exist after the sequence (default 3)")
-    parser.add_argument("--cages", "--library", dest="cages", metavar="FILE",
-                        help="a library of known cages (lines of `retro cage -f`); the cages found "
-                        "automatically are appended to it (a missing file is created)")
-    parser.add_argument("--no-auto-cages", action="store_true",
-                        help="do not propose and verify cages around the candidates' clusters")
-    parser.add_argument("--cage-nodes", type=int, default=2_000, metavar="STATES",
-                        help="state budget of each automatic cage verification (default 2000)")
-    parser.add_argument("--dead-reckoning", action="store_true",
-                        help="a predecessor that is a dead position is impossible (FIDE 5.2.2)")
-    parser.add_argument("--no-legality", action="store_true",
-                        help="do not run the legality pipeline on predecessors (static rules and cages only)")
-    parser.add_argument("--budget", type=int, default=20_000, metavar="NODES",
-                        help="node budget of the legality pipeline per predecessor (default 20000)")
-    parser.add_argument("--check-single", action="store_true",
-                        help="run the legality pipeline even when one candidate is left (it may prove the "
-                        "diagram illegal; by default a problem's diagram is taken to be legal)")
-    parser.add_argument("--time-limit", type=float, default=60.0, metavar="SECONDS",
-                        help="stop the legality checks after this many seconds per problem and keep the "
-                        "candidates not checked (default 60)")
-    parser.add_argument("-v", "--verbose", action="store_true",
-                        help="print every rejected retraction and the rule that rejected it")
+    parser.add_argument(
+        "--extra-depth",
+        type=int,
+        default=3,
+        metavar="D",
+        help="retro-stalemate: D more retractions must exist after the sequence (default 3)",
+    )
+    parser.add_argument(
+        "--cages",
+        "--library",
+        dest="cages",
+        metavar="FILE",
+        help="a library of known cages (lines of `retro cage -f`); the cages found "
+        "automatically are appended to it (a missing file is created)",
+    )
+    parser.add_argument(
+        "--no-auto-cages", action="store_true", help="do not propose and verify cages around the candidates' clusters"
+    )
+    parser.add_argument(
+        "--cage-nodes",
+        type=int,
+        default=2_000,
+        metavar="STATES",
+        help="state budget of each automatic cage verification (default 2000)",
+    )
+    parser.add_argument(
+        "--dead-reckoning", action="store_true", help="a predecessor that is a dead position is impossible (FIDE 5.2.2)"
+    )
+    parser.add_argument(
+        "--no-legality",
+        action="store_true",
+        help="do not run the legality pipeline on predecessors (static rules and cages only)",
+    )
+    parser.add_argument(
+        "--budget",
+        type=int,
+        default=20_000,
+        metavar="NODES",
+        help="node budget of the legality pipeline per predecessor (default 20000)",
+    )
+    parser.add_argument(
+        "--check-single",
+        action="store_true",
+        help="run the legality pipeline even when one candidate is left (it may prove the "
+        "diagram illegal; by default a problem's diagram is taken to be legal)",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="stop the legality checks after this many seconds per problem and keep the "
+        "candidates not checked (default 60)",
+    )
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", help="print every rejected retraction and the rule that rejected it"
+    )
     add_batch_arguments(parser)
     add_diagram_arguments(parser, what="the diagram (SVG: the last move of the first solution marked)")
     parser.set_defaults(func=run)
@@ -100,11 +138,20 @@ def _solve_line(line: str, *, args: argparse.Namespace) -> dict:
     problem = read_problem(line, args.retract)
     report = _progress_printer() if args.file is None and (args.progress or sys.stderr.isatty()) else None
     verdict = solve(
-        problem.board, problem.retract, full_fen=problem.full_fen, moves=args.moves,
-        extra_depth=args.extra_depth, cages=_load_cages(args.cages), auto_cages=not args.no_auto_cages,
+        problem.board,
+        problem.retract,
+        full_fen=problem.full_fen,
+        moves=args.moves,
+        extra_depth=args.extra_depth,
+        cages=_load_cages(args.cages),
+        auto_cages=not args.no_auto_cages,
         cage_nodes=args.cage_nodes,
-        dead_reckoning=args.dead_reckoning, use_legality=not args.no_legality, legality_nodes=args.budget,
-        check_single=args.check_single, time_limit=args.time_limit, progress=report,
+        dead_reckoning=args.dead_reckoning,
+        use_legality=not args.no_legality,
+        legality_max_nodes=args.budget,
+        check_single=args.check_single,
+        time_limit=args.time_limit,
+        progress=report,
     )
     return verdict.as_dict()
 
@@ -126,8 +173,10 @@ def _text(record: dict, verbose: bool) -> str:
     if record["status"] == ERROR:
         return error_text(record)
     sides = ["w", "b"] if record["retract"] == "both" else [record["retract"]]
-    lines = [f"{record['fen']}  ({record['nodes']} positions checked, {record['seconds']:.2f} s; "
-             f"filters: {', '.join(record['filters'])})"]
+    lines = [
+        f"{record['fen']}  ({record['nodes']} positions checked, {record['seconds']:.2f} s; "
+        f"filters: {', '.join(record['filters'])})"
+    ]
     for side in sides:
         lines.append(f"{_SIDE[side]} made the last move:")
         found = [s for s in record["solutions"] if s["side"] == side]
@@ -143,8 +192,13 @@ def _text(record: dict, verbose: bool) -> str:
                     moves = " ".join(rejection["moves"]) or "(the diagram itself)"
                     lines.append(f"  not {moves}  [{rejection['rule']}]: {rejection['reason']}")
     status = record["status"]
-    lines.append("unique solution" if status == LastMoveStatus.UNIQUE else
-                 "no solution" if status == LastMoveStatus.NONE else f"{status} solutions")
+    lines.append(
+        "unique solution"
+        if status == LastMoveStatus.UNIQUE
+        else "no solution"
+        if status == LastMoveStatus.NONE
+        else f"{status} solutions"
+    )
     return "\n".join(lines)
 
 
@@ -164,5 +218,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.board:
         raise ValueError("give either a board or -f FILE, not both")
-    return run_batch_command(args, worker, lambda record: _text(record, args.verbose), desc="lastmove",
-                             statuses=[s.value for s in LastMoveStatus])
+    return run_batch_command(
+        args,
+        worker,
+        lambda record: _text(record, args.verbose),
+        desc="lastmove",
+        statuses=[s.value for s in LastMoveStatus],
+    )

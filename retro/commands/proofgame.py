@@ -57,44 +57,86 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         epilog="example: retro proofgame 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3'",
     )
     parser.add_argument("fen", nargs="?", help="the goal position (FEN)")
-    parser.add_argument("-i", dest="init", metavar="FEN",
-                        help="search from this position instead of the start; its halfmove clock and move number "
-                        "(fields 5 and 6) number the moves of the PGN")
-    parser.add_argument("-w", dest="weight", default="1:5", metavar="A:B",
-                        help="priority A*g + B*h (default 1:5; 1:1 is plain A*, but its committed legs and "
-                             "initial path do not make the game a shortest one: use --shortest for that)")
-    parser.add_argument("--shortest", action="store_true",
-                        help="a proof game of minimum length from the exact SPG search (retro spg's engine): "
-                             "tries N = lower bound, +2, ... plies, each refuted by a proved rule or an exhaustive "
-                             "search; for short games (see --max-plies)")
-    parser.add_argument("--max-plies", type=positive_int, default=30, metavar="N",
-                        help="with --shortest: give up (unknown) beyond N plies (default 30)")
-    parser.add_argument("-m", dest="max_nodes", type=positive_int, default=200_000, metavar="NODES",
-                        help="node budget per position, all restarts together (default 200000)")
-    parser.add_argument("-t", "--time-limit", type=float, default=60.0, metavar="SEC",
-                        help="time budget per position in seconds (default 60)")
-    parser.add_argument("--rnd", type=int, default=0, metavar="SEED",
-                        help="seed of the random tie-breaking (default 0)")
-    parser.add_argument("-nokernel", "--nokernel", action="store_true",
-                        help="skip the kernel / illegality analysis and search directly")
-    parser.add_argument("-na", "--na", action="store_true",
-                        help="try the non-admissible heuristic first in each search leg "
-                             "(default: only when a leg makes no progress)")
+    parser.add_argument(
+        "-i",
+        dest="init",
+        metavar="FEN",
+        help="search from this position instead of the start; its halfmove clock and move number "
+        "(fields 5 and 6) number the moves of the PGN",
+    )
+    parser.add_argument(
+        "-w",
+        dest="weight",
+        default="1:5",
+        metavar="A:B",
+        help="priority A*g + B*h (default 1:5; 1:1 is plain A*, but its committed legs and "
+        "initial path do not make the game a shortest one: use --shortest for that)",
+    )
+    parser.add_argument(
+        "--shortest",
+        action="store_true",
+        help="a proof game of minimum length from the exact SPG search (retro spg's engine): "
+        "tries N = lower bound, +2, ... plies, each refuted by a proved rule or an exhaustive "
+        "search; for short games (see --max-plies)",
+    )
+    parser.add_argument(
+        "--max-plies",
+        type=positive_int,
+        default=30,
+        metavar="N",
+        help="with --shortest: give up (unknown) beyond N plies (default 30)",
+    )
+    parser.add_argument(
+        "-m",
+        dest="max_nodes",
+        type=positive_int,
+        default=200_000,
+        metavar="NODES",
+        help="node budget per position, all restarts together (default 200000)",
+    )
+    parser.add_argument(
+        "-t",
+        "--time-limit",
+        type=float,
+        default=60.0,
+        metavar="SEC",
+        help="time budget per position in seconds (default 60)",
+    )
+    parser.add_argument(
+        "--rnd", type=int, default=0, metavar="SEED", help="seed of the random tie-breaking (default 0)"
+    )
+    parser.add_argument(
+        "-nokernel", "--nokernel", action="store_true", help="skip the kernel / illegality analysis and search directly"
+    )
+    parser.add_argument(
+        "-na",
+        "--na",
+        action="store_true",
+        help="try the non-admissible heuristic first in each search leg (default: only when a leg makes no progress)",
+    )
     parser.add_argument("--pgn", metavar="FILE", help="write the proof game as PGN to FILE")
-    add_diagram_arguments(parser, what="the goal, and of the final position of the proof game (SVG: the "
-                          "final position with the last move marked)")
+    add_diagram_arguments(
+        parser,
+        what="the goal, and of the final position of the proof game (SVG: the "
+        "final position with the last move marked)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="print every improved best line on stderr")
-    parser.add_argument("-f", "--file", nargs="?", const="-", metavar="FILE",
-                        help=BATCH_HELP + "; FENs or proofgame status lines")
+    parser.add_argument(
+        "-f", "--file", nargs="?", const="-", metavar="FILE", help=BATCH_HELP + "; FENs or proofgame status lines"
+    )
     parser.add_argument("-o", dest="outprefix", metavar="PREFIX", help="batch passes to PREFIX00, PREFIX01, ...")
     parser.add_argument("--passes", type=positive_int, default=3, help="number of passes with -o (default 3)")
     parser.add_argument("--retry", action="store_true", help="re-try input lines already marked unknown")
-    parser.add_argument("-j", "--jobs", type=positive_int, default=1, metavar="N",
-                        help="run N local processes in parallel")
+    parser.add_argument(
+        "-j", "--jobs", type=positive_int, default=1, metavar="N", help="run N local processes in parallel"
+    )
     parser.add_argument("--scheduler", metavar="ADDRESS", help="run batch mode on the Dask cluster at ADDRESS")
-    parser.add_argument("--json", action="store_true",
-                        help="one JSON object per result; with -o the pass files keep status lines, and the final "
-                        "result is printed as JSON records")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON object per result; with -o the pass files keep status lines, and the final "
+        "result is printed as JSON records",
+    )
     parser.add_argument("--progress", action="store_true", help="progress bar on stderr even when not a terminal")
     parser.set_defaults(func=run)
 
@@ -115,7 +157,7 @@ def parse_status_line(line: str) -> tuple[str, str | None, str]:
         marker = f" {status}: "
         index = line.find(marker)
         if index > 0:
-            return line[:index].strip(), status, line[index + len(marker):]
+            return line[:index].strip(), status, line[index + len(marker) :]
         if line.endswith(f" {status}:"):
             return line[: -len(status) - 2].strip(), status, ""
     return line.strip(), None, ""
@@ -129,16 +171,27 @@ def status_text(record: dict) -> str:
     return f"{record['status']}: {record.get('reason', '')}"
 
 
-def _shortest(board: chess.Board, *, init: chess.Board | None = None, max_nodes: int, time_limit: float,
-              max_plies: int) -> ProofGameVerdict:
+def _shortest(
+    board: chess.Board, *, init: chess.Board | None = None, max_nodes: int, time_limit: float, max_plies: int
+) -> ProofGameVerdict:
     from retro.spg.shortest import shortest_proof_game
 
     return shortest_proof_game(board, init=init, max_plies=max_plies, max_nodes=max_nodes, time_limit=time_limit)
 
 
-def prove_line(line: str, *, max_nodes: int, time_limit: float, seed: int, weight: tuple[int, int],
-               use_kernel: bool, non_admissible: bool, retry: bool, shortest: bool = False,
-               max_plies: int = 30) -> dict:
+def prove_line(
+    line: str,
+    *,
+    max_nodes: int,
+    time_limit: float,
+    seed: int,
+    weight: tuple[int, int],
+    use_kernel: bool,
+    non_admissible: bool,
+    retry: bool,
+    shortest: bool = False,
+    max_plies: int = 30,
+) -> dict:
     """Batch worker: a FEN or a status line to a record (decided lines pass through)."""
     fen, status, rest = parse_status_line(line)
     if status in ("legal", "illegal") or (status == "unknown" and not retry):
@@ -154,8 +207,15 @@ def prove_line(line: str, *, max_nodes: int, time_limit: float, seed: int, weigh
     if shortest:
         verdict = _shortest(position.board, max_nodes=max_nodes, time_limit=time_limit, max_plies=max_plies)
     else:
-        verdict = prove(position.board, max_nodes=max_nodes, time_limit=time_limit, seed=seed, weight=weight,
-                        use_kernel=use_kernel, non_admissible=non_admissible)
+        verdict = prove(
+            position.board,
+            max_nodes=max_nodes,
+            time_limit=time_limit,
+            seed=seed,
+            weight=weight,
+            use_kernel=use_kernel,
+            non_admissible=non_admissible,
+        )
     # the FEN as given: pass files chain on it
     return dataclasses.replace(verdict, fen=fen).as_dict()
 
@@ -195,16 +255,32 @@ def _finished_lines(path: str) -> list[str]:
     return complete
 
 
-def _run_pass(lines: list[InputLine], out: TextIO, args: argparse.Namespace, pass_index: int, retry: bool, *,
-              as_json: bool) -> collections.Counter:
-    scale = 1.5 ** pass_index
+def _run_pass(
+    lines: list[InputLine], out: TextIO, args: argparse.Namespace, pass_index: int, retry: bool, *, as_json: bool
+) -> collections.Counter:
+    scale = 1.5**pass_index
     worker = functools.partial(
-        prove_line, max_nodes=int(args.max_nodes * scale), time_limit=args.time_limit * scale,
-        seed=args.rnd + 1000 * pass_index, weight=parse_weight(args.weight), use_kernel=not args.nokernel,
-        non_admissible=args.na, retry=retry, shortest=args.shortest, max_plies=args.max_plies)
+        prove_line,
+        max_nodes=int(args.max_nodes * scale),
+        time_limit=args.time_limit * scale,
+        seed=args.rnd + 1000 * pass_index,
+        weight=parse_weight(args.weight),
+        use_kernel=not args.nokernel,
+        non_admissible=args.na,
+        retry=retry,
+        shortest=args.shortest,
+        max_plies=args.max_plies,
+    )
     counts: collections.Counter = collections.Counter()
-    for record in run_batch(worker, lines, jobs=args.jobs, progress=show_progress(args),
-                            desc=f"proofgame pass {pass_index}", total=len(lines), scheduler=args.scheduler):
+    for record in run_batch(
+        worker,
+        lines,
+        jobs=args.jobs,
+        progress=show_progress(args),
+        desc=f"proofgame pass {pass_index}",
+        total=len(lines),
+        scheduler=args.scheduler,
+    ):
         counts[record["status"]] += 1
         emit(record, _line_of(record, as_json), as_json=False, out=out)
     return counts
@@ -223,7 +299,7 @@ def _batch(args: argparse.Namespace) -> int:
         if len(done) > len(current):
             raise ValueError(f"{path} has more lines than its input; remove it or use another -o")
         with open(path, "a", encoding="utf-8") as out:
-            counts = _run_pass(current[len(done):], out, args, index, args.retry or index > 0, as_json=False)
+            counts = _run_pass(current[len(done) :], out, args, index, args.retry or index > 0, as_json=False)
         with open(path, encoding="utf-8") as handle:
             current = list(handle.read().splitlines())
         final = collections.Counter(parse_status_line(str(line))[1] or "unknown" for line in current)
@@ -260,13 +336,23 @@ def run(args: argparse.Namespace) -> int:
 
     def print_improvement(h: int, san: list[str]) -> None:
         print(f"best h={h}: {' '.join(san)}", file=sys.stderr, flush=True)
+
     if args.shortest:
-        verdict = _shortest(position.board, init=init, max_nodes=args.max_nodes, time_limit=args.time_limit,
-                            max_plies=args.max_plies)
+        verdict = _shortest(
+            position.board, init=init, max_nodes=args.max_nodes, time_limit=args.time_limit, max_plies=args.max_plies
+        )
     else:
-        verdict = prove(position.board, max_nodes=args.max_nodes, time_limit=args.time_limit, seed=args.rnd,
-                        weight=parse_weight(args.weight), use_kernel=not args.nokernel, init=init,
-                        non_admissible=args.na, on_improve=print_improvement if args.verbose else None)
+        verdict = prove(
+            position.board,
+            max_nodes=args.max_nodes,
+            time_limit=args.time_limit,
+            seed=args.rnd,
+            weight=parse_weight(args.weight),
+            use_kernel=not args.nokernel,
+            init=init,
+            non_admissible=args.na,
+            on_improve=print_improvement if args.verbose else None,
+        )
     record = dataclasses.replace(verdict, fen=args.fen.strip()).as_dict()
     emit(record, status_text(record), as_json=args.json)
     game = verdict.proof_game
@@ -276,8 +362,12 @@ def run(args: argparse.Namespace) -> int:
         final = game.final_board()
         if args.show_board and not args.json:
             show_diagrams(argparse.Namespace(show_board=True), position.board, title="goal")
-        show_diagrams(args, final, title=f"final position of the proof game ({len(game.moves)} plies)",
-                      lastmove=final.peek() if final.move_stack else None)
+        show_diagrams(
+            args,
+            final,
+            title=f"final position of the proof game ({len(game.moves)} plies)",
+            lastmove=final.peek() if final.move_stack else None,
+        )
     if args.pgn and verdict.proof_game is not None:
         with open(args.pgn, "w", encoding="utf-8") as handle:
             handle.write(verdict.proof_game.pgn(args.fen.strip()))

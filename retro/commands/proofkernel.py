@@ -43,21 +43,45 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("fen", nargs="?", help="the goal position (FEN)")
     parser.add_argument("-i", "--init", metavar="FEN", help="initial position (default: the start position)")
     parser.add_argument("--extended", action="store_true", help="keep only kernels with an extended kernel")
-    parser.add_argument("-m", "--max-nodes", type=positive_int, default=2_000_000, metavar="N",
-                        help="search node budget (default 2000000)")
-    parser.add_argument("-t", "--time-limit", type=float, default=None, metavar="SEC",
-                        help="search time budget in seconds (default none)")
+    parser.add_argument(
+        "-m",
+        "--max-nodes",
+        type=positive_int,
+        default=2_000_000,
+        metavar="N",
+        help="search node budget (default 2000000)",
+    )
+    parser.add_argument(
+        "-t",
+        "--time-limit",
+        type=float,
+        default=None,
+        metavar="SEC",
+        help="search time budget in seconds (default none)",
+    )
     parser.add_argument("--limit", type=positive_int, default=None, help="stop after this many kernels")
-    parser.add_argument("--all-orders", action="store_true",
-                        help="list kernels that differ only in the order of commuting captures separately (texel)")
+    parser.add_argument(
+        "--all-orders",
+        action="store_true",
+        help="list kernels that differ only in the order of commuting captures separately (texel)",
+    )
     add_batch_arguments(parser)
     add_diagram_arguments(parser, what="the goal position")
     parser.set_defaults(func=run)
 
 
-def kernel_record(line: str, *, init_fen: str | None, extended: bool, max_nodes: int, limit: int | None,
-                  time_limit: float | None = None, all_orders: bool = False, progress: bool = False,
-                  on_kernel: Callable[[str], None] | None = None) -> dict:
+def kernel_record(
+    line: str,
+    *,
+    init_fen: str | None,
+    extended: bool,
+    max_nodes: int,
+    limit: int | None,
+    time_limit: float | None = None,
+    all_orders: bool = False,
+    progress: bool = False,
+    on_kernel: Callable[[str], None] | None = None,
+) -> dict:
     """One goal FEN to ``{fen, status, kernels[, extended], nodes, complete}``;
     ``on_kernel`` gets each kernel's line (:func:`_kernel_line`) as soon as it is found."""
     from proofkernel.blocked import blocked_squares
@@ -68,9 +92,15 @@ def kernel_record(line: str, *, init_fen: str | None, extended: bool, max_nodes:
     init = parse_fen(init_fen, valid=True).board if init_fen else None
     init_board = init if init is not None else type(goal)()
     blocked = blocked_squares(goal, init_board)
-    search = KernelSearch.between(init_board, goal, blocked, max_nodes=max_nodes, time_limit=time_limit,
-                                  commuting_once=not (extended or all_orders),
-                                  on_progress=_progress_printer(time.monotonic()) if progress else None)
+    search = KernelSearch.between(
+        init_board,
+        goal,
+        blocked,
+        max_nodes=max_nodes,
+        time_limit=time_limit,
+        commuting_once=not (extended or all_orders),
+        on_progress=_progress_printer(time.monotonic()) if progress else None,
+    )
     kernels, extensions = [], []
 
     def accept(kernel) -> bool:
@@ -88,16 +118,21 @@ def kernel_record(line: str, *, init_fen: str | None, extended: bool, max_nodes:
             on_kernel(_kernel_line(kernels[-1], extensions[-1] if extended else None))
         if limit is not None and len(kernels) >= limit:
             break
-    stopped_by = "--limit" if limit is not None and len(kernels) >= limit else (
-        None if search.exhausted else "the node budget" if search.nodes > max_nodes else "the time limit")
+    stopped_by = (
+        "--limit"
+        if limit is not None and len(kernels) >= limit
+        else (None if search.exhausted else "the node budget" if search.nodes > max_nodes else "the time limit")
+    )
     status = KernelStatus.FOUND if kernels else KernelStatus.NONE if stopped_by is None else KernelStatus.UNKNOWN
-    return KernelListing(goal.fen(), status, tuple(kernels), search.nodes, stopped_by,
-                         tuple(extensions) if extended else None).as_dict()
+    return KernelListing(
+        goal.fen(), status, tuple(kernels), search.nodes, stopped_by, tuple(extensions) if extended else None
+    ).as_dict()
 
 
 def _progress_printer(start: float) -> Callable[[KernelSearch], None]:
     def show(search: KernelSearch) -> None:
         print(f"proofkernel: {search.nodes:,} nodes, {time.monotonic() - start:.1f} s", file=sys.stderr, flush=True)
+
     return show
 
 
@@ -125,8 +160,15 @@ def run(args: argparse.Namespace) -> int:
     if args.time_limit is not None and args.time_limit <= 0:
         raise ValueError("-t/--time-limit must be positive")
     check_diagram_arguments(args)
-    worker = functools.partial(kernel_record, init_fen=args.init, extended=args.extended, max_nodes=args.max_nodes,
-                               limit=args.limit, time_limit=args.time_limit, all_orders=args.all_orders)
+    worker = functools.partial(
+        kernel_record,
+        init_fen=args.init,
+        extended=args.extended,
+        max_nodes=args.max_nodes,
+        limit=args.limit,
+        time_limit=args.time_limit,
+        all_orders=args.all_orders,
+    )
     if args.file is None:
         if not args.fen:
             raise ValueError("give a FEN, or -f FILE for batch mode")
@@ -144,5 +186,6 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.fen:
         raise ValueError("give either a FEN or -f FILE, not both")
-    return run_batch_command(args, worker, functools.partial(_text, batch=True), desc="proofkernel",
-                             statuses=("found", "none", "unknown"))
+    return run_batch_command(
+        args, worker, functools.partial(_text, batch=True), desc="proofkernel", statuses=("found", "none", "unknown")
+    )

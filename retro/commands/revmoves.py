@@ -56,9 +56,10 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("fen", nargs="?", help="the position (FEN with 4 to 6 fields)")
     parser.add_argument(
-        "--no-ep-square", action="store_true",
+        "--no-ep-square",
+        action="store_true",
         help="like texel's includeEpSquare=false: give the predecessor an en-passant square only "
-             "for en-passant captures (shorter, but then the list is NOT complete)",
+        "for en-passant captures (shorter, but then the list is NOT complete)",
     )
     add_batch_arguments(parser)
     add_diagram_arguments(parser)
@@ -96,8 +97,9 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("give either a FEN or -f FILE, not both")
     lines = read_inputs(args.file)
     errors = 0
-    for record in run_batch(worker, lines, jobs=args.jobs, progress=show_progress(args),
-                            desc="revmoves", total=len(lines)):
+    for record in run_batch(
+        worker, lines, jobs=args.jobs, progress=show_progress(args), desc="revmoves", total=len(lines)
+    ):
         if record["status"] == "error":
             errors += 1
             emit(record, error_text(record), as_json=args.json)

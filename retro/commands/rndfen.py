@@ -34,11 +34,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         epilog="example: retro rndfen 1000 7 | retro proofgame -f -o out",
     )
     parser.add_argument("count", type=int, metavar="N", help="number of draws")
-    parser.add_argument("seed", type=int, nargs="?", metavar="SEED",
-                        help="random seed (default: from the clock, printed in the first line)")
+    parser.add_argument(
+        "seed",
+        type=int,
+        nargs="?",
+        metavar="SEED",
+        help="random seed (default: from the clock, printed in the first line)",
+    )
     parser.add_argument("--all", action="store_true", help="also print the draws the static rules prove illegal")
-    parser.add_argument("--json", action="store_true",
-                        help="JSON Lines: a header {samples, seed, size, multiplier}, then {fen, m, draw} per sample")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="JSON Lines: a header {samples, seed, size, multiplier}, then {fen, m, draw} per sample",
+    )
     parser.add_argument("--progress", action="store_true", help="progress bar on stderr even when not a terminal")
     parser.set_defaults(func=run)
 
@@ -59,19 +67,27 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"N must be a positive number of draws, got {args.count}")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     info = header(args.count, seed)
-    text = (f"# rndfen: samples {args.count} seed {seed} size {info['size']} "
-            f"multiplier {info['multiplier']:.6e}")
+    text = f"# rndfen: samples {args.count} seed {seed} size {info['size']} multiplier {info['multiplier']:.6e}"
     emit(info, text, as_json=args.json)
     printed = 0
-    bar = tqdm(draws(args.count, seed), total=args.count, desc="rndfen", unit="draw",
-               disable=not show_progress(args), file=sys.stderr, dynamic_ncols=True)
+    bar = tqdm(
+        draws(args.count, seed),
+        total=args.count,
+        desc="rndfen",
+        unit="draw",
+        disable=not show_progress(args),
+        file=sys.stderr,
+        dynamic_ncols=True,
+    )
     for index, board in enumerate(bar):
         if not args.all and check_static(board).status == "illegal":
             continue
         fen = sample_fen(board)
         printed += 1
         emit({"fen": fen, "m": int(fen.split()[5]), "draw": index}, fen, as_json=args.json)
-    print(f"rndfen: printed {printed} of {args.count} draws"
-          + ("" if args.all else f" ({args.count - printed} proven illegal by the static rules)"),
-          file=sys.stderr)
+    print(
+        f"rndfen: printed {printed} of {args.count} draws"
+        + ("" if args.all else f" ({args.count - printed} proven illegal by the static rules)"),
+        file=sys.stderr,
+    )
     return 0

@@ -22,23 +22,53 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "or whose client disconnects, has its worker killed and replaced. Open http://HOST:PORT/ in a browser.",
         epilog="example: retro serve --port 8000 --workers 2   (then open http://127.0.0.1:8000/)",
     )
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="address to listen on (default 127.0.0.1: this machine only)")
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)"
+    )
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, metavar="N",
-                        help="worker processes for the searches (default: the number of CPUs)")
-    parser.add_argument("--queue", type=int, default=16, metavar="N",
-                        help="requests that may wait for a busy pool; beyond that the answer is 503 (default 16)")
-    parser.add_argument("--max-time", type=float, default=60.0, metavar="SEC",
-                        help="time limit of a request, and cap on the time it asks for (default 60)")
-    parser.add_argument("--max-nodes", type=int, default=1_000_000, metavar="N",
-                        help="cap on the node budget a request asks for (default 1,000,000)")
-    parser.add_argument("--max-body", type=int, default=1 << 20, metavar="BYTES",
-                        help="largest request body (default 1 MiB)")
-    parser.add_argument("--max-batch", type=int, default=1000, metavar="N",
-                        help="most FENs in one /api/v1/dead/batch request (default 1000)")
-    parser.add_argument("--cages", metavar="FILE",
-                        help=f"known-cage library for lastmove's cages option (default {_DEFAULT_CAGES} if present)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="worker processes for the searches (default: the number of CPUs)",
+    )
+    parser.add_argument(
+        "--queue",
+        type=int,
+        default=16,
+        metavar="N",
+        help="requests that may wait for a busy pool; beyond that the answer is 503 (default 16)",
+    )
+    parser.add_argument(
+        "--max-time",
+        type=float,
+        default=60.0,
+        metavar="SEC",
+        help="time limit of a request, and cap on the time it asks for (default 60)",
+    )
+    parser.add_argument(
+        "--max-nodes",
+        type=int,
+        default=1_000_000,
+        metavar="N",
+        help="cap on the node budget a request asks for (default 1,000,000)",
+    )
+    parser.add_argument(
+        "--max-body", type=int, default=1 << 20, metavar="BYTES", help="largest request body (default 1 MiB)"
+    )
+    parser.add_argument(
+        "--max-batch",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="most FENs in one /api/v1/dead/batch request (default 1000)",
+    )
+    parser.add_argument(
+        "--cages",
+        metavar="FILE",
+        help=f"known-cage library for lastmove's cages option (default {_DEFAULT_CAGES} if present)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -57,13 +87,23 @@ def run(args: argparse.Namespace) -> int:
     from retro.server.app import Settings, create_app
     from retro.server.commands import Limits
 
-    limits = Limits(max_time=args.max_time, max_nodes=args.max_nodes, max_batch=args.max_batch,
-                    cages=os.path.abspath(cages) if cages else None)
+    limits = Limits(
+        max_time=args.max_time,
+        max_nodes=args.max_nodes,
+        max_batch=args.max_batch,
+        cages=os.path.abspath(cages) if cages else None,
+    )
     app = create_app(Settings(workers=args.workers, queue=args.queue, max_body=args.max_body, limits=limits))
-    print(f"retro serve: the workbench is at http://{args.host}:{args.port}/ (API description at /docs); "
-          "Ctrl-C stops it", flush=True)
+    print(
+        f"retro serve: the workbench is at http://{args.host}:{args.port}/ (API description at /docs); Ctrl-C stops it",
+        flush=True,
+    )
     if args.host not in ("127.0.0.1", "localhost", "::1"):
-        print(f"retro serve: warning: listening on {args.host}: anyone who reaches it can use the API "
-              "(there is no authentication)", file=sys.stderr, flush=True)
+        print(
+            f"retro serve: warning: listening on {args.host}: anyone who reaches it can use the API "
+            "(there is no authentication)",
+            file=sys.stderr,
+            flush=True,
+        )
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0

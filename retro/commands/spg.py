@@ -34,15 +34,36 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(orthodox convention). Every game shown was replayed with python-chess.",
         epilog="example: retro spg rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR 3   (or: -f problems.txt)",
     )
-    parser.add_argument("problem", nargs="*", metavar="BOARD N",
-                        help="the diagram (placement, 'placement side', or a full FEN) and the number of plies")
+    parser.add_argument(
+        "problem",
+        nargs="*",
+        metavar="BOARD N",
+        help="the diagram (placement, 'placement side', or a full FEN) and the number of plies",
+    )
     parser.add_argument("-i", dest="init", metavar="FEN", help="initial position (default: the start position)")
-    parser.add_argument("--solutions", type=int, default=8, metavar="K",
-                        help="stop after K games, reported as cooked (default 8, as Euclide; at least 2)")
-    parser.add_argument("-t", "--time-limit", type=float, default=60.0, metavar="SEC",
-                        help="time budget per problem in seconds (default 60; 0 = none)")
-    parser.add_argument("-m", "--max-nodes", type=int, default=None, metavar="NODES",
-                        help="node budget per problem (moves generated and bounded; default none)")
+    parser.add_argument(
+        "--solutions",
+        type=int,
+        default=8,
+        metavar="K",
+        help="stop after K games, reported as cooked (default 8, as Euclide; at least 2)",
+    )
+    parser.add_argument(
+        "-t",
+        "--time-limit",
+        type=float,
+        default=60.0,
+        metavar="SEC",
+        help="time budget per problem in seconds (default 60; 0 = none)",
+    )
+    parser.add_argument(
+        "-m",
+        "--max-nodes",
+        type=int,
+        default=None,
+        metavar="NODES",
+        help="node budget per problem (moves generated and bounded; default none)",
+    )
     add_batch_arguments(parser)
     parser.set_defaults(func=run)
 
@@ -83,12 +104,18 @@ def run(args: argparse.Namespace) -> int:
     if args.file is not None:
         if args.problem:
             raise ValueError("give either BOARD N or -f FILE, not both")
-        worker = functools.partial(solve_line, init=args.init, cap=args.solutions, time_limit=time_limit,
-                                   max_nodes=args.max_nodes)
+        worker = functools.partial(
+            solve_line, init=args.init, cap=args.solutions, time_limit=time_limit, max_nodes=args.max_nodes
+        )
         return run_batch_command(args, worker, _render, desc="spg", statuses=list(SpgStatus))
     board, plies = split_problem(args.problem)
     problem = parse_problem(board, plies, args.init)
-    verdict = solve(problem, cap=args.solutions, time_limit=time_limit, max_nodes=args.max_nodes,
-                    progress=_progress if show_progress(args) else None)
+    verdict = solve(
+        problem,
+        cap=args.solutions,
+        time_limit=time_limit,
+        max_nodes=args.max_nodes,
+        progress=_progress if show_progress(args) else None,
+    )
     emit(verdict.as_dict(), verdict.text(), as_json=args.json)
     return 0

@@ -23,10 +23,16 @@ _WINNERS = {"white": chess.WHITE, "black": chess.BLACK}
 def add_search_arguments(parser: argparse.ArgumentParser, *, diagram: str) -> None:
     """``--quick``, ``--max-nodes``, the batch and the diagram options (shared with ``retro
     dead``; ``diagram`` says what the diagram shows)."""
-    parser.add_argument("--quick", action="store_true",
-                        help="the quick routine (Figure 10): very fast, may say undetermined")
-    parser.add_argument("--max-nodes", type=int, default=DEFAULT_MAX_NODES, metavar="N",
-                        help=f"search budget in nodes per side for the full routine (default {DEFAULT_MAX_NODES:,})")
+    parser.add_argument(
+        "--quick", action="store_true", help="the quick routine (Figure 10): very fast, may say undetermined"
+    )
+    parser.add_argument(
+        "--max-nodes",
+        type=int,
+        default=DEFAULT_MAX_NODES,
+        metavar="N",
+        help=f"search budget in nodes per side for the full routine (default {DEFAULT_MAX_NODES:,})",
+    )
     add_batch_arguments(parser)
     add_diagram_arguments(parser, what=diagram)
 
@@ -45,8 +51,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         epilog="example: retro unwinnable '8/8/1p6/1B2k3/5pK1/8/8/8 b - - 0 1' white",
     )
     parser.add_argument("fen", nargs="?", help="the position (FEN, 4 to 6 fields)")
-    parser.add_argument("winner", nargs="?", choices=sorted(_WINNERS),
-                        help="intended winner (default: the side not to move)")
+    parser.add_argument(
+        "winner", nargs="?", choices=sorted(_WINNERS), help="intended winner (default: the side not to move)"
+    )
     add_search_arguments(parser, diagram="the position (SVG: the first move of the helpmate marked)")
     parser.set_defaults(func=run)
 
@@ -59,8 +66,9 @@ def split_query(line: str) -> tuple[str, str | None]:
     return line, None
 
 
-def unwinnable_line(line: str, *, quick: bool = False, max_nodes: int = DEFAULT_MAX_NODES,
-                    winner_name: str | None = None) -> dict[str, Any]:
+def unwinnable_line(
+    line: str, *, quick: bool = False, max_nodes: int = DEFAULT_MAX_NODES, winner_name: str | None = None
+) -> dict[str, Any]:
     """Batch worker: one query line ('FEN [white|black]') to the verdict's ``as_dict()``."""
     fen, named = split_query(line)
     winner_name = named or winner_name
@@ -77,8 +85,15 @@ def _text(record: dict[str, Any], *, batch: bool) -> str:
     return f"{record['fen']} {record['winner']} {answer}" if batch else answer
 
 
-def run_query_command(args: argparse.Namespace, query: str, worker: Callable[..., dict[str, Any]],
-                      text: Callable[..., str], *, desc: str, statuses: tuple[str, ...]) -> int:
+def run_query_command(
+    args: argparse.Namespace,
+    query: str,
+    worker: Callable[..., dict[str, Any]],
+    text: Callable[..., str],
+    *,
+    desc: str,
+    statuses: tuple[str, ...],
+) -> int:
     """One query (``query``, a FEN with its options) or the ``-f`` batch: print each
     record with ``text`` (``batch=`` tells which) or as JSON. Shared by ``unwinnable`` and
     ``dead``; ``worker(line, quick=, max_nodes=)`` makes the record."""
@@ -94,8 +109,9 @@ def run_query_command(args: argparse.Namespace, query: str, worker: Callable[...
         record = worker(query)
         emit(record, text(record, batch=False), as_json=args.json)
         line = record.get("line") or record.get("white_line") or record.get("black_line")
-        show_diagrams(args, parse_fen(split_query(query)[0]).board,
-                      lastmove=chess.Move.from_uci(line[0]) if line else None)
+        show_diagrams(
+            args, parse_fen(split_query(query)[0]).board, lastmove=chess.Move.from_uci(line[0]) if line else None
+        )
         return 0
     if args.fen:
         raise ValueError("give either a FEN or -f FILE, not both")
@@ -112,5 +128,6 @@ def run(args: argparse.Namespace) -> int:
     query = args.fen or ""
     if args.winner is not None:
         query = f"{query} {args.winner}"
-    return run_query_command(args, query, unwinnable_line, _text, desc="unwinnable",
-                             statuses=tuple(UnwinnabilityStatus))
+    return run_query_command(
+        args, query, unwinnable_line, _text, desc="unwinnable", statuses=tuple(UnwinnabilityStatus)
+    )

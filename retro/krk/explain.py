@@ -50,9 +50,16 @@ class KrkExplanation:
     outside: tuple[OutsideRetraction, ...] = field(default=())
 
     def record(self) -> dict:
-        return {"fen": self.fen, "status": self.status, "class": self.krk_class, "reason": self.reason,
-                "path": list(self.path), "proof": list(self.proof), "retractions": list(self.retractions),
-                "outside": [{"kind": o.kind, "before": o.before_fen, "move": o.move} for o in self.outside]}
+        return {
+            "fen": self.fen,
+            "status": self.status,
+            "class": self.krk_class,
+            "reason": self.reason,
+            "path": list(self.path),
+            "proof": list(self.proof),
+            "retractions": list(self.retractions),
+            "outside": [{"kind": o.kind, "before": o.before_fen, "move": o.move} for o in self.outside],
+        }
 
 
 def _replayed(moves: list[chess.Move], goal: KrkPosition) -> ProofGame:
@@ -95,21 +102,28 @@ def explain(fen: str, analysis: KrkAnalysis) -> KrkExplanation:
     if level > 0:
         outside = tuple(outside_predecessors(position))
         krk_class = f"{level} times derivedly illegal"
-        reason = "no initially legal KRK predecessor" if level == 1 else \
-            f"every KRK predecessor is derivedly illegal, the worst {level - 1} times"
+        reason = (
+            "no initially legal KRK predecessor"
+            if level == 1
+            else f"every KRK predecessor is derivedly illegal, the worst {level - 1} times"
+        )
         if outside:
             status = "unknown"
-            reason += (f"; but {len(outside)} last moves from outside KRK (capture, promotion, castling) are "
-                       "possible, so it may be legal in a larger endgame (paper, Figures 6-7)")
+            reason += (
+                f"; but {len(outside)} last moves from outside KRK (capture, promotion, castling) are "
+                "possible, so it may be legal in a larger endgame (paper, Figures 6-7)"
+            )
         else:
             status = "illegal"
             reason += "; no last move from outside KRK either"
-        return KrkExplanation(fen, status, krk_class, reason, retractions=tuple(_retraction_lines(position, analysis)),
-                              outside=outside)
+        return KrkExplanation(
+            fen, status, krk_class, reason, retractions=tuple(_retraction_lines(position, analysis)), outside=outside
+        )
     codes = path_from_pfix(analysis, position.code)
     if not codes:  # the theorem says this cannot happen; report it rather than guess
-        return KrkExplanation(fen, "unknown", "not derivedly illegal",
-                              "not reached from PFix: contradicts the theorem, please report")
+        return KrkExplanation(
+            fen, "unknown", "not derivedly illegal", "not reached from PFix: contradicts the theorem, please report"
+        )
     start = KrkPosition.from_code(codes[0])
     board, current = start.board(), start
     path_moves, sans = [], []
@@ -122,7 +136,8 @@ def explain(fen: str, analysis: KrkAnalysis) -> KrkExplanation:
         current = following
     game = _replayed(list(hand_game(start).moves) + path_moves, position)
     first = predecessors(position)[0][0] if predecessors(position) else None
-    reason = (f"initially legal with a predecessor (e.g. {first.uci() if first else '-'}), hence legal by the "
-              f"theorem; M = {measure(position)}; reached from PFix ({start}) in {len(sans)} plies")
+    reason = (
+        f"initially legal with a predecessor (e.g. {first.uci() if first else '-'}), hence legal by the "
+        f"theorem; M = {measure(position)}; reached from PFix ({start}) in {len(sans)} plies"
+    )
     return KrkExplanation(fen, "legal", "legal", reason, path=tuple(sans), proof=tuple(game.san()))
-

@@ -55,8 +55,13 @@ def initially_legal_codes() -> np.ndarray:
 def measure_codes() -> np.ndarray:
     """The measure M of every code (int16), whatever its legality."""
     wk_target, bk_target, _ = PFIX_SQUARES
-    king = np.array([[2 * chess.square_distance(s, t) + chess.square_manhattan_distance(s, t)
-                      for s in chess.SQUARES] for t in (wk_target, bk_target)], dtype=np.int16)
+    king = np.array(
+        [
+            [2 * chess.square_distance(s, t) + chess.square_manhattan_distance(s, t) for s in chess.SQUARES]
+            for t in (wk_target, bk_target)
+        ],
+        dtype=np.int16,
+    )
     rook = np.array([rook_distance(s) for s in chess.SQUARES], dtype=np.int16)
     m = rook[:, None, None] + king[1][None, :, None] + king[0][None, None, :]
     return np.tile(m.reshape(-1), 2)

@@ -88,8 +88,9 @@ def outside_predecessors(position: KrkPosition) -> list[OutsideRetraction]:
             before.remove_piece_at(target)
             before.set_piece_at(origin, chess.Piece(chess.KING, chess.BLACK))
             before.turn = chess.BLACK
-            found.append(_first(after, _with_captured(before, target, chess.WHITE), chess.Move(origin, target),
-                                "capture"))
+            found.append(
+                _first(after, _with_captured(before, target, chess.WHITE), chess.Move(origin, target), "capture")
+            )
         return [f for f in found if f is not None]
     kings = chess.BB_SQUARES[position.white_king] | chess.BB_SQUARES[position.black_king]
     for target, piece, origins in (
@@ -101,8 +102,9 @@ def outside_predecessors(position: KrkPosition) -> list[OutsideRetraction]:
             before.remove_piece_at(target)
             before.set_piece_at(origin, chess.Piece(piece, chess.WHITE))
             before.turn = chess.WHITE
-            found.append(_first(after, _with_captured(before, target, chess.BLACK), chess.Move(origin, target),
-                                "capture"))
+            found.append(
+                _first(after, _with_captured(before, target, chess.BLACK), chess.Move(origin, target), "capture")
+            )
     rook = position.white_rook
     if chess.square_rank(rook) == 7:  # a pawn promoted to this rook
         for origin in chess.scan_forward(chess.BB_PAWN_ATTACKS[chess.BLACK][rook] | chess.BB_SQUARES[rook - 8]):
@@ -115,8 +117,10 @@ def outside_predecessors(position: KrkPosition) -> list[OutsideRetraction]:
             move = chess.Move(origin, rook, promotion=chess.ROOK)
             boards = [before] if origin == rook - 8 else _with_captured(before, rook, chess.BLACK)
             found.append(_first(after, boards, move, "promotion"))
-    for king, rook_now, rook_before, move in ((chess.G1, chess.F1, chess.H1, chess.Move(chess.E1, chess.G1)),
-                                              (chess.C1, chess.D1, chess.A1, chess.Move(chess.E1, chess.C1))):
+    for king, rook_now, rook_before, move in (
+        (chess.G1, chess.F1, chess.H1, chess.Move(chess.E1, chess.G1)),
+        (chess.C1, chess.D1, chess.A1, chess.Move(chess.E1, chess.C1)),
+    ):
         if position.white_king == king and rook == rook_now:
             before = after.copy(stack=False)
             before.remove_piece_at(king)

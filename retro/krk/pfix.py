@@ -82,11 +82,11 @@ def pfix_proof_game(white_to_move: bool, *, search_seconds: float = 60.0) -> Pfi
     search = "not run"
     if search_seconds > 0:
         from retro.proofgame import prove  # heavy import (kernel search, A*), only when searching
+
         verdict = prove(position.board(), time_limit=search_seconds)
         search = f"{verdict.status}{': ' + verdict.reason if verdict.reason else ''} ({verdict.seconds:.0f} s)"
         if verdict.status == "legal" and verdict.proof_game is not None:
             verdict.proof_game.replay_check(position.board())
-            return PfixProof(position, "retro.proofgame.prove", verdict.proof_game, search,
-                             time.perf_counter() - start)
+            return PfixProof(position, "retro.proofgame.prove", verdict.proof_game, search, time.perf_counter() - start)
     source = "paper, section 5.2" + (" + 36...Kc6 37.Rh2 Kb5 38.Rh1 Kc5" if white_to_move else "")
     return PfixProof(position, source, hand_game(position), search, time.perf_counter() - start)

@@ -36,9 +36,20 @@ import chess
 from retro.position import parse_fen
 
 __all__ = [
-    "NotKrkPositionError", "KrkPosition", "parse_krk", "rook_attacks", "illegality_reason",
-    "is_initially_legal", "candidate_moves", "predecessors", "successors", "measure", "PFIX_WHITE", "PFIX_BLACK",
-    "PFIX_SQUARES", "CODE_COUNT",
+    "NotKrkPositionError",
+    "KrkPosition",
+    "parse_krk",
+    "rook_attacks",
+    "illegality_reason",
+    "is_initially_legal",
+    "candidate_moves",
+    "predecessors",
+    "successors",
+    "measure",
+    "PFIX_WHITE",
+    "PFIX_BLACK",
+    "PFIX_SQUARES",
+    "CODE_COUNT",
 ]
 
 CODE_COUNT = 1 << 19
@@ -54,8 +65,10 @@ class NotKrkPositionError(ValueError):
 
 def rook_attacks(square: chess.Square, occupied: chess.Bitboard) -> chess.Bitboard:
     """Squares a rook on ``square`` attacks when ``occupied`` holds the blockers."""
-    return (chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
-            | chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied])
+    return (
+        chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
+        | chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied]
+    )
 
 
 @dataclass(frozen=True, order=True)
@@ -83,10 +96,14 @@ class KrkPosition:
         """The KRK position of ``board``; NotKrkPositionError unless it holds exactly WK, WR, BK."""
         white, black = board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK]
         white_king, white_rook, black_king = board.kings & white, board.rooks & white, board.kings & black
-        if (white != white_king | white_rook or black != black_king
-                or not chess.popcount(white_king) == chess.popcount(white_rook) == chess.popcount(black_king) == 1):
+        if (
+            white != white_king | white_rook
+            or black != black_king
+            or not chess.popcount(white_king) == chess.popcount(white_rook) == chess.popcount(black_king) == 1
+        ):
             raise NotKrkPositionError(
-                f"not a KRK position (white king and rook against the black king): {board.board_fen()}")
+                f"not a KRK position (white king and rook against the black king): {board.board_fen()}"
+            )
         if board.castling_rights:
             raise NotKrkPositionError("castling rights are not part of the KRK model; use '-'")
         if board.ep_square is not None:
@@ -109,8 +126,10 @@ class KrkPosition:
         return self.board().epd()
 
     def __str__(self) -> str:
-        return (f"K{chess.square_name(self.white_king)} R{chess.square_name(self.white_rook)} "
-                f"k{chess.square_name(self.black_king)} {'w' if self.white_to_move else 'b'}")
+        return (
+            f"K{chess.square_name(self.white_king)} R{chess.square_name(self.white_rook)} "
+            f"k{chess.square_name(self.black_king)} {'w' if self.white_to_move else 'b'}"
+        )
 
 
 PFIX_WHITE = KrkPosition(*PFIX_SQUARES, True)
@@ -152,15 +171,18 @@ def candidate_moves(position: KrkPosition, *, backwards: bool) -> list[tuple[che
     out: list[tuple[chess.Move, KrkPosition]] = []
     if white_moves:
         for square in chess.scan_forward(chess.BB_KING_ATTACKS[wk]):
-            out.append((chess.Move(square, wk) if backwards else chess.Move(wk, square),
-                        KrkPosition(square, bk, wr, other)))
+            out.append(
+                (chess.Move(square, wk) if backwards else chess.Move(wk, square), KrkPosition(square, bk, wr, other))
+            )
         for square in chess.scan_forward(rook_attacks(wr, chess.BB_SQUARES[wk] | chess.BB_SQUARES[bk])):
-            out.append((chess.Move(square, wr) if backwards else chess.Move(wr, square),
-                        KrkPosition(wk, bk, square, other)))
+            out.append(
+                (chess.Move(square, wr) if backwards else chess.Move(wr, square), KrkPosition(wk, bk, square, other))
+            )
     else:
         for square in chess.scan_forward(chess.BB_KING_ATTACKS[bk]):
-            out.append((chess.Move(square, bk) if backwards else chess.Move(bk, square),
-                        KrkPosition(wk, square, wr, other)))
+            out.append(
+                (chess.Move(square, bk) if backwards else chess.Move(bk, square), KrkPosition(wk, square, wr, other))
+            )
     return out
 
 
@@ -174,16 +196,14 @@ def predecessors(position: KrkPosition) -> list[tuple[chess.Move, KrkPosition]]:
     """
     if not is_initially_legal(position):
         return []
-    return [(move, before) for move, before in candidate_moves(position, backwards=True)
-            if is_initially_legal(before)]
+    return [(move, before) for move, before in candidate_moves(position, backwards=True) if is_initially_legal(before)]
 
 
 def successors(position: KrkPosition) -> list[tuple[chess.Move, KrkPosition]]:
     """Initially legal positions one KRK move after ``position`` (no capture of the rook)."""
     if not is_initially_legal(position):
         return []
-    return [(move, after) for move, after in candidate_moves(position, backwards=False)
-            if is_initially_legal(after)]
+    return [(move, after) for move, after in candidate_moves(position, backwards=False) if is_initially_legal(after)]
 
 
 def _king_part(square: chess.Square, target: chess.Square) -> int:
@@ -200,5 +220,8 @@ def rook_distance(square: chess.Square) -> int:
 def measure(position: KrkPosition) -> int:
     """The paper's M = 2*CDWK + MDWK + 2*CDBK + MDBK + DWR relative to PFix."""
     wk_target, bk_target, _ = PFIX_SQUARES
-    return (_king_part(position.white_king, wk_target) + _king_part(position.black_king, bk_target)
-            + rook_distance(position.white_rook))
+    return (
+        _king_part(position.white_king, wk_target)
+        + _king_part(position.black_king, bk_target)
+        + rook_distance(position.white_rook)
+    )

@@ -29,8 +29,15 @@ import numpy as np
 from retro.krk.graph import initially_legal_codes, measure_codes, move_edges
 from retro.krk.position import CODE_COUNT, PFIX_BLACK, PFIX_WHITE
 
-__all__ = ["KrkAnalysis", "analyse", "derived_levels", "distances_from_pfix", "min_measure_after",
-           "claim_failures", "path_from_pfix"]
+__all__ = [
+    "KrkAnalysis",
+    "analyse",
+    "derived_levels",
+    "distances_from_pfix",
+    "min_measure_after",
+    "claim_failures",
+    "path_from_pfix",
+]
 
 _UNREACHED = -1
 _INF = np.int16(10_000)

@@ -44,8 +44,18 @@ from ortools.sat.python import cp_model
 from retro.krk.position import KrkPosition, is_initially_legal, measure, predecessors, successors
 from retro.krk.symbolic import COORDINATES, Encoder, Literal, SymbolicPosition
 
-__all__ = ["ModelResult", "ClaimResult", "descent_model", "predecessor_model", "solve", "model_size",
-           "prove_descent", "prove_paper_claim_2", "prove_all", "CLAIMS"]
+__all__ = [
+    "ModelResult",
+    "ClaimResult",
+    "descent_model",
+    "predecessor_model",
+    "solve",
+    "model_size",
+    "prove_descent",
+    "prove_paper_claim_2",
+    "prove_all",
+    "CLAIMS",
+]
 
 CLAIMS = {
     "1": "every initially legal P != PFix with a predecessor has a 4-ply retraction to P4 with M(P4) < M(P)",
@@ -87,25 +97,41 @@ class ClaimResult:
 
 def _root_position(encoder: Encoder, solver: cp_model.CpSolver, white_to_move: bool) -> KrkPosition:
     v = {name: solver.value(encoder.root_vars[name]) for name in COORDINATES}
-    return KrkPosition(chess.square(v["wkx"], v["wky"]), chess.square(v["bkx"], v["bky"]),
-                       chess.square(v["wrx"], v["wry"]), white_to_move)
+    return KrkPosition(
+        chess.square(v["wkx"], v["wky"]),
+        chess.square(v["bkx"], v["bky"]),
+        chess.square(v["wrx"], v["wry"]),
+        white_to_move,
+    )
 
 
 def _has_predecessor(encoder: Encoder, position: SymbolicPosition, white_to_move: bool) -> Literal:
     """Some retraction (a move by the side not to move) leads to an initially legal position."""
-    return encoder.or_(*[encoder.and_(m.ok, encoder.legal(m.to, not white_to_move))
-                         for m in encoder.moves(position, white_moves=not white_to_move)])
+    return encoder.or_(
+        *[
+            encoder.and_(m.ok, encoder.legal(m.to, not white_to_move))
+            for m in encoder.moves(position, white_moves=not white_to_move)
+        ]
+    )
 
 
 def _pin(encoder: Encoder, root: KrkPosition | None) -> None:
     if root is not None:
-        encoder.fix_root({"wkx": chess.square_file(root.white_king), "wky": chess.square_rank(root.white_king),
-                          "bkx": chess.square_file(root.black_king), "bky": chess.square_rank(root.black_king),
-                          "wrx": chess.square_file(root.white_rook), "wry": chess.square_rank(root.white_rook)})
+        encoder.fix_root(
+            {
+                "wkx": chess.square_file(root.white_king),
+                "wky": chess.square_rank(root.white_king),
+                "bkx": chess.square_file(root.black_king),
+                "bky": chess.square_rank(root.black_king),
+                "wrx": chess.square_file(root.white_rook),
+                "wry": chess.square_rank(root.white_rook),
+            }
+        )
 
 
-def solve(encoder: Encoder, *, time_limit: float = 600.0,
-          workers: int = 1) -> tuple[cp_model.CpSolver, cp_model.CpSolverStatus, float]:
+def solve(
+    encoder: Encoder, *, time_limit: float = 600.0, workers: int = 1
+) -> tuple[cp_model.CpSolver, cp_model.CpSolverStatus, float]:
     """Run CP-SAT; returns the solver, its status and the wall time."""
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = time_limit
@@ -130,20 +156,24 @@ def _require(encoder: Encoder, literal: Literal) -> None:
         encoder.model.add_bool_and([literal])
 
 
-def _retract_layer(encoder: Encoder, layer: dict[SymbolicPosition, Literal],
-                   white_to_move: bool) -> dict[SymbolicPosition, Literal]:
+def _retract_layer(
+    encoder: Encoder, layer: dict[SymbolicPosition, Literal], white_to_move: bool
+) -> dict[SymbolicPosition, Literal]:
     """The next layer of a retraction graph: positions one ply earlier, with their
     "reached" literal (initially legal, and some reached position retracts to it)."""
     incoming: dict[SymbolicPosition, list[Literal]] = {}
     for position, reached in layer.items():
         for move in encoder.moves(position, white_moves=not white_to_move):
             incoming.setdefault(move.to, []).append(encoder.and_(reached, move.ok))
-    return {position: encoder.and_(encoder.legal(position, not white_to_move), encoder.or_(*ways))
-            for position, ways in incoming.items()}
+    return {
+        position: encoder.and_(encoder.legal(position, not white_to_move), encoder.or_(*ways))
+        for position, ways in incoming.items()
+    }
 
 
-def descent_model(white_to_move: bool, *, plies: int = 4, retractable_end: bool = False,
-                  root: KrkPosition | None = None) -> Encoder:
+def descent_model(
+    white_to_move: bool, *, plies: int = 4, retractable_end: bool = False, root: KrkPosition | None = None
+) -> Encoder:
     """Negation of claim 1 (claim 2' with ``retractable_end``) for roots with this side to move.
 
     Layer k holds the distinct symbolic positions k retracted plies before the root P,
@@ -186,8 +216,9 @@ def predecessor_model(white_to_move: bool, *, root: KrkPosition | None = None) -
     _pin(encoder, root)
     p1 = encoder.root
     _require(encoder, encoder.legal(p1, white_to_move))
-    moves = [encoder.and_(m.ok, encoder.legal(m.to, not white_to_move))
-             for m in encoder.moves(p1, white_moves=white_to_move)]
+    moves = [
+        encoder.and_(m.ok, encoder.legal(m.to, not white_to_move)) for m in encoder.moves(p1, white_moves=white_to_move)
+    ]
     _require(encoder, encoder.or_(*moves))
     _require(encoder, encoder.not_(_has_predecessor(encoder, p1, white_to_move)))
     return encoder
@@ -211,8 +242,9 @@ def _check_predecessor(position: KrkPosition) -> bool:
     return is_initially_legal(position) and bool(successors(position)) and not predecessors(position)
 
 
-def _run(claim: str, build, check, *, time_limit: float, workers: int, enumerate_all: bool,
-         root: KrkPosition | None) -> ClaimResult:
+def _run(
+    claim: str, build, check, *, time_limit: float, workers: int, enumerate_all: bool, root: KrkPosition | None
+) -> ClaimResult:
     models = []
     sides = (True, False) if root is None else (root.white_to_move,)
     for white_to_move in sides:
@@ -238,8 +270,9 @@ def _run(claim: str, build, check, *, time_limit: float, workers: int, enumerate
         name = "INFEASIBLE" if status == cp_model.INFEASIBLE and not found else solver.status_name(status)
         if found:
             name = f"FEASIBLE ({len(found)} counterexamples{', all' if status == cp_model.INFEASIBLE else ''})"
-        models.append(ModelResult(white_to_move, name, variables, constraints, build_seconds, solve_seconds,
-                                  tuple(found)))
+        models.append(
+            ModelResult(white_to_move, name, variables, constraints, build_seconds, solve_seconds, tuple(found))
+        )
     if any(m.counterexamples for m in models):
         verdict = "refuted"
     elif all(m.status == "INFEASIBLE" for m in models):
@@ -249,8 +282,15 @@ def _run(claim: str, build, check, *, time_limit: float, workers: int, enumerate
     return ClaimResult(claim, CLAIMS.get(claim, claim), verdict, tuple(models))
 
 
-def prove_descent(*, plies: int = 4, retractable_end: bool = False, root: KrkPosition | None = None,
-                  time_limit: float = 600.0, workers: int = 1, enumerate_all: bool = False) -> ClaimResult:
+def prove_descent(
+    *,
+    plies: int = 4,
+    retractable_end: bool = False,
+    root: KrkPosition | None = None,
+    time_limit: float = 600.0,
+    workers: int = 1,
+    enumerate_all: bool = False,
+) -> ClaimResult:
     """Claim 1 (or 2' with ``retractable_end``); ``plies`` other than 4 only for tests."""
     claim = ("2'" if retractable_end else "1") if plies == 4 else f"descent in {plies} plies"
 
@@ -260,19 +300,28 @@ def prove_descent(*, plies: int = 4, retractable_end: bool = False, root: KrkPos
     def check(position: KrkPosition) -> bool:
         return _check_descent(position, plies=plies, retractable_end=retractable_end)
 
-    return _run(claim, build, check, time_limit=time_limit, workers=workers, enumerate_all=enumerate_all,
-                root=root)
+    return _run(claim, build, check, time_limit=time_limit, workers=workers, enumerate_all=enumerate_all, root=root)
 
 
-def prove_paper_claim_2(*, root: KrkPosition | None = None, time_limit: float = 600.0, workers: int = 1,
-                        enumerate_all: bool = True) -> ClaimResult:
+def prove_paper_claim_2(
+    *, root: KrkPosition | None = None, time_limit: float = 600.0, workers: int = 1, enumerate_all: bool = True
+) -> ClaimResult:
     """The paper's claim 2; with ``enumerate_all`` every counterexample is listed."""
-    return _run("2", predecessor_model, _check_predecessor, time_limit=time_limit, workers=workers,
-                enumerate_all=enumerate_all, root=root)
+    return _run(
+        "2",
+        predecessor_model,
+        _check_predecessor,
+        time_limit=time_limit,
+        workers=workers,
+        enumerate_all=enumerate_all,
+        root=root,
+    )
 
 
 def prove_all(*, time_limit: float = 600.0, workers: int = 1) -> list[ClaimResult]:
     """Claims 1, 2 (with all its counterexamples) and 2'."""
-    return [prove_descent(time_limit=time_limit, workers=workers),
-            prove_paper_claim_2(time_limit=time_limit, workers=workers),
-            prove_descent(retractable_end=True, time_limit=time_limit, workers=workers)]
+    return [
+        prove_descent(time_limit=time_limit, workers=workers),
+        prove_paper_claim_2(time_limit=time_limit, workers=workers),
+        prove_descent(retractable_end=True, time_limit=time_limit, workers=workers),
+    ]

@@ -164,17 +164,26 @@ class Encoder:
     def between(self, first: tuple[Term, Term], middle: tuple[Term, Term], last: tuple[Term, Term]) -> Literal:
         """The paper's ``Between``: ``middle`` strictly between the others on a file or rank."""
         (x1, y1), (x2, y2), (x3, y3) = first, middle, last
-        return self.or_(self.and_(self.eq(x1, x2), self.eq(x2, x3), self.strictly_between(y1, y2, y3)),
-                        self.and_(self.eq(y1, y2), self.eq(y2, y3), self.strictly_between(x1, x2, x3)))
+        return self.or_(
+            self.and_(self.eq(x1, x2), self.eq(x2, x3), self.strictly_between(y1, y2, y3)),
+            self.and_(self.eq(y1, y2), self.eq(y2, y3), self.strictly_between(x1, x2, x3)),
+        )
 
     def legal(self, position: SymbolicPosition, white_to_move: bool) -> Literal:
         """The paper's ``LegalKRKPosition``, plus "the kings are on the board"."""
         wkx, wky, bkx, bky, wrx, wry = position
-        kings_apart = self.or_(self.compare(wkx, bkx, -2), self.compare(bkx, wkx, -2),
-                               self.compare(wky, bky, -2), self.compare(bky, wky, -2))
+        kings_apart = self.or_(
+            self.compare(wkx, bkx, -2),
+            self.compare(bkx, wkx, -2),
+            self.compare(wky, bky, -2),
+            self.compare(bky, wky, -2),
+        )
         parts = [self.on_board(t) for t in (wkx, wky, bkx, bky)]
-        parts += [self.not_(self.same_square(wkx, wky, wrx, wry)), kings_apart,
-                  self.not_(self.same_square(wrx, wry, bkx, bky))]
+        parts += [
+            self.not_(self.same_square(wkx, wky, wrx, wry)),
+            kings_apart,
+            self.not_(self.same_square(wrx, wry, bkx, bky)),
+        ]
         if white_to_move:
             in_line = self.or_(self.eq(wrx, bkx), self.eq(wry, bky))
             blocked = self.between((wrx, wry), (wkx, wky), (bkx, bky))
@@ -184,8 +193,10 @@ class Encoder:
     def _path_free(self, along: Term, across: Term, target: int, kings: list[tuple[Term, Term]]) -> Literal:
         """No king strictly between ``along`` and ``target`` on the rook's line ``across``
         (kings given as (coordinate along the line, coordinate across it))."""
-        blocked = [self.and_(self.eq(k_across, across), self.strictly_between(along, k_along, constant(target)))
-                   for k_along, k_across in kings]
+        blocked = [
+            self.and_(self.eq(k_across, across), self.strictly_between(along, k_along, constant(target)))
+            for k_along, k_across in kings
+        ]
         return self.and_(self.not_(self.eq(along, constant(target))), *[self.not_(b) for b in blocked])
 
     def moves(self, position: SymbolicPosition, white_moves: bool) -> list[Move]:

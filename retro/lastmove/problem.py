@@ -28,7 +28,11 @@ from retro.position import InvalidFenError, parse_board, parse_fen
 __all__ = ["Problem", "read_problem", "SIDE_NAMES", "parse_side"]
 
 SIDE_NAMES: dict[str, chess.Color | None] = {
-    "w": chess.WHITE, "white": chess.WHITE, "b": chess.BLACK, "black": chess.BLACK, "both": None,
+    "w": chess.WHITE,
+    "white": chess.WHITE,
+    "b": chess.BLACK,
+    "black": chess.BLACK,
+    "both": None,
 }
 """The accepted names of the side that made the last move (``None``: try both sides)."""
 
@@ -65,7 +69,7 @@ def read_problem(text: str, retract: str | None = None) -> Problem:
     both on the line and by ``retract`` must agree."""
     fields = text.split()
     if fields and fields[-1].lower().startswith("retract="):
-        named = fields.pop()[len("retract="):]
+        named = fields.pop()[len("retract=") :]
         if retract is not None and parse_side(named) != parse_side(retract):
             raise InvalidFenError(f"the line says retract={named} but --retract says {retract}")
         retract = named
@@ -74,7 +78,8 @@ def read_problem(text: str, retract: str | None = None) -> Problem:
     if len(fields) in (2, 3):
         raise InvalidFenError(
             f"{len(fields)} fields: give a bare piece placement or a full FEN (4 to 6 fields); "
-            f"to name the side that made the last move after a placement, write retract=w or use --retract")
+            f"to name the side that made the last move after a placement, write retract=w or use --retract"
+        )
     if len(fields) == 1:
         return Problem(parse_board(fields[0]), parse_side(retract) if retract is not None else None, False)
     board = parse_fen(" ".join(fields)).board
@@ -82,5 +87,6 @@ def read_problem(text: str, retract: str | None = None) -> Problem:
     if retract is not None and parse_side(retract) != mover:
         raise InvalidFenError(
             f"--retract {retract} contradicts the FEN: {_side_name(board.turn)} is to move there, so "
-            f"{_side_name(mover)} made the last move (drop --retract, or give only the piece placement)")
+            f"{_side_name(mover)} made the last move (drop --retract, or give only the piece placement)"
+        )
     return Problem(board, mover, True)

@@ -133,12 +133,20 @@ class LastMoveVerdict:
         records: list[dict[str, object]] = []
         for side in (chess.WHITE, chess.BLACK) if self.retract is None else (self.retract,):
             solutions = [{"moves": list(s.moves), "type": s.type} for s in self.solutions if s.side == side]
-            records.append({
-                "fen": self.fen, "retract": _side(side), "status": status_of(len(solutions)),
-                "solutions": solutions,
-                "rejected": [{"moves": list(r.moves), "reason": r.reason} for r in self.rejections if r.side == side],
-                "filters": list(self.filters), "nodes": self.nodes, "seconds": round(self.seconds, 3),
-            })
+            records.append(
+                {
+                    "fen": self.fen,
+                    "retract": _side(side),
+                    "status": status_of(len(solutions)),
+                    "solutions": solutions,
+                    "rejected": [
+                        {"moves": list(r.moves), "reason": r.reason} for r in self.rejections if r.side == side
+                    ],
+                    "filters": list(self.filters),
+                    "nodes": self.nodes,
+                    "seconds": round(self.seconds, 3),
+                }
+            )
         return records
 
 
@@ -177,13 +185,22 @@ Chain = tuple[chess.Board, ...]
 class _Filters:
     """The sound filters of the module docstring, with a cache and a node count."""
 
-    def __init__(self, *, cages: Library | None, finder: CageFinder | None, use_legality: bool,
-                 legality_nodes: int, legality_seconds: float, dead_reckoning: bool, dead_nodes: int) -> None:
+    def __init__(
+        self,
+        *,
+        cages: Library | None,
+        finder: CageFinder | None,
+        use_legality: bool,
+        legality_max_nodes: int,
+        legality_time_limit: float,
+        dead_reckoning: bool,
+        dead_max_nodes: int,
+    ) -> None:
         self._cages = cages
         self._finder = finder
         self._use_legality = use_legality
-        self._legality_nodes, self._legality_seconds = legality_nodes, legality_seconds
-        self._dead_reckoning, self._dead_nodes = dead_reckoning, dead_nodes
+        self._legality_nodes, self._legality_seconds = legality_max_nodes, legality_time_limit
+        self._dead_reckoning, self._dead_nodes = dead_reckoning, dead_max_nodes
         self.nodes = 0
         self._cheap: dict[str, Reason | None] = {}
         self._illegal: dict[str, Reason | None] = {}
@@ -213,8 +230,9 @@ class _Filters:
         key = board.fen()
         if key not in self._illegal:
             verdict = decide(board, max_nodes=self._legality_nodes, time_limit=self._legality_seconds)
-            self._illegal[key] = ("legality", f"illegal: {verdict.reason}") \
-                if verdict.status == LegalityStatus.ILLEGAL else None
+            self._illegal[key] = (
+                ("legality", f"illegal: {verdict.reason}") if verdict.status == LegalityStatus.ILLEGAL else None
+            )
         return self._illegal[key]
 
     def dead(self, board: chess.Board) -> Reason | None:
@@ -223,9 +241,11 @@ class _Filters:
             return None
         key = board.fen()
         if key not in self._dead:
-            self._dead[key] = ("dead reckoning", "dead reckoning: the position before it is dead, so the game "
-                               "had ended") if is_dead(board, max_nodes=self._dead_nodes).status == DeadStatus.DEAD \
+            self._dead[key] = (
+                ("dead reckoning", "dead reckoning: the position before it is dead, so the game had ended")
+                if is_dead(board, max_nodes=self._dead_nodes).status == DeadStatus.DEAD
                 else None
+            )
         return self._dead[key]
 
     def costly_chain(self, chain: Chain, deadline: float | None = None) -> Reason | None:
@@ -284,8 +304,10 @@ def _start_positions(board: chess.Board, retract: chess.Color, full_fen: bool) -
     if not full_fen:
         return diagram_positions(board, retract)
     if board.turn == retract:
-        raise ValueError(f"the FEN has {'White' if board.turn else 'Black'} to move, so "
-                         f"{'Black' if board.turn else 'White'} made the last move, not {_side(retract)}")
+        raise ValueError(
+            f"the FEN has {'White' if board.turn else 'Black'} to move, so "
+            f"{'Black' if board.turn else 'White'} made the last move, not {_side(retract)}"
+        )
     return [board.copy(stack=False)]
 
 
@@ -302,9 +324,9 @@ def solve(
     dead_reckoning: bool = False,
     use_legality: bool = True,
     check_single: bool = False,
-    legality_nodes: int = 20_000,
-    legality_seconds: float = 2.0,
-    dead_nodes: int = 100_000,
+    legality_max_nodes: int = 20_000,
+    legality_time_limit: float = 2.0,
+    dead_max_nodes: int = 100_000,
     time_limit: float | None = 60.0,
     progress: Callable[[str], None] | None = None,
 ) -> LastMoveVerdict:
@@ -333,8 +355,15 @@ def solve(
     if auto_cages and cages is None:
         cages = Library()
     finder = CageFinder(cages, max_nodes=cage_nodes) if auto_cages and cages is not None else None
-    filters = _Filters(cages=cages, finder=finder, use_legality=use_legality, legality_nodes=legality_nodes,
-                       legality_seconds=legality_seconds, dead_reckoning=dead_reckoning, dead_nodes=dead_nodes)
+    filters = _Filters(
+        cages=cages,
+        finder=finder,
+        use_legality=use_legality,
+        legality_max_nodes=legality_max_nodes,
+        legality_time_limit=legality_time_limit,
+        dead_reckoning=dead_reckoning,
+        dead_max_nodes=dead_max_nodes,
+    )
     # Phase 1: every sequence whose positions pass the cheap filters, with each of its
     # castling/en-passant variants (a sequence survives when one variant does).
     candidates: dict[tuple[chess.Color, tuple[str, ...]], tuple[str, list[Chain]]] = {}
@@ -345,8 +374,9 @@ def solve(
             if filters.has_retraction_chain(position, extra_depth):
                 candidates.setdefault((side, line), (kind, []))[1].append(chain)
             else:
-                rejections.setdefault((side, line), (
-                    "retro-stalemate", f"retro-stalemate: fewer than {extra_depth} further retractions"))
+                rejections.setdefault(
+                    (side, line), ("retro-stalemate", f"retro-stalemate: fewer than {extra_depth} further retractions")
+                )
             return
         for retraction in retractions(position):
             previous = predecessor(position, retraction)
@@ -355,8 +385,13 @@ def solve(
             if reason is not None:
                 rejections.setdefault((side, new_line), reason)
                 continue
-            extend(side, previous, new_line, chain + (previous,),
-                   move_type(previous, retraction.move) if not line else kind)
+            extend(
+                side,
+                previous,
+                new_line,
+                chain + (previous,),
+                move_type(previous, retraction.move) if not line else kind,
+            )
 
     for side in sides:
         for position in _start_positions(board, side, full_fen):
@@ -398,8 +433,10 @@ def solve(
         retract=retract,
         status=status,
         solutions=tuple(solutions),
-        rejections=tuple(Rejection(side, line, rule, reason) for (side, line), (rule, reason)
-                         in sorted(rejections.items(), key=_order)),
+        rejections=tuple(
+            Rejection(side, line, rule, reason)
+            for (side, line), (rule, reason) in sorted(rejections.items(), key=_order)
+        ),
         filters=tuple(used),
         nodes=filters.nodes,
         unchecked=unchecked,
@@ -407,9 +444,13 @@ def solve(
     )
 
 
-def _recheck(solutions: list[Solution], candidates: dict[tuple[chess.Color, tuple[str, ...]], tuple[str, list[Chain]]],
-             filters: _Filters, extra_depth: int, rejections: dict[tuple[chess.Color, tuple[str, ...]], Reason],
-             ) -> list[Solution]:
+def _recheck(
+    solutions: list[Solution],
+    candidates: dict[tuple[chess.Color, tuple[str, ...]], tuple[str, list[Chain]]],
+    filters: _Filters,
+    extra_depth: int,
+    rejections: dict[tuple[chess.Color, tuple[str, ...]], Reason],
+) -> list[Solution]:
     """The solutions that still pass the cheap filters and retro-stalemate once the cages
     found automatically have joined the library (those filters are sound with any library
     of verified cages, so a solution they now reject cannot be the answer)."""
@@ -421,8 +462,10 @@ def _recheck(solutions: list[Solution], candidates: dict[tuple[chess.Color, tupl
         for chain in chains:
             reason = next((r for r in map(filters.cheap, chain) if r is not None), None)
             if reason is None and not filters.has_retraction_chain(chain[-1], extra_depth):
-                reason = "retro-stalemate", f"retro-stalemate with the cages found: fewer than {extra_depth} " \
-                    "further retractions"
+                reason = (
+                    "retro-stalemate",
+                    f"retro-stalemate with the cages found: fewer than {extra_depth} further retractions",
+                )
             if reason is None:
                 break
         if reason is None:

@@ -165,9 +165,13 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
             await jobs.close()
             await pool.close()
 
-    app = FastAPI(title="retro", version=retro.__version__, lifespan=lifespan,
-                  description="Chess retrograde analysis: each command of the `retro` CLI as "
-                  "`POST /api/v1/<command>`, answering the record that `retro <command> --json` prints.")
+    app = FastAPI(
+        title="retro",
+        version=retro.__version__,
+        lifespan=lifespan,
+        description="Chess retrograde analysis: each command of the `retro` CLI as "
+        "`POST /api/v1/<command>`, answering the record that `retro <command> --json` prints.",
+    )
     app.state.pool, app.state.jobs, app.state.settings = pool, jobs, settings
     app.add_middleware(_BodyLimit, limit=settings.max_body)
 
@@ -220,9 +224,17 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
         return endpoint
 
     for name, model in REQUESTS.items():
-        app.post(f"/api/v1/{name}", tags=["commands"], summary=f"retro {name}",
-                 openapi_extra={"requestBody": {"content": {"application/json": {"schema": model.model_json_schema()}},
-                                                "required": True}})(command_endpoint(name, model))
+        app.post(
+            f"/api/v1/{name}",
+            tags=["commands"],
+            summary=f"retro {name}",
+            openapi_extra={
+                "requestBody": {
+                    "content": {"application/json": {"schema": model.model_json_schema()}},
+                    "required": True,
+                }
+            },
+        )(command_endpoint(name, model))
 
     @app.post("/api/v1/dead/batch", tags=["commands"], summary="retro dead -f")
     async def dead_batch(request: Request, params: DeadBatchRequest) -> JSONResponse:
@@ -279,16 +291,25 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
     @app.get("/api/v1/status", tags=["server"])
     async def status() -> JSONResponse:
         """The pool (workers ready, busy, waiting) and the server's limits."""
-        return JSONResponse({"version": retro.__version__, "pool": pool.stats, "max_body": settings.max_body,
-                             "limits": dataclasses.asdict(limits) | {"cages": limits.cages is not None}})
+        return JSONResponse(
+            {
+                "version": retro.__version__,
+                "pool": pool.stats,
+                "max_body": settings.max_body,
+                "limits": dataclasses.asdict(limits) | {"cages": limits.cages is not None},
+            }
+        )
 
     @app.get("/pieces/{name}.svg", include_in_schema=False)
     async def piece(name: str) -> Response:
         if len(name) != 2 or name[0] not in "wb" or name[1] not in "KQRBNP":
             return _error(404, "no such piece")
         symbol = name[1] if name[0] == "w" else name[1].lower()
-        return Response(chess.svg.piece(chess.Piece.from_symbol(symbol)), media_type="image/svg+xml",
-                        headers={"Cache-Control": "max-age=86400"})
+        return Response(
+            chess.svg.piece(chess.Piece.from_symbol(symbol)),
+            media_type="image/svg+xml",
+            headers={"Cache-Control": "max-age=86400"},
+        )
 
     static = resources.files("retro.server") / "static"
 

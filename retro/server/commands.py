@@ -48,8 +48,9 @@ class Budgets(BaseModel):
     node_option: ClassVar[str] = ""  # the command's option for it
 
     time_limit: float | None = Field(None, gt=0, description="seconds; capped by the server's maximum")
-    max_nodes: int | None = Field(None, gt=0, description="node budget; capped by the server's maximum "
-                                  "(check and revmoves take none)")
+    max_nodes: int | None = Field(
+        None, gt=0, description="node budget; capped by the server's maximum (check and revmoves take none)"
+    )
 
     def seconds(self, limits: Limits) -> float:
         return min(self.time_limit or limits.max_time, limits.max_time)
@@ -65,8 +66,7 @@ class Budgets(BaseModel):
 class CommandRequest(Budgets):
     """A request about one position."""
 
-    fen: str = Field(description="the position (FEN; a bare piece placement for lastmove and cage)",
-                     max_length=200)
+    fen: str = Field(description="the position (FEN; a bare piece placement for lastmove and cage)", max_length=200)
 
     def options(self, limits: Limits) -> list[str]:
         """The command's options, before ``--`` and the positional arguments."""
@@ -152,8 +152,16 @@ class CageRequest(CommandRequest):
     depth: int = Field(20, ge=0, le=200, description="depth bound in retractions")
 
     def options(self, limits: Limits) -> list[str]:
-        return ["--zone", ",".join(self.zone), "--frozen", ",".join(self.frozen), "--forbid", ",".join(self.forbid),
-                "--depth", str(self.depth)]
+        return [
+            "--zone",
+            ",".join(self.zone),
+            "--frozen",
+            ",".join(self.frozen),
+            "--forbid",
+            ",".join(self.forbid),
+            "--depth",
+            str(self.depth),
+        ]
 
 
 class UnwinnableRequest(CommandRequest):
@@ -162,8 +170,9 @@ class UnwinnableRequest(CommandRequest):
     command: ClassVar[str] = "unwinnable"
     default_nodes: ClassVar[int] = 1_000_000
     node_option: ClassVar[str] = "--max-nodes"
-    winner: Literal["white", "black"] | None = Field(None, description="intended winner (default: the side that "
-                                                     "just moved)")
+    winner: Literal["white", "black"] | None = Field(
+        None, description="intended winner (default: the side that just moved)"
+    )
     quick: bool = Field(False, description="the quick routine")
 
     def options(self, limits: Limits) -> list[str]:
@@ -199,13 +208,27 @@ class DeadBatchRequest(Budgets):
         for index, fen in enumerate(self.fens):
             if "\n" in fen or "\r" in fen or not fen.strip() or fen.lstrip().startswith("#"):
                 raise ValueError(f"fens[{index}]: each FEN must be one non-empty line, not a # comment")
-        argv = ["dead", "--json", "--max-nodes", str(self.nodes(limits)), *(["--quick"] if self.quick else []),
-                "-f", INPUT]
+        argv = [
+            "dead",
+            "--json",
+            "--max-nodes",
+            str(self.nodes(limits)),
+            *(["--quick"] if self.quick else []),
+            "-f",
+            INPUT,
+        ]
         return Call(argv, self.seconds(limits), inputs="".join(fen + "\n" for fen in self.fens))
 
 
 REQUESTS: dict[str, type[CommandRequest]] = {
     model.command: model
-    for model in (CheckRequest, RevmovesRequest, ProofgameRequest, LastmoveRequest, CageRequest,
-                  UnwinnableRequest, DeadRequest)
+    for model in (
+        CheckRequest,
+        RevmovesRequest,
+        ProofgameRequest,
+        LastmoveRequest,
+        CageRequest,
+        UnwinnableRequest,
+        DeadRequest,
+    )
 }

@@ -60,14 +60,22 @@ class Job:
 
     def as_dict(self) -> dict[str, Any]:
         end = self.ended if self.ended is not None else time.monotonic()
-        return {"id": self.id, "command": self.command, "state": self.state,
-                "elapsed": round(end - self.started, 3), "time_limit": self.call.time_limit,
-                "progress": self.progress, "records": self.records, "error": self.error}
+        return {
+            "id": self.id,
+            "command": self.command,
+            "state": self.state,
+            "elapsed": round(end - self.started, 3),
+            "time_limit": self.call.time_limit,
+            "progress": self.progress,
+            "records": self.records,
+            "error": self.error,
+        }
 
 
 class JobStore:
-    def __init__(self, pool: WorkerPool, *, abandon_after: float = 30.0, keep_after: float = 600.0,
-                 max_jobs: int = 200) -> None:
+    def __init__(
+        self, pool: WorkerPool, *, abandon_after: float = 30.0, keep_after: float = 600.0, max_jobs: int = 200
+    ) -> None:
         self._pool = pool
         self._jobs: dict[str, Job] = {}
         self.abandon_after, self.keep_after, self.max_jobs = abandon_after, keep_after, max_jobs
@@ -85,8 +93,9 @@ class JobStore:
 
     async def _run(self, job: Job) -> None:
         try:
-            outcome = await self._pool.run(job.call.argv, job.call.inputs, timeout=job.call.time_limit,
-                                           on_line=job.on_line, on_start=job.on_start)
+            outcome = await self._pool.run(
+                job.call.argv, job.call.inputs, timeout=job.call.time_limit, on_line=job.on_line, on_start=job.on_start
+            )
         except asyncio.CancelledError:
             job.state = "cancelled"
         except (PoolFull, JobTimeout, WorkerLost) as error:

@@ -106,8 +106,13 @@ class WorkerPool:
 
     @property
     def stats(self) -> dict[str, int]:
-        return {"workers": self.size, "ready": self._idle.qsize(), "busy": self._busy, "waiting": self._waiting,
-                "queue_limit": self.queue_limit}
+        return {
+            "workers": self.size,
+            "ready": self._idle.qsize(),
+            "busy": self._busy,
+            "waiting": self._waiting,
+            "queue_limit": self.queue_limit,
+        }
 
     def _replace(self) -> None:
         task = asyncio.get_running_loop().create_task(self._spawn())
@@ -130,8 +135,15 @@ class WorkerPool:
         self._workers.discard(worker)
         worker.kill()
 
-    async def run(self, argv: list[str], inputs: str | None = None, *, timeout: float,
-                  on_line: LineCallback | None = None, on_start: Callable[[], None] | None = None) -> Outcome:
+    async def run(
+        self,
+        argv: list[str],
+        inputs: str | None = None,
+        *,
+        timeout: float,
+        on_line: LineCallback | None = None,
+        on_start: Callable[[], None] | None = None,
+    ) -> Outcome:
         """Run ``retro ARGV`` in a worker within ``timeout`` seconds (waiting for a free
         worker does not count, but is bounded by ``timeout`` too; ``on_start`` is called
         when a worker takes the job, ``on_line`` with each line the command prints).

@@ -32,6 +32,7 @@ __all__ = ["INPUT", "serve_jobs"]
 
 INPUT = "@INPUT"
 
+
 class _LineSink(io.TextIOBase):
     """A text stream that sends each complete line through ``conn`` as ``(kind, line)``."""
 

@@ -81,8 +81,12 @@ _PIECES = (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
 _BACK_RANK = {chess.WHITE: chess.BB_RANK_1, chess.BLACK: chess.BB_RANK_8}
 _KING_HOME = {chess.WHITE: chess.E1, chess.BLACK: chess.E8}
 # per rook corner: (the castling rook's landing square, the king's landing square)
-_CASTLE = {chess.H1: (chess.F1, chess.G1), chess.A1: (chess.D1, chess.C1),
-           chess.H8: (chess.F8, chess.G8), chess.A8: (chess.D8, chess.C8)}
+_CASTLE = {
+    chess.H1: (chess.F1, chess.G1),
+    chess.A1: (chess.D1, chess.C1),
+    chess.H8: (chess.F8, chess.G8),
+    chess.A8: (chess.D8, chess.C8),
+}
 
 
 class MoveBounds:
@@ -160,8 +164,11 @@ class MoveBounds:
             return cached
         best = INF
         for g, kind in self.goal_type[color].items():
-            cost = self.pawn_to(color, start, g, captures) if kind == chess.PAWN else self.promotion(
-                color, start, g, captures)
+            cost = (
+                self.pawn_to(color, start, g, captures)
+                if kind == chess.PAWN
+                else self.promotion(color, start, g, captures)
+            )
             if cost < best:
                 best = cost
         self._pawn_unit[key] = best
@@ -208,8 +215,9 @@ class MoveBounds:
     def castled(table: list[int] | tuple[int, ...], square: chess.Square, kind: chess.PieceType, castles: int) -> int:
         """The cost of the king or rook on ``square`` when castling may be used (module docstring)."""
         best = INF
-        for corner in chess.scan_forward(castles & ~chess.BB_SQUARES[square] if kind == chess.KING
-                                         else chess.BB_SQUARES[square]):
+        for corner in chess.scan_forward(
+            castles & ~chess.BB_SQUARES[square] if kind == chess.KING else chess.BB_SQUARES[square]
+        ):
             rook_to, king_to = _CASTLE.get(corner, (None, None))
             if rook_to is None or king_to is None:
                 continue
@@ -222,11 +230,15 @@ class MoveBounds:
 
     def needs(self, board: chess.Board, color: chess.Color) -> int:
         """Lower bound on ``color``'s remaining moves from ``board`` to the goal (INF: unreachable)."""
-        return self.side_needs(color, side_masks(board, color), board.clean_castling_rights() & _BACK_RANK[color],
-                               chess.popcount(board.occupied_co[not color]), board.pawns & board.occupied_co[not color])
+        return self.side_needs(
+            color,
+            side_masks(board, color),
+            board.clean_castling_rights() & _BACK_RANK[color],
+            chess.popcount(board.occupied_co[not color]),
+            board.pawns & board.occupied_co[not color],
+        )
 
-    def side_needs(self, color: chess.Color, masks: SideMasks, rights: int, enemy_units: int,
-                   enemy_pawns: int) -> int:
+    def side_needs(self, color: chess.Color, masks: SideMasks, rights: int, enemy_units: int, enemy_pawns: int) -> int:
         """:meth:`needs` from what it depends on: ``color``'s six piece masks (pawns .. kings), its
         clean castling rights, the enemy's number of units and the enemy's pawns (memoised:
         the same side configuration recurs under many of the other side's)."""
@@ -259,8 +271,9 @@ class MoveBounds:
                 regions.append(region)
         return regions
 
-    def reach_cost(self, color: chess.Color, kind: chess.PieceType, square: chess.Square, region: int,
-                   captures: int) -> int:
+    def reach_cost(
+        self, color: chess.Color, kind: chess.PieceType, square: chess.Square, region: int, captures: int
+    ) -> int:
         """Least moves for ``color``'s unit of type ``kind`` on ``square`` to stand on a square of ``region``."""
         if region & chess.BB_SQUARES[square]:
             return 0
@@ -283,8 +296,7 @@ class MoveBounds:
             best = min(best, piece_distances(kind, q, self.frozen)[square])
         return best
 
-    def _side_needs(self, color: chess.Color, masks: SideMasks, rights: int, enemy_units: int,
-                    enemy_pawns: int) -> int:
+    def _side_needs(self, color: chess.Color, masks: SideMasks, rights: int, enemy_units: int, enemy_pawns: int) -> int:
         enemy = not color
         mine = masks[0] | masks[1] | masks[2] | masks[3] | masks[4] | masks[5]
         captures = enemy_units - self.goal_count[enemy]
@@ -348,8 +360,11 @@ class MoveBounds:
         unit_sum = king_cost + _sum_without_largest([cost for cost, _, _ in units], spare)
         if unit_sum >= INF:
             return INF
-        regions = [r for r in self.capture_regions(enemy, enemy_pawns, spare) if chess.popcount(r) <= _REGION_LIMIT] \
-            if spare else []
+        regions = (
+            [r for r in self.capture_regions(enemy, enemy_pawns, spare) if chess.popcount(r) <= _REGION_LIMIT]
+            if spare
+            else []
+        )
         if regions:
             reach = [[self.reach_cost(color, kind, s, region, captures) for _, s, kind in units] for region in regions]
             least = [min(row, default=INF) for row in reach]
@@ -358,8 +373,13 @@ class MoveBounds:
                 best = 0
                 for special, row in enumerate(reach):
                     # the unit captured in this region is one of the units left out of the sum
-                    here = min((row[i] + _sum_without_largest(costs[:i] + costs[i + 1:], spare - 1)
-                                for i in range(len(units))), default=INF)
+                    here = min(
+                        (
+                            row[i] + _sum_without_largest(costs[:i] + costs[i + 1 :], spare - 1)
+                            for i in range(len(units))
+                        ),
+                        default=INF,
+                    )
                     best = max(best, here + sum(least) - least[special])
                 unit_sum = king_cost + best
         return max(goal_sum, unit_sum, captures)
@@ -369,7 +389,7 @@ def _sum_without_largest(costs: list[int], dropped: int) -> int:
     """The sum of ``costs`` without its ``dropped`` largest values."""
     if dropped <= 0:
         return sum(costs)
-    return sum(sorted(costs)[:max(0, len(costs) - dropped)])
+    return sum(sorted(costs)[: max(0, len(costs) - dropped)])
 
 
 @cache
@@ -385,5 +405,11 @@ def _path_region(color: chess.Color, start: chess.Square, target: chess.Square) 
 def side_masks(board: chess.Board, color: chess.Color) -> SideMasks:
     """``color``'s pawns, knights, bishops, rooks, queens and kings as six bitboards."""
     mine = board.occupied_co[color]
-    return (board.pawns & mine, board.knights & mine, board.bishops & mine, board.rooks & mine,
-            board.queens & mine, board.kings & mine)
+    return (
+        board.pawns & mine,
+        board.knights & mine,
+        board.bishops & mine,
+        board.rooks & mine,
+        board.queens & mine,
+        board.kings & mine,
+    )

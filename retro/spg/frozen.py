@@ -35,7 +35,6 @@ from proofkernel.blocked import blocked_squares, one_step_destinations
 __all__ = ["frozen_mask", "first_step_mask", "no_captures"]
 
 
-
 def first_step_mask(piece: chess.Piece, square: chess.Square) -> int:
     """The squares every move of ``piece`` from ``square`` enters first (rule 2)."""
     if piece.piece_type == chess.PAWN:

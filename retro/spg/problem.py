@@ -53,10 +53,17 @@ class SpgProblem:
         """Whether ``board`` (after N plies) is the diagram: placement and turn, plus the
         rights when a full FEN was given (module docstring)."""
         goal = self.goal
-        if (board.turn != goal.turn or board.occupied_co[chess.WHITE] != goal.occupied_co[chess.WHITE]
-                or board.occupied_co[chess.BLACK] != goal.occupied_co[chess.BLACK] or board.pawns != goal.pawns
-                or board.knights != goal.knights or board.bishops != goal.bishops or board.rooks != goal.rooks
-                or board.queens != goal.queens or board.kings != goal.kings):
+        if (
+            board.turn != goal.turn
+            or board.occupied_co[chess.WHITE] != goal.occupied_co[chess.WHITE]
+            or board.occupied_co[chess.BLACK] != goal.occupied_co[chess.BLACK]
+            or board.pawns != goal.pawns
+            or board.knights != goal.knights
+            or board.bishops != goal.bishops
+            or board.rooks != goal.rooks
+            or board.queens != goal.queens
+            or board.kings != goal.kings
+        ):
             return False
         if not self.full_fen:
             return True
@@ -92,5 +99,6 @@ def parse_problem(board_text: str, plies: int, init_fen: str | None = None) -> S
             given = fields[1] == "w"
         full = False
     goal.turn = turn
-    return SpgProblem(goal=goal, plies=plies, init=init, full_fen=full,
-                      turn_conflict=given is not None and given != turn)
+    return SpgProblem(
+        goal=goal, plies=plies, init=init, full_fen=full, turn_conflict=given is not None and given != turn
+    )

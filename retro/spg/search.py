@@ -50,8 +50,12 @@ _TT_LIMIT = 2_000_000  # entries; the table is cleared (memo lost, never soundne
 _CHECK_EVERY = 4096  # nodes between clock checks
 _BACK_RANK = {chess.WHITE: chess.BB_RANK_1, chess.BLACK: chess.BB_RANK_8}
 # castling as python-chess writes it (the king's two-square move) -> the rook's from and to squares
-_CASTLING_ROOK = {(chess.E1, chess.G1): chess.BB_H1 | chess.BB_F1, (chess.E1, chess.C1): chess.BB_A1 | chess.BB_D1,
-                  (chess.E8, chess.G8): chess.BB_H8 | chess.BB_F8, (chess.E8, chess.C8): chess.BB_A8 | chess.BB_D8}
+_CASTLING_ROOK = {
+    (chess.E1, chess.G1): chess.BB_H1 | chess.BB_F1,
+    (chess.E1, chess.C1): chess.BB_A1 | chess.BB_D1,
+    (chess.E8, chess.G8): chess.BB_H8 | chess.BB_F8,
+    (chess.E8, chess.C8): chess.BB_A8 | chess.BB_D8,
+}
 
 
 class _Stop(Exception):
@@ -71,8 +75,16 @@ class SearchOutcome:
 
 
 class _Search:
-    def __init__(self, problem: SpgProblem, bounds: MoveBounds, *, max_nodes: int | None, time_limit: float | None,
-                 cap: int, progress: Progress | None) -> None:
+    def __init__(
+        self,
+        problem: SpgProblem,
+        bounds: MoveBounds,
+        *,
+        max_nodes: int | None,
+        time_limit: float | None,
+        cap: int,
+        progress: Progress | None,
+    ) -> None:
         self.problem = problem
         self.bounds = bounds
         self.board = problem.init.copy(stack=False)
@@ -162,12 +174,17 @@ class _Search:
                 if rook_move is not None:
                     after[chess.ROOK - 1] ^= rook_move
             captured = to_bb & board.occupied_co[other]
-            if not captured and kind == chess.PAWN and move.to_square == board.ep_square and (
-                    move.to_square - move.from_square) % 8:
+            if (
+                not captured
+                and kind == chess.PAWN
+                and move.to_square == board.ep_square
+                and (move.to_square - move.from_square) % 8
+            ):
                 captured = chess.BB_SQUARES[move.to_square - 8 if mover == chess.WHITE else move.to_square + 8]
             their_after = _masks([m & ~captured for m in theirs]) if captured else theirs
-            new_mover = bounds.side_needs(mover, _masks(after), after_rights, their_count - (1 if captured else 0),
-                                          their_after[0])
+            new_mover = bounds.side_needs(
+                mover, _masks(after), after_rights, their_count - (1 if captured else 0), their_after[0]
+            )
             if new_mover > mover_allow:
                 continue
             new_other = other_need
@@ -195,8 +212,15 @@ def _masks(values: list[int]) -> SideMasks:
     return (values[0], values[1], values[2], values[3], values[4], values[5])
 
 
-def search_games(problem: SpgProblem, bounds: MoveBounds, *, max_nodes: int | None = None,
-                 time_limit: float | None = None, cap: int = 8, progress: Progress | None = None) -> SearchOutcome:
+def search_games(
+    problem: SpgProblem,
+    bounds: MoveBounds,
+    *,
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
+    cap: int = 8,
+    progress: Progress | None = None,
+) -> SearchOutcome:
     """Every game of ``problem.plies`` plies from ``problem.init`` reaching the goal, up to ``cap``
     (module docstring). The root's bounds must already fit the allowance."""
     search = _Search(problem, bounds, max_nodes=max_nodes, time_limit=time_limit, cap=cap, progress=progress)

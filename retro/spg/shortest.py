@@ -50,15 +50,23 @@ def never_reachable(init: chess.Board, goal: chess.Board, frozen: int) -> str | 
         return None
     same_turn = goal.turn == init.turn
     if (parities[chess.WHITE] == parities[chess.BLACK]) != same_turn:
-        return ("tempo parity: only knights can move, White's moves are "
-                f"{'odd' if parities[chess.WHITE] else 'even'} and Black's "
-                f"{'odd' if parities[chess.BLACK] else 'even'} in number, which no game "
-                f"ending with {chess.COLOR_NAMES[goal.turn]} to move allows")
+        return (
+            "tempo parity: only knights can move, White's moves are "
+            f"{'odd' if parities[chess.WHITE] else 'even'} and Black's "
+            f"{'odd' if parities[chess.BLACK] else 'even'} in number, which no game "
+            f"ending with {chess.COLOR_NAMES[goal.turn]} to move allows"
+        )
     return None
 
 
-def shortest_proof_game(goal: chess.Board, *, init: chess.Board | None = None, max_plies: int = 30,
-                        max_nodes: int | None = None, time_limit: float | None = 60.0) -> ProofGameVerdict:
+def shortest_proof_game(
+    goal: chess.Board,
+    *,
+    init: chess.Board | None = None,
+    max_plies: int = 30,
+    max_nodes: int | None = None,
+    time_limit: float | None = 60.0,
+) -> ProofGameVerdict:
     """A minimum-length proof game of ``goal`` (full position) from ``init`` (default: the start)."""
     start = time.monotonic()
     init = chess.Board() if init is None else init.copy(stack=False)
@@ -70,8 +78,9 @@ def shortest_proof_game(goal: chess.Board, *, init: chess.Board | None = None, m
     bounds = MoveBounds(goal, frozen, rights_count=True)
     white, black = bounds.needs(init, chess.WHITE), bounds.needs(init, chess.BLACK)
     if max(white, black) >= INF:
-        return ProofGameVerdict(fen, LegalityStatus.ILLEGAL, "a goal unit can be reached by no unit",
-                                seconds=time.monotonic() - start)
+        return ProofGameVerdict(
+            fen, LegalityStatus.ILLEGAL, "a goal unit can be reached by no unit", seconds=time.monotonic() - start
+        )
     plies = plies_for_moves(white, black, init.turn, goal.turn)
     nodes = 0
     while plies <= max_plies:
@@ -80,19 +89,34 @@ def shortest_proof_game(goal: chess.Board, *, init: chess.Board | None = None, m
             left = None if time_limit is None else time_limit - (time.monotonic() - start)
             if left is not None and left <= 0:
                 break
-            outcome = search_games(problem, bounds, max_nodes=None if max_nodes is None else max_nodes - nodes,
-                                   time_limit=left, cap=1)
+            outcome = search_games(
+                problem, bounds, max_nodes=None if max_nodes is None else max_nodes - nodes, time_limit=left, cap=1
+            )
             nodes += outcome.nodes
             if outcome.games:
                 game = ProofGame(init.fen(), outcome.games[0])
                 game.replay_check(goal)
-                return ProofGameVerdict(fen, LegalityStatus.LEGAL, f"shortest proof game: {plies} plies",
-                                        proof_game=game, nodes=nodes, seconds=time.monotonic() - start)
+                return ProofGameVerdict(
+                    fen,
+                    LegalityStatus.LEGAL,
+                    f"shortest proof game: {plies} plies",
+                    proof_game=game,
+                    nodes=nodes,
+                    seconds=time.monotonic() - start,
+                )
             if not outcome.complete:
-                return ProofGameVerdict(fen, LegalityStatus.UNKNOWN,
-                                        f"no proof game of fewer than {plies} plies; {outcome.explored} at {plies}",
-                                        nodes=nodes, seconds=time.monotonic() - start)
+                return ProofGameVerdict(
+                    fen,
+                    LegalityStatus.UNKNOWN,
+                    f"no proof game of fewer than {plies} plies; {outcome.explored} at {plies}",
+                    nodes=nodes,
+                    seconds=time.monotonic() - start,
+                )
         plies += 2
-    return ProofGameVerdict(fen, LegalityStatus.UNKNOWN, f"no proof game of fewer than {plies} plies "
-                            f"(limit {max_plies} plies or the time budget)", nodes=nodes,
-                            seconds=time.monotonic() - start)
+    return ProofGameVerdict(
+        fen,
+        LegalityStatus.UNKNOWN,
+        f"no proof game of fewer than {plies} plies (limit {max_plies} plies or the time budget)",
+        nodes=nodes,
+        seconds=time.monotonic() - start,
+    )

@@ -52,8 +52,10 @@ def root_refutation(problem: SpgProblem, frozen: int, bounds: MoveBounds) -> str
         parity = knight_parity(init, goal, frozen, color)
         if parity is not None and moves[color] % 2 != parity:
             name = chess.COLOR_NAMES[color]
-            return (f"tempo parity: only {name}'s knights can move, so {name} makes an "
-                    f"{'odd' if parity else 'even'} number of moves, not {moves[color]}")
+            return (
+                f"tempo parity: only {name}'s knights can move, so {name} makes an "
+                f"{'odd' if parity else 'even'} number of moves, not {moves[color]}"
+            )
     for color in chess.COLORS:
         need = bounds.needs(init, color)
         if need > moves[color]:
@@ -77,8 +79,14 @@ def replay_san(problem: SpgProblem, game: tuple[chess.Move, ...]) -> list[str]:
     return san
 
 
-def solve(problem: SpgProblem, *, max_nodes: int | None = None, time_limit: float | None = 60.0, cap: int = 8,
-          progress: Progress | None = None) -> SpgVerdict:
+def solve(
+    problem: SpgProblem,
+    *,
+    max_nodes: int | None = None,
+    time_limit: float | None = 60.0,
+    cap: int = 8,
+    progress: Progress | None = None,
+) -> SpgVerdict:
     """Decide ``problem`` (module docstring); ``cap`` >= 2 is the most games listed."""
     if cap < 2:
         raise ValueError(f"--solutions must be at least 2, got {cap}")
@@ -87,14 +95,20 @@ def solve(problem: SpgProblem, *, max_nodes: int | None = None, time_limit: floa
     black_first = problem.init.turn == chess.BLACK
     refutation = root_refutation(problem, frozen, bounds)
     if refutation is not None:
-        return SpgVerdict(fen=problem.fen, status=SpgStatus.NO_SOLUTION, plies=problem.plies,
-                          reason=refutation, black_first=black_first)
+        return SpgVerdict(
+            fen=problem.fen,
+            status=SpgStatus.NO_SOLUTION,
+            plies=problem.plies,
+            reason=refutation,
+            black_first=black_first,
+        )
     outcome = search_games(problem, bounds, max_nodes=max_nodes, time_limit=time_limit, cap=cap, progress=progress)
     games = [replay_san(problem, game) for game in outcome.games[:cap]]
     if outcome.complete:
         status = {0: SpgStatus.NO_SOLUTION, 1: SpgStatus.UNIQUE}.get(len(games), SpgStatus.SOLUTIONS)
         reason = {0: "exhaustive search: no game", 1: "exhaustive search: one game"}.get(
-            len(games), f"exhaustive search: {len(games)} games")
+            len(games), f"exhaustive search: {len(games)} games"
+        )
         cooked = False
     elif len(games) >= 2:
         status, cooked = SpgStatus.SOLUTIONS, True
@@ -102,5 +116,14 @@ def solve(problem: SpgProblem, *, max_nodes: int | None = None, time_limit: floa
     else:
         status, cooked = SpgStatus.UNKNOWN, False
         reason = f"{outcome.explored}; {len(games)} game found so far"
-    return SpgVerdict(fen=problem.fen, status=status, plies=problem.plies, solutions=games, cooked=cooked,
-                      nodes=outcome.nodes, seconds=outcome.seconds, reason=reason, black_first=black_first)
+    return SpgVerdict(
+        fen=problem.fen,
+        status=status,
+        plies=problem.plies,
+        solutions=games,
+        cooked=cooked,
+        nodes=outcome.nodes,
+        seconds=outcome.seconds,
+        reason=reason,
+        black_first=black_first,
+    )

@@ -28,8 +28,16 @@ class SpgVerdict:
     black_first: bool = False  # the games start with a Black move (an -i position with Black to move)
 
     def as_dict(self) -> dict:
-        return {"fen": self.fen, "status": str(self.status), "plies": self.plies, "solutions": self.solutions,
-                "cooked": self.cooked, "nodes": self.nodes, "seconds": round(self.seconds, 3), "reason": self.reason}
+        return {
+            "fen": self.fen,
+            "status": str(self.status),
+            "plies": self.plies,
+            "solutions": self.solutions,
+            "cooked": self.cooked,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 3),
+            "reason": self.reason,
+        }
 
     def text(self) -> str:
         """Human-readable lines: the status, then one numbered game per line."""

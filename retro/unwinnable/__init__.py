@@ -47,8 +47,14 @@ __all__ = [
 
 DEFAULT_MAX_NODES = 1_000_000
 
-_BAD_STATUS = (chess.STATUS_NO_WHITE_KING | chess.STATUS_NO_BLACK_KING | chess.STATUS_TOO_MANY_KINGS
-               | chess.STATUS_PAWNS_ON_BACKRANK | chess.STATUS_OPPOSITE_CHECK | chess.STATUS_EMPTY)
+_BAD_STATUS = (
+    chess.STATUS_NO_WHITE_KING
+    | chess.STATUS_NO_BLACK_KING
+    | chess.STATUS_TOO_MANY_KINGS
+    | chess.STATUS_PAWNS_ON_BACKRANK
+    | chess.STATUS_OPPOSITE_CHECK
+    | chess.STATUS_EMPTY
+)
 
 
 class InvalidPositionError(ValueError):
@@ -79,8 +85,15 @@ class UnwinnabilityVerdict:
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON record of ``retro unwinnable`` (design notes' contract)."""
-        return {"fen": self.fen, "status": self.status, "winner": self.winner_name, "line": list(self.line),
-                "reason": self.reason, "nodes": self.nodes, "seconds": round(self.seconds, 6)}
+        return {
+            "fen": self.fen,
+            "status": self.status,
+            "winner": self.winner_name,
+            "line": list(self.line),
+            "reason": self.reason,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+        }
 
 
 @dataclasses.dataclass(frozen=True)
@@ -98,10 +111,16 @@ class DeadVerdict:
     def as_dict(self) -> dict[str, Any]:
         """The JSON record of ``retro dead``: the two per-colour statuses and lines."""
         black = self.black
-        return {"fen": self.fen, "status": self.status, "white": self.white.status,
-                "black": black.status if black else None, "white_line": list(self.white.line),
-                "black_line": list(black.line) if black else [], "nodes": self.nodes,
-                "seconds": round(self.seconds, 6)}
+        return {
+            "fen": self.fen,
+            "status": self.status,
+            "white": self.white.status,
+            "black": black.status if black else None,
+            "white_line": list(self.white.line),
+            "black_line": list(black.line) if black else [],
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+        }
 
 
 def check_playable(board: chess.Board) -> None:
@@ -111,9 +130,14 @@ def check_playable(board: chess.Board) -> None:
     rank, the side not to move not in check); ``Board.status()`` only names the faults."""
     white, black, kings = board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK], board.kings
     white_king, black_king = kings & white, kings & black
-    if (white_king and not white_king & (white_king - 1) and black_king and not black_king & (black_king - 1)
-            and not board.pawns & (chess.BB_RANK_1 | chess.BB_RANK_8)
-            and not board.attackers_mask(board.turn, (kings & board.occupied_co[not board.turn]).bit_length() - 1)):
+    if (
+        white_king
+        and not white_king & (white_king - 1)
+        and black_king
+        and not black_king & (black_king - 1)
+        and not board.pawns & (chess.BB_RANK_1 | chess.BB_RANK_8)
+        and not board.attackers_mask(board.turn, (kings & board.occupied_co[not board.turn]).bit_length() - 1)
+    ):
         return
     status = board.status() & _BAD_STATUS
     if status:
@@ -130,8 +154,15 @@ def _replayed(board: chess.Board, line: list[chess.Move], winner: chess.Color) -
     return replay.is_checkmate() and replay.turn != winner
 
 
-def analyze(board: chess.Board, winner: chess.Color, *, quick: bool = False, max_nodes: int = DEFAULT_MAX_NODES,
-            reference: bool = False, fen: str | None = None) -> UnwinnabilityVerdict:
+def analyze(
+    board: chess.Board,
+    winner: chess.Color,
+    *,
+    quick: bool = False,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    reference: bool = False,
+    fen: str | None = None,
+) -> UnwinnabilityVerdict:
     """Can ``winner`` still checkmate in ``board``? See the module docstring.
 
     ``reference``: generate moves with python-chess instead of the fast generator (same
@@ -149,12 +180,26 @@ def analyze(board: chess.Board, winner: chess.Color, *, quick: bool = False, max
     line = [to_move(move) for move in moves]
     if status == "winnable" and not _replayed(board, line, winner):
         status, line, reason = "undetermined", [], "internal error: helpmate line failed replay"
-    return UnwinnabilityVerdict(fen or board.fen(), UnwinnabilityStatus(status), winner, tuple(m.uci() for m in line),
-                                reason, nodes, time.perf_counter() - start)
+    return UnwinnabilityVerdict(
+        fen or board.fen(),
+        UnwinnabilityStatus(status),
+        winner,
+        tuple(m.uci() for m in line),
+        reason,
+        nodes,
+        time.perf_counter() - start,
+    )
 
 
-def is_dead(board: chess.Board, *, quick: bool = False, max_nodes: int = DEFAULT_MAX_NODES,
-            both_sides: bool = False, reference: bool = False, fen: str | None = None) -> DeadVerdict:
+def is_dead(
+    board: chess.Board,
+    *,
+    quick: bool = False,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    both_sides: bool = False,
+    reference: bool = False,
+    fen: str | None = None,
+) -> DeadVerdict:
     """Is the position dead (no checkmate for either side)? White is asked first; Black is
     not asked when White can win, unless ``both_sides``."""
     start = time.perf_counter()

@@ -34,8 +34,9 @@ from retro.unwinnable.material import insufficient_state
 __all__ = ["closure_search", "shorten_line"]
 
 
-def closure_search(state: State, winner: chess.Color, node_bound: int,
-                   generator: MoveGenerator = FAST) -> tuple[bool, list[int], bool, int]:
+def closure_search(
+    state: State, winner: chess.Color, node_bound: int, generator: MoveGenerator = FAST
+) -> tuple[bool, list[int], bool, int]:
     """Return ``(found, line, complete, nodes)``; ``complete`` means the whole reachable
     graph was seen (so ``found == False`` proves unwinnability). Depth-first: a line found
     may be long (every position on it distinct)."""

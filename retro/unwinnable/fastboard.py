@@ -42,8 +42,22 @@ from chess import (
     BB_SQUARES,
 )
 
-__all__ = ["State", "from_board", "to_board", "legal_moves", "iter_legal_moves", "has_legal_move", "play",
-           "in_check", "key", "to_move", "from_move", "MoveGenerator", "FAST", "REFERENCE"]
+__all__ = [
+    "State",
+    "from_board",
+    "to_board",
+    "legal_moves",
+    "iter_legal_moves",
+    "has_legal_move",
+    "play",
+    "in_check",
+    "key",
+    "to_move",
+    "from_move",
+    "MoveGenerator",
+    "FAST",
+    "REFERENCE",
+]
 
 State = tuple[int, int, int, int, int, int, int, int, bool, int, "int | None"]
 
@@ -64,16 +78,37 @@ _CASTLING = {
 
 def from_board(board: chess.Board) -> State:
     """The tuple of ``board`` (standard chess only)."""
-    return (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
-            board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK], board.turn,
-            board.clean_castling_rights(), board.ep_square)
+    return (
+        board.pawns,
+        board.knights,
+        board.bishops,
+        board.rooks,
+        board.queens,
+        board.kings,
+        board.occupied_co[chess.WHITE],
+        board.occupied_co[chess.BLACK],
+        board.turn,
+        board.clean_castling_rights(),
+        board.ep_square,
+    )
 
 
 def to_board(state: State) -> chess.Board:
     """A python-chess board of the tuple (for replays and the reference generator)."""
     board = chess.Board(None)
-    (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
-     white, black, board.turn, board.castling_rights, board.ep_square) = state
+    (
+        board.pawns,
+        board.knights,
+        board.bishops,
+        board.rooks,
+        board.queens,
+        board.kings,
+        white,
+        black,
+        board.turn,
+        board.castling_rights,
+        board.ep_square,
+    ) = state
     board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK] = white, black
     board.occupied = white | black
     return board
@@ -92,11 +127,14 @@ def _attackers(square: int, occ: int, them: int, state: State, white_attacks: bo
     pawns, knights, bishops, rooks, queens, kings = state[0], state[1], state[2], state[3], state[4], state[5]
     rq = rooks | queens
     bq = bishops | queens
-    return them & ((BB_KNIGHT_ATTACKS[square] & knights) | (BB_KING_ATTACKS[square] & kings)
-                   | (BB_RANK_ATTACKS[square][BB_RANK_MASKS[square] & occ] & rq)
-                   | (BB_FILE_ATTACKS[square][BB_FILE_MASKS[square] & occ] & rq)
-                   | (BB_DIAG_ATTACKS[square][BB_DIAG_MASKS[square] & occ] & bq)
-                   | ((PAWN_ATTACKS_B if white_attacks else PAWN_ATTACKS_W)[square] & pawns))
+    return them & (
+        (BB_KNIGHT_ATTACKS[square] & knights)
+        | (BB_KING_ATTACKS[square] & kings)
+        | (BB_RANK_ATTACKS[square][BB_RANK_MASKS[square] & occ] & rq)
+        | (BB_FILE_ATTACKS[square][BB_FILE_MASKS[square] & occ] & rq)
+        | (BB_DIAG_ATTACKS[square][BB_DIAG_MASKS[square] & occ] & bq)
+        | ((PAWN_ATTACKS_B if white_attacks else PAWN_ATTACKS_W)[square] & pawns)
+    )
 
 
 def _piece_attacks(square: int, bb: int, state: State, occ: int) -> int:
@@ -109,8 +147,9 @@ def _piece_attacks(square: int, bb: int, state: State, occ: int) -> int:
     if bb & (state[2] | state[4]):
         attacks = BB_DIAG_ATTACKS[square][BB_DIAG_MASKS[square] & occ]
     if bb & (state[3] | state[4]):
-        attacks |= (BB_RANK_ATTACKS[square][BB_RANK_MASKS[square] & occ]
-                    | BB_FILE_ATTACKS[square][BB_FILE_MASKS[square] & occ])
+        attacks |= (
+            BB_RANK_ATTACKS[square][BB_RANK_MASKS[square] & occ] | BB_FILE_ATTACKS[square][BB_FILE_MASKS[square] & occ]
+        )
     return attacks
 
 
@@ -124,10 +163,14 @@ def _king_steps(state: State, king: int, targets: int, them: int, occ: int) -> I
     bq = (state[2] | state[4]) & them
     pawn_attacks = PAWN_ATTACKS_W if state[8] else PAWN_ATTACKS_B  # squares from which they attack
     for to in chess.scan_reversed(targets):
-        if (BB_KNIGHT_ATTACKS[to] & knights or BB_KING_ATTACKS[to] & kings or pawn_attacks[to] & pawns
-                or BB_RANK_ATTACKS[to][BB_RANK_MASKS[to] & occ] & rq
-                or BB_FILE_ATTACKS[to][BB_FILE_MASKS[to] & occ] & rq
-                or BB_DIAG_ATTACKS[to][BB_DIAG_MASKS[to] & occ] & bq):
+        if (
+            BB_KNIGHT_ATTACKS[to] & knights
+            or BB_KING_ATTACKS[to] & kings
+            or pawn_attacks[to] & pawns
+            or BB_RANK_ATTACKS[to][BB_RANK_MASKS[to] & occ] & rq
+            or BB_FILE_ATTACKS[to][BB_FILE_MASKS[to] & occ] & rq
+            or BB_DIAG_ATTACKS[to][BB_DIAG_MASKS[to] & occ] & bq
+        ):
             continue
         yield king | to << 6
 
@@ -411,7 +454,7 @@ def key(state: State) -> State:
     ep = state[10]
     if ep is None or _has_legal_ep(state, ep):
         return state
-    return state[:10] + (None,)  # type: ignore[return-value]
+    return state[:10] + (None,)
 
 
 class MoveGenerator(NamedTuple):

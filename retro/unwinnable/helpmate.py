@@ -111,8 +111,11 @@ def score_moves(state: State, moves: list[int], winner: chess.Color) -> list[int
             to = (move >> 6) & 63
             if them & bits[to] or pawns & from_bb:
                 scores.append(REWARD)  # capture (en passant is a pawn move) or pawn move
-            elif targets is not None and slow & from_bb and _closer(
-                    bool(kings & from_bb), move & 63, to, targets[0] if kings & from_bb else targets[1]):
+            elif (
+                targets is not None
+                and slow & from_bb
+                and _closer(bool(kings & from_bb), move & 63, to, targets[0] if kings & from_bb else targets[1])
+            ):
                 scores.append(REWARD)
             else:
                 scores.append(NORMAL)
@@ -131,8 +134,11 @@ def score_moves(state: State, moves: list[int], winner: chess.Color) -> list[int
             if pawns & from_bb:
                 scores.append(REWARD)
                 continue
-        if targets is not None and slow & from_bb and _closer(
-                bool(kings & from_bb), frm, to, targets[2] if kings & from_bb else targets[3]):
+        if (
+            targets is not None
+            and slow & from_bb
+            and _closer(bool(kings & from_bb), frm, to, targets[2] if kings & from_bb else targets[3])
+        ):
             scores.append(REWARD)
         elif them & bits[to] or (pawns & from_bb and to == ep and (frm - to) & 7):
             scores.append(PUNISH)
@@ -227,9 +233,11 @@ class HelpmateSearch:
         # Reward-after-reward: a Normal move right after a Rewarded one costs no depth either.
         normal_depth = depth if after_reward else depth - 1
         play = self.generator.play
-        for move_list, child_depth, rewarded in ((scored[0], depth, True),
-                                                  (scored[1], normal_depth, False),
-                                                  (scored[2], depth - 3, False)):
+        for move_list, child_depth, rewarded in (
+            (scored[0], depth, True),
+            (scored[1], normal_depth, False),
+            (scored[2], depth - 3, False),
+        ):
             for move in move_list:
                 path.append(move)
                 if self._visit(play(state, move), child_depth, rewarded, path):

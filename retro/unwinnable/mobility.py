@@ -60,8 +60,9 @@ __all__ = ["Mobility", "mobility", "capture_predecessors_of", "PRED_MASKS", "ste
 def _neighbours(square: chess.Square, *, diagonal: bool) -> chess.Bitboard:
     mask = 0
     for other in chess.SquareSet(chess.BB_KING_ATTACKS[square]):
-        is_diag = (chess.square_file(other) != chess.square_file(square)
-                   and chess.square_rank(other) != chess.square_rank(square))
+        is_diag = chess.square_file(other) != chess.square_file(square) and chess.square_rank(
+            other
+        ) != chess.square_rank(square)
         if is_diag == diagonal:
             mask |= chess.BB_SQUARES[other]
     return mask
@@ -135,8 +136,10 @@ class Mobility:
 
 def mobility(board: chess.Board) -> Mobility:
     """Compute the least fixpoint of the Figure 6 rules on ``board`` (Figure 7)."""
-    pieces = [(sq, bool(board.occupied_co[chess.WHITE] & chess.BB_SQUARES[sq]),
-               board.piece_type_at(sq)) for sq in chess.SquareSet(board.occupied)]
+    pieces = [
+        (sq, bool(board.occupied_co[chess.WHITE] & chess.BB_SQUARES[sq]), board.piece_type_at(sq))
+        for sq in chess.SquareSet(board.occupied)
+    ]
     n = len(pieces)
     region = [chess.BB_SQUARES[sq] for sq, _, _ in pieces]
     cleared = [False] * n

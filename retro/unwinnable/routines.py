@@ -75,8 +75,9 @@ class _Interrupted(Exception):
     pass
 
 
-def _bounded_dfs(state: State, winner: chess.Color, depth: int, budget: list[int], path: list[int],
-                 generator: MoveGenerator) -> bool:
+def _bounded_dfs(
+    state: State, winner: chess.Color, depth: int, budget: list[int], path: list[int], generator: MoveGenerator
+) -> bool:
     """Exhaustive DFS; raises _Interrupted when depth or node budget runs out."""
     moves = generator.iter_legal_moves(state)
     first = next(moves, None)

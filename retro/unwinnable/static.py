@@ -70,14 +70,20 @@ __all__ = ["static_applicable", "unwinnable_static", "cover_weight", "MAX_COVER"
 
 #: Most squares of orth(s) one piece of the type can attack at once (pawn: see cover_weight).
 MAX_COVER: dict[chess.PieceType, int] = {
-    chess.PAWN: 2, chess.KNIGHT: 2, chess.BISHOP: 2, chess.ROOK: 2, chess.QUEEN: 3, chess.KING: 1,
+    chess.PAWN: 2,
+    chess.KNIGHT: 2,
+    chess.BISHOP: 2,
+    chess.ROOK: 2,
+    chess.QUEEN: 3,
+    chess.KING: 1,
 }
 
 _LAST_RANK = {chess.WHITE: chess.BB_RANK_8, chess.BLACK: chess.BB_RANK_1}
 
 
-def cover_weight(piece_type: chess.PieceType, color: chess.Color, region: chess.Bitboard,
-                 att_region: chess.Bitboard, s: chess.Square) -> int:
+def cover_weight(
+    piece_type: chess.PieceType, color: chess.Color, region: chess.Bitboard, att_region: chess.Bitboard, s: chess.Square
+) -> int:
     """How many squares of orth(s) a winner piece with this region can attack at one time."""
     around = ORTHOGONAL_NEIGHBOURS[s]
     hits = chess.popcount(att_region & around)

@@ -88,14 +88,20 @@ def test_surplus_pieces_are_captured_but_never_the_king() -> None:
     assert Heuristic(goal).side_moves(chess.Board("k7/8/8/8/8/8/4K3/8 w - - 0 1"), chess.WHITE) == INF
 
 
-@pytest.mark.parametrize("case", texel_cases("pawn_reachable"), ids=lambda c: f"{c['color']}{c['square']}{c['max_captures']}")
+@pytest.mark.parametrize(
+    "case", texel_cases("pawn_reachable"), ids=lambda c: f"{c['color']}{c['square']}{c['max_captures']}"
+)
 def test_texel_pawn_reachable(case: dict) -> None:
     color = chess.WHITE if case["color"] == "white" else chess.BLACK
     sq = chess.parse_square(case["square"])
     last = 7 if color == chess.WHITE else 0
-    got = {chess.square_name(t) for t in chess.SQUARES
-           if chess.square_rank(t) != last and pawn_distance(color, sq, t) < INF
-           and abs(chess.square_file(t) - chess.square_file(sq)) <= case["max_captures"]}
+    got = {
+        chess.square_name(t)
+        for t in chess.SQUARES
+        if chess.square_rank(t) != last
+        and pawn_distance(color, sq, t) < INF
+        and abs(chess.square_file(t) - chess.square_file(sq)) <= case["max_captures"]
+    }
     assert got == set(case["expected_squares"])
 
 
@@ -103,14 +109,19 @@ def _bound(case: dict) -> int:
     return INF if case["bound"] == "INT_MAX" else int(case["bound"])
 
 
-@pytest.mark.parametrize("case", [c for c in texel_cases("heuristic_bound") if not c["use_non_admissible"]],
-                         ids=lambda c: c["source"].split(":")[-1])
+@pytest.mark.parametrize(
+    "case",
+    [c for c in texel_cases("heuristic_bound") if not c["use_non_admissible"]],
+    ids=lambda c: c["source"].split(":")[-1],
+)
 def test_texel_heuristic_is_admissible(case: dict) -> None:
     """Our bound never exceeds texel's proven distance (finite '==' or '<=' bounds)."""
     from astar.last_move import forced_last_moves
     from proofkernel.blocked import blocked_squares
+
     init, goal = chess.Board(case["init_fen"]), chess.Board(case["goal_fen"])
     from astar.proofgame import same_position
+
     candidates = [] if same_position(init, goal) else forced_last_moves(goal)
     last = candidates[0] if candidates else None
     target = last.predecessor if last else goal  # texel measures to the goal before forced last moves
@@ -135,8 +146,11 @@ def test_obstruction_depends_only_on_the_pieces_inside_the_region() -> None:
     for _ in range(3000):
         ptype = rng.choice((chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING))
         start, target = rng.sample(chess.SQUARES, 2)
-        blocked = sum(chess.BB_SQUARES[sq] for sq in rng.sample(chess.SQUARES, 4)) & ~chess.BB_SQUARES[start] \
+        blocked = (
+            sum(chess.BB_SQUARES[sq] for sq in rng.sample(chess.SQUARES, 4))
+            & ~chess.BB_SQUARES[start]
             & ~chess.BB_SQUARES[target]
+        )
         occupied = rng.getrandbits(64) & rng.getrandbits(64)
         placed = occupied & rng.getrandbits(64)
         region, layers = shortest_path_layers(ptype, start, target, blocked)
@@ -154,7 +168,8 @@ def test_deadlocked_piece_off_its_goal_square_makes_the_goal_unreachable() -> No
     goal = chess.Board("4k3/8/8/8/8/p1p5/P1P5/1B2K2R w - - 0 1")
     key = position_key(start)
     assert chess.SquareSet(deadlocked_mask(key[:6], key[6])) == chess.SquareSet(
-        [chess.A1, chess.B1, chess.A2, chess.C2, chess.A3, chess.C3])
+        [chess.A1, chess.B1, chess.A2, chess.C2, chess.A3, chess.C3]
+    )
     heuristic = Heuristic(goal)
     assert heuristic._value(key) < INF  # the relaxed distances alone see a 1-move rook path
     assert heuristic.value(start) == INF

@@ -57,8 +57,7 @@ def test_late_pawn_plan_ends_on_the_goal_pawns(fen: str) -> None:
 def test_initial_path_plays_every_capture_of_the_kernel(fen: str) -> None:
     goal = chess.Board(fen)
     kernel, extended = _plan(goal)
-    path = initial_path(START, kernel, extended.moves, extended.pawn_plan, blocked_squares(goal, START),
-                        time_limit=60)
+    path = initial_path(START, kernel, extended.moves, extended.pawn_plan, blocked_squares(goal, START), time_limit=60)
     assert path.done == path.total == len(kernel), path.reason
     # real moves from the start position ...
     replay = ProofGame(START.fen(), path.moves).final_board()
@@ -79,8 +78,12 @@ def test_late_pawn_plan_lets_home_bishops_out_before_their_capture(fen: str) -> 
     front of it has moved; the plan must say so before the capture."""
     goal = chess.Board(fen)
     kernel, extended = _plan(goal)
-    exits = {(chess.WHITE, True): (chess.E2, chess.G2), (chess.WHITE, False): (chess.B2, chess.D2),
-             (chess.BLACK, True): (chess.B7, chess.D7), (chess.BLACK, False): (chess.E7, chess.G7)}
+    exits = {
+        (chess.WHITE, True): (chess.E2, chess.G2),
+        (chess.WHITE, False): (chess.B2, chess.D2),
+        (chess.BLACK, True): (chess.B7, chess.D7),
+        (chess.BLACK, False): (chess.E7, chess.G7),
+    }
     taken: dict[chess.Color, set[tuple[chess.Color, bool]]] = {chess.WHITE: set(), chess.BLACK: set()}
     checked = 0
     for step, move in enumerate(kernel):
@@ -115,7 +118,9 @@ def test_an_approach_may_end_in_check_only_when_the_planned_capture_answers_it()
     for san in "a3 Nc6 a4 Nd4 a5 Nf3+".split():
         board.push_san(san)
     pawns = {color: board.pawns & board.occupied_co[color] for color in chess.COLORS}
-    unit: list[tuple[chess.Color, tuple[chess.PieceType, ...], chess.Square]] = [(chess.BLACK, (chess.KNIGHT,), chess.F3)]
+    unit: list[tuple[chess.Color, tuple[chess.PieceType, ...], chess.Square]] = [
+        (chess.BLACK, (chess.KNIGHT,), chess.F3)
+    ]
     assert board.is_check()
     assert _Leg(pawns, unit, capture_color=chess.WHITE, answer=chess.Move(chess.E2, chess.F3)).ends(board)
     assert not _Leg(pawns, unit, capture_color=chess.WHITE, answer=chess.Move(chess.D2, chess.D3)).ends(board)
@@ -125,9 +130,13 @@ def test_an_approach_may_end_in_check_only_when_the_planned_capture_answers_it()
 def _kinds(board: chess.Board, color: chess.Color) -> tuple[int, ...]:
     """Queens, rooks, light bishops, dark bishops, knights of ``color``."""
     bishops = board.pieces_mask(chess.BISHOP, color)
-    return (chess.popcount(board.pieces_mask(chess.QUEEN, color)), chess.popcount(board.pieces_mask(chess.ROOK, color)),
-            chess.popcount(bishops & chess.BB_LIGHT_SQUARES), chess.popcount(bishops & chess.BB_DARK_SQUARES),
-            chess.popcount(board.pieces_mask(chess.KNIGHT, color)))
+    return (
+        chess.popcount(board.pieces_mask(chess.QUEEN, color)),
+        chess.popcount(board.pieces_mask(chess.ROOK, color)),
+        chess.popcount(bishops & chess.BB_LIGHT_SQUARES),
+        chess.popcount(bishops & chess.BB_DARK_SQUARES),
+        chess.popcount(board.pieces_mask(chess.KNIGHT, color)),
+    )
 
 
 @pytest.mark.parametrize("fen", DEV_LEGAL[:2] + [_LEGAL[16]])
@@ -140,8 +149,9 @@ def test_initial_path_with_the_goal_plays_every_quiet_promotion(fen: str) -> Non
 
     goal = chess.Board(fen)
     kernel, extended = _plan(goal)
-    path = initial_path(START, kernel, extended.moves, extended.pawn_plan, blocked_squares(goal, START),
-                        goal=goal, time_limit=60)
+    path = initial_path(
+        START, kernel, extended.moves, extended.pawn_plan, blocked_squares(goal, START), goal=goal, time_limit=60
+    )
     assert path.done == len(kernel) and path.reason == "", path.reason
     assert path.promoted > 0
     replay = ProofGame(START.fen(), path.moves).final_board()
@@ -181,13 +191,17 @@ def test_promotion_kinds_before_a_capture_count_the_plans_later_squares() -> Non
     target = {chess.WHITE: chess.BB_G2, chess.BLACK: chess.BB_A5 | chess.BB_H5}
 
     def offered(later):
-        return {(leg.promotion_square, leg.ptype) for leg, _kind in _promotions(board, goal, chess.BB_G2, target, later)}
+        return {
+            (leg.promotion_square, leg.ptype) for leg, _kind in _promotions(board, goal, chess.BB_G2, target, later)
+        }
 
     assert offered(None) == {(chess.D1, chess.QUEEN), (chess.D1, chess.BISHOP)}
     assert offered({chess.WHITE: [], chess.BLACK: [chess.B1, chess.H1]}) == {(chess.D1, chess.BISHOP)}
     # with the later squares b1 and f1 (two light ones) the queen is offered again
-    assert offered({chess.WHITE: [], chess.BLACK: [chess.B1, chess.F1]}) == {(chess.D1, chess.QUEEN),
-                                                                            (chess.D1, chess.BISHOP)}
+    assert offered({chess.WHITE: [], chess.BLACK: [chess.B1, chess.F1]}) == {
+        (chess.D1, chess.QUEEN),
+        (chess.D1, chess.BISHOP),
+    }
 
 
 def test_later_promotion_squares_follow_the_pawns_across_captures() -> None:
@@ -206,8 +220,10 @@ def test_later_promotion_squares_follow_the_pawns_across_captures() -> None:
         assert _later_promotion_squares(kernel, ("wPb4xc5",), plans, 1) == {chess.WHITE: [], chess.BLACK: []}
     # a capture that promotes (to a light bishop on c8) counts its landing square
     plans = [{chess.WHITE: chess.BB_B7, chess.BLACK: 0}, {chess.WHITE: 0, chess.BLACK: 0}]
-    assert _later_promotion_squares((parse_move("wPb0xNcLB"),), ("wPb7xc8",), plans, 0) == {chess.WHITE: [chess.C8],
-                                                                                           chess.BLACK: []}
+    assert _later_promotion_squares((parse_move("wPb0xNcLB"),), ("wPb7xc8",), plans, 0) == {
+        chess.WHITE: [chess.C8],
+        chess.BLACK: [],
+    }
 
 
 TROMP_LIGHT_SQUARES = "1bQ2b2/1K1Nr3/2p5/1kPQpb2/N2QP3/1q1bR3/1nnN2P1/nq1N1bn1 b - - 0 1"
@@ -314,8 +330,16 @@ def test_promoted_piece_walks_elsewhere_after_a_failed_walk() -> None:
 def test_initial_path_promotes_before_a_capture_and_advances_pawns_that_shut_a_unit_out(fen: str) -> None:
     goal = chess.Board(fen)
     kernel, extended = _plan(goal)
-    path = initial_path(START, kernel, extended.moves, extended.pawn_plan, blocked_squares(goal, START),
-                        goal=goal, time_limit=60, seed=0)
+    path = initial_path(
+        START,
+        kernel,
+        extended.moves,
+        extended.pawn_plan,
+        blocked_squares(goal, START),
+        goal=goal,
+        time_limit=60,
+        seed=0,
+    )
     assert path.done == path.total == len(kernel) and path.reason == "", path.reason
     assert ProofGame(START.fen(), path.moves).final_board().board_fen() == path.board.board_fen()
     for color in chess.COLORS:
@@ -353,8 +377,9 @@ def test_a_promotion_before_a_capture_advances_the_pawns_that_shut_its_square() 
     captures (it stopped after one)."""
     goal = chess.Board(TROMP_SHUT_IN)
     kernel, extended = _plan(goal)
-    path = initial_path(START, kernel, extended.moves, extended.pawn_plan, blocked_squares(goal, START),
-                        goal=goal, time_limit=60)
+    path = initial_path(
+        START, kernel, extended.moves, extended.pawn_plan, blocked_squares(goal, START), goal=goal, time_limit=60
+    )
     replay = ProofGame(START.fen(), path.moves)
     assert replay.final_board().board_fen() == path.board.board_fen()
     assert path.done >= 3 and path.promoted >= 1

@@ -28,8 +28,10 @@ def test_replay_rejects_wrong_game() -> None:
     with pytest.raises(ProofGameError):
         illegal.replay_check(goal)
     # same board, lost castling right: not the goal
-    lost = ProofGame(chess.STARTING_FEN, tuple(chess.Move.from_uci(m) for m in
-                     ("e2e4", "e7e5", "g1f3", "b8c6", "h1g1", "a7a6", "g1h1", "a6a5")))
+    lost = ProofGame(
+        chess.STARTING_FEN,
+        tuple(chess.Move.from_uci(m) for m in ("e2e4", "e7e5", "g1f3", "b8c6", "h1g1", "a7a6", "g1h1", "a6a5")),
+    )
     assert not lost.reaches(goal)
 
 
@@ -50,8 +52,11 @@ def test_start_position_without_castling_rights_shortest_is_16() -> None:
     ProofGame(chess.STARTING_FEN, result.moves).replay_check(goal)
 
 
-SMALL_ASTAR = [c for c in texel_cases("astar_length")
-               if c.get("plies") is not None and c["plies"] <= 8 and not c.get("init_path_san")]
+SMALL_ASTAR = [
+    c
+    for c in texel_cases("astar_length")
+    if c.get("plies") is not None and c["plies"] <= 8 and not c.get("init_path_san")
+]
 
 
 @pytest.mark.parametrize("case", SMALL_ASTAR, ids=lambda c: c["source"].split(":")[-1])
@@ -103,20 +108,24 @@ def test_ep_field_without_a_capture_still_names_the_last_move() -> None:
     # The FEN's e3 says White's last move was e2-e4, although no black pawn can take.
     # 1.e4 Nf6 2.Nf3 Ng8 3.Ng1 reaches the same board but ends with Ng1.
     goal = chess.Board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3")
-    detour = ProofGame(chess.STARTING_FEN, tuple(chess.Move.from_uci(m) for m in
-                       ("e2e4", "g8f6", "g1f3", "f6g8", "f3g1")))
+    detour = ProofGame(
+        chess.STARTING_FEN, tuple(chess.Move.from_uci(m) for m in ("e2e4", "g8f6", "g1f3", "f6g8", "f3g1"))
+    )
     assert not detour.reaches(goal)
     assert detour.reaches(chess.Board(goal.fen().replace(" e3 ", " - ")))
     verdict = prove(goal, use_kernel=False, max_nodes=5_000, time_limit=10)
     assert verdict.status == "legal" and verdict.proof[-1] == "e4"
 
 
-@pytest.mark.parametrize("case", [c for c in texel_cases("goal_pos_rewrite")
-                                  if c["analyze_last_moves"] and c["use_non_forced_irreversible"]],
-                         ids=lambda c: c["source"].split(":")[-1])
+@pytest.mark.parametrize(
+    "case",
+    [c for c in texel_cases("goal_pos_rewrite") if c["analyze_last_moves"] and c["use_non_forced_irreversible"]],
+    ids=lambda c: c["source"].split(":")[-1],
+)
 def test_texel_goal_pos_rewrite_irreversible_last_move(case: dict) -> None:
     """All retractions irreversible: the search targets a predecessor (texel testLastMove)."""
     from astar.last_move import forced_last_moves
+
     goal = chess.Board(case["goal_fen"])
     candidates = forced_last_moves(goal)
     assert candidates
@@ -151,7 +160,7 @@ def test_descending_search_finishes_a_long_dev_proof_game() -> None:
             last_capture = index
         start.push(move)
     start = chess.Board()
-    for move in moves[:last_capture + 1]:
+    for move in moves[: last_capture + 1]:
         start.push(move)
 
     def heuristics(node: chess.Board):
@@ -223,9 +232,11 @@ def test_non_admissible_heuristic_charges_the_king_danger() -> None:
     from astar.nonadmissible import NonAdmissibleHeuristic
     from proofkernel.blocked import blocked_squares
 
-    cases = [("5Kq1/8/8/8/8/8/8/k7 w - - 0 1", "6q1/8/8/8/1K6/8/8/k7 w - - 0 1", 4),
-             ("5K2/q7/8/8/8/8/8/k7 w - - 0 1", "8/q7/8/8/1K6/8/8/k7 w - - 0 1", 8),
-             ("5K1q/8/8/8/8/8/8/k7 w - - 0 1", "6q1/8/8/8/1K6/8/8/k7 w - - 0 1", 0)]
+    cases = [
+        ("5Kq1/8/8/8/8/8/8/k7 w - - 0 1", "6q1/8/8/8/1K6/8/8/k7 w - - 0 1", 4),
+        ("5K2/q7/8/8/8/8/8/k7 w - - 0 1", "8/q7/8/8/1K6/8/8/k7 w - - 0 1", 8),
+        ("5K1q/8/8/8/8/8/8/k7 w - - 0 1", "6q1/8/8/8/1K6/8/8/k7 w - - 0 1", 0),
+    ]
     for goal_fen, fen, danger in cases:
         goal, board = chess.Board(goal_fen), chess.Board(fen)
         mask = blocked_squares(goal, board)

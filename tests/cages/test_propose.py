@@ -17,8 +17,11 @@ BRANDIS_AXB3 = "8/8/8/8/8/1b6/PPkPP3/KR1b4 w - - 0 1"
 def test_clusters_are_king_move_components():
     board = chess.Board("k7/8/8/8/8/8/PP6/KR5N w - - 0 1")
     found = [chess.SquareSet(c) for c in clusters(board)]
-    assert found == [chess.SquareSet([chess.A1, chess.B1, chess.A2, chess.B2]), chess.SquareSet([chess.H1]),
-                     chess.SquareSet([chess.A8])]
+    assert found == [
+        chess.SquareSet([chess.A1, chess.B1, chess.A2, chess.B2]),
+        chess.SquareSet([chess.H1]),
+        chess.SquareSet([chess.A8]),
+    ]
 
 
 def test_proposals_drop_free_pieces_and_single_units():

@@ -29,8 +29,14 @@ def test_prototype_suite_in_group_order():
     for row in sorted(read_jsonl("cages-dev.jsonl"), key=lambda r: (r["group"], r["group_index"])):
         library = libraries.setdefault(row["group"], Library())
         spec = _spec(row)
-        verdict = verify(spec.board, extra_zone=spec.zone_extra, options=spec.options, depth=spec.depth,
-                         library=library, cache=library.cache)
+        verdict = verify(
+            spec.board,
+            extra_zone=spec.zone_extra,
+            options=spec.options,
+            depth=spec.depth,
+            library=library,
+            cache=library.cache,
+        )
         if verdict.status == "cage":
             library.add(spec)
         results.append((row["board"], row["expected_cage"], verdict.status == "cage"))

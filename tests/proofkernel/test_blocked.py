@@ -32,6 +32,7 @@ def test_blocked_pieces_never_move_in_random_games() -> None:
     """Soundness: along seeded random games from the start, a square blocked between
     the start and the final position keeps its piece in every intermediate position."""
     import random
+
     rng = random.Random(7)
     for _ in range(60):
         board = chess.Board()

@@ -45,12 +45,15 @@ def _classes(search: KernelSearch, kernels: list[tuple[KernelMove, ...]]) -> dic
         states = _states(search.initial, kernel)
         for i in range(len(kernel) - 1):
             a, b = kernel[i], kernel[i + 1]
-            swapped = kernel[:i] + (b, a) + kernel[i + 2:]
+            swapped = kernel[:i] + (b, a) + kernel[i + 2 :]
             if swapped not in parent:
                 continue
             after_b = apply_move(states[i], b) if b in generate_moves(states[i], search.goal, b.color) else None
-            if after_b is not None and a in generate_moves(after_b, search.goal, a.color) \
-                    and apply_move(after_b, a) == states[i + 2]:
+            if (
+                after_b is not None
+                and a in generate_moves(after_b, search.goal, a.color)
+                and apply_move(after_b, a) == states[i + 2]
+            ):
                 parent[root(swapped)] = root(kernel)
     return {kernel: root(kernel) for kernel in kernels}
 

@@ -14,8 +14,8 @@ from tests.conftest import texel_cases
 # White: Ke1, light bishop f1, pawns a2 b2. Black: Ke8, pawn a7. The only kernel is
 # bPa1xLBb0: the black a-pawn takes the bishop and lands below the white b-pawn.
 INIT = chess.Board("4k3/p7/8/8/8/8/PP6/4KB2 w - - 0 1")
-ILLEGAL = chess.Board("4k3/8/8/8/8/1P6/Pp6/4K3 w - - 0 1")   # capture on b2 (dark): impossible
-LEGAL = chess.Board("4k3/8/8/8/1P6/1p6/P7/4K3 w - - 0 1")     # capture on b3 (light): b2-b4, Bf1-e2-c4-b3, a7-a4xb3
+ILLEGAL = chess.Board("4k3/8/8/8/8/1P6/Pp6/4K3 w - - 0 1")  # capture on b2 (dark): impossible
+LEGAL = chess.Board("4k3/8/8/8/1P6/1p6/P7/4K3 w - - 0 1")  # capture on b3 (light): b2-b4, Bf1-e2-c4-b3, a7-a4xb3
 KERNEL = (parse_move("bPa1xLBb0"),)
 
 

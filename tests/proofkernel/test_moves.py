@@ -41,8 +41,11 @@ def _texel_moves_we_must_generate(case: dict) -> set[str]:
     return set(case["expected_moves"])
 
 
-@pytest.mark.parametrize("case", [c for c in MOVEGEN if not c["only_piece_x_piece"]],
-                         ids=[c["source"] for c in MOVEGEN if not c["only_piece_x_piece"]])
+@pytest.mark.parametrize(
+    "case",
+    [c for c in MOVEGEN if not c["only_piece_x_piece"]],
+    ids=[c["source"] for c in MOVEGEN if not c["only_piece_x_piece"]],
+)
 def test_generation_contains_texel_moves(case: dict) -> None:
     init, goal = chess.Board(case["init_fen"]), chess.Board(case["goal_fen"])
     target = Goal.from_boards(goal, blocked_squares(goal, init), init)

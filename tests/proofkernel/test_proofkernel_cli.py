@@ -28,8 +28,9 @@ def test_each_kernel_is_handed_on_as_it_is_found() -> None:
     """The single-position command prints kernel lines as the search finds them (a full
     listing can take minutes); they are the record's kernels, in order."""
     seen: list[str] = []
-    record = kernel_record(PAPER_GOAL, init_fen=None, extended=True, max_nodes=2_000_000, limit=None,
-                           on_kernel=seen.append)
+    record = kernel_record(
+        PAPER_GOAL, init_fen=None, extended=True, max_nodes=2_000_000, limit=None, on_kernel=seen.append
+    )
     assert seen and seen == [f"{k}  |  {e}" for k, e in zip(record["kernels"], record["extended"], strict=True)]
     assert record["complete"]
 

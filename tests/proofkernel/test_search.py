@@ -20,15 +20,23 @@ SEARCH = texel_cases("proofkernel")
 
 
 def _search(init: chess.Board, goal: chess.Board, **budget) -> KernelSearch:
-    return KernelSearch(KernelState.from_board(init), Goal.from_boards(goal, blocked_squares(goal, init), init), **budget)
+    return KernelSearch(
+        KernelState.from_board(init), Goal.from_boards(goal, blocked_squares(goal, init), init), **budget
+    )
 
 
 #: texel cases whose kernel search takes minutes (proofkernelTest.cpp:891: 170 s on 2 loaded cores)
 _SLOW_SEARCHES = {"texel/test/texelutil/proofkernelTest.cpp:891"}
 
 
-@pytest.mark.parametrize("case", [pytest.param(c, id=c["source"], marks=[pytest.mark.slow] if c["source"] in _SLOW_SEARCHES
-                                               else []) for c in SEARCH if c["expect_kernel"]])
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(c, id=c["source"], marks=[pytest.mark.slow] if c["source"] in _SLOW_SEARCHES else [])
+        for c in SEARCH
+        if c["expect_kernel"]
+    ],
+)
 def test_kernel_found_where_texel_finds_one(case: dict) -> None:
     result = find_kernel(chess.Board(case["goal_fen"]), init=chess.Board(case["init_fen"]))
     assert result.status == "found"
@@ -39,9 +47,10 @@ def test_texel_rejections_reproduced() -> None:
     rule of pieces only a piece may capture, :func:`proofkernel.blocked.taken_by_piece`):
     texel's extended kernel also routes pieces, ours only rows of pawns."""
     rejected = [c for c in SEARCH if not c["expect_kernel"]]
-    ours = [find_kernel(chess.Board(c["goal_fen"]), init=chess.Board(c["init_fen"]), max_nodes=20_000,
-                        time_limit=5).status
-            for c in rejected]
+    ours = [
+        find_kernel(chess.Board(c["goal_fen"]), init=chess.Board(c["init_fen"]), max_nodes=20_000, time_limit=5).status
+        for c in rejected
+    ]
     assert len(rejected) == 17
     assert sum(status != "found" for status in ours) >= 14
 
@@ -67,8 +76,11 @@ def test_four_independent_captures_give_all_orders(case: dict) -> None:
     search = _search(chess.Board(case["init_fen"]), chess.Board(case["goal_fen"]))
     kernels = {tuple(sorted(map(str, k))) for k in search.kernels()}
     assert tuple(sorted(case["expected_moves_in_every_kernel"])) in kernels
-    orders = [k for k in _search(chess.Board(case["init_fen"]), chess.Board(case["goal_fen"])).kernels()
-              if sorted(map(str, k)) == sorted(case["expected_moves_in_every_kernel"])]
+    orders = [
+        k
+        for k in _search(chess.Board(case["init_fen"]), chess.Board(case["goal_fen"])).kernels()
+        if sorted(map(str, k)) == sorted(case["expected_moves_in_every_kernel"])
+    ]
     assert len(orders) == case["expected_kernel_count"]
 
 
@@ -217,8 +229,9 @@ def test_lower_bound_holds_along_games_with_capture_promotions() -> None:
             pawn_moves = [m for m in moves if board.piece_type_at(m.from_square) == chess.PAWN]
             pawn_captures = [m for m in pawn_moves if board.is_capture(m)]
             r = rng.random()
-            move = rng.choice(pawn_captures if pawn_captures and r < 0.6 else
-                              pawn_moves if pawn_moves and r < 0.8 else moves)
+            move = rng.choice(
+                pawn_captures if pawn_captures and r < 0.6 else pawn_moves if pawn_moves and r < 0.8 else moves
+            )
             capture = board.is_capture(move)
             promotions += move.promotion is not None
             board.push(move)
@@ -226,8 +239,10 @@ def test_lower_bound_holds_along_games_with_capture_promotions() -> None:
                 boards.append(board.copy(stack=False))
         goal = Goal.from_boards(board, blocked_squares(board))
         for i, earlier in enumerate(boards):
-            assert lower_bound(KernelState.from_board(earlier), goal) <= len(boards) - 1 - i, (earlier.fen(),
-                                                                                             board.fen())
+            assert lower_bound(KernelState.from_board(earlier), goal) <= len(boards) - 1 - i, (
+                earlier.fen(),
+                board.fen(),
+            )
             checked += 1
     assert promotions > 50 and checked > 500
 
@@ -297,8 +312,11 @@ def test_lower_bound_holds_along_random_kernel_walks() -> None:
         goal = dataclasses.replace(free, state=states[-1])
         for i, state in enumerate(states):
             assert lower_bound(state, goal) <= len(states) - 1 - i, (str(state), str(goal.state))
-            incomplete = sum(1 << f for f, (c, g) in enumerate(zip(state.columns, goal.state.columns, strict=True))
-                             if c != g and split_promotions(c, g) is None)
+            incomplete = sum(
+                1 << f
+                for f, (c, g) in enumerate(zip(state.columns, goal.state.columns, strict=True))
+                if c != g and split_promotions(c, g) is None
+            )
             tighter += _incomplete_cover(state, goal) > _domino_cover(incomplete)
             checked += 1
     assert checked > 2000 and tighter > 60
@@ -313,11 +331,18 @@ def test_no_pawn_promotes_past_a_check_to_a_king_that_never_moves() -> None:
     board = chess.Board("1q2k1br/P4R2/NB1p1r1R/1KR1QB1p/5p1P/1N4p1/BRP2Pr1/n4Q1r b k - 0 1")
     search = KernelSearch.between(chess.Board(), board, blocked_squares(board), max_nodes=1_000_000)
     white = search.goal.quiet_promotion[chess.WHITE]
-    assert [name for name, free in zip("abcdefgh", white, strict=False) if not free] == ["d", "e", "f", "h"]  # e8, h8 blocked
+    assert [name for name, free in zip("abcdefgh", white, strict=False) if not free] == [
+        "d",
+        "e",
+        "f",
+        "h",
+    ]  # e8, h8 blocked
     assert next(search.kernels(), None) is None and search.exhausted
     assert find_kernel(board).status == "no_kernel"
-    old_rule = tuple(not search.goal.blocked_mask & (chess.BB_SQUARES[chess.square(f, 6)] | chess.BB_SQUARES[chess.square(f, 7)])
-                     for f in range(8))
+    old_rule = tuple(
+        not search.goal.blocked_mask & (chess.BB_SQUARES[chess.square(f, 6)] | chess.BB_SQUARES[chess.square(f, 7)])
+        for f in range(8)
+    )
     without = dataclasses.replace(search.goal, quiet_promotion=(search.goal.quiet_promotion[chess.BLACK], old_rule))
     kernel = next(KernelSearch(search.initial, without, max_nodes=1_000_000).kernels(), None)
     assert kernel is not None
@@ -336,7 +361,9 @@ def test_promotions_of_random_games_keep_their_flags_beside_a_king_that_never_mo
         board = chess.Board()
         promotions = []
         for _ in range(rng.randint(40, 120)):
-            moves = [m for m in board.legal_moves if not (board.turn == keeper and chess.BB_SQUARES[m.from_square] & home)]
+            moves = [
+                m for m in board.legal_moves if not (board.turn == keeper and chess.BB_SQUARES[m.from_square] & home)
+            ]
             if not moves:
                 break
             pawn_moves = [m for m in moves if board.piece_type_at(m.from_square) == chess.PAWN]
@@ -348,7 +375,9 @@ def test_promotions_of_random_games_keep_their_flags_beside_a_king_that_never_mo
             continue  # the rook was taken: the king may have been free to move
         goal = Goal.from_boards(board, blocked_squares(board))
         for color, file, target in promotions:
-            allowed = goal.quiet_promotion[color][file] if file == target else goal.capture_promotion[color][file][target]
+            allowed = (
+                goal.quiet_promotion[color][file] if file == target else goal.capture_promotion[color][file][target]
+            )
             assert allowed, (board.fen(), color, file, target)
             checked += 1
     assert checked > 80
@@ -368,8 +397,11 @@ def test_a_bishop_sealed_on_its_promotion_square_was_born_there() -> None:
     assert find_kernel(board).status == "no_kernel"
     without = dataclasses.replace(search.goal, sealed_bishops=(0,) * 10)
     assert next(KernelSearch(search.initial, without, max_nodes=1_000_000).kernels(), None) is not None
-    legal = [row["fen"] for row in read_jsonl("cpr-923-dev.jsonl")
-             if row["legal"] and row["fen"].startswith(("B1QNQ1qn/1p3Pp1/", "Bn1RBB1B/1pb1b2n/"))]
+    legal = [
+        row["fen"]
+        for row in read_jsonl("cpr-923-dev.jsonl")
+        if row["legal"] and row["fen"].startswith(("B1QNQ1qn/1p3Pp1/", "Bn1RBB1B/1pb1b2n/"))
+    ]
     assert len(legal) == 2
     # from an initial position with that bishop on a8 already, it may never have moved
     init = chess.Board("Bn1qkbnr/1ppppppp/8/8/8/8/1PPPPPPP/RNBQK1NR w KQk - 0 1")
@@ -396,7 +428,9 @@ def test_random_games_with_a_bishop_sealed_on_a8_have_a_kernel() -> None:
     for _ in range(30):
         board = start.copy()
         for _ in range(rng.randint(20, 100)):
-            moves = [m for m in board.legal_moves if m.from_square != chess.B7 and m.to_square not in (chess.B7, chess.A8)]
+            moves = [
+                m for m in board.legal_moves if m.from_square != chess.B7 and m.to_square not in (chess.B7, chess.A8)
+            ]
             if not moves:
                 break
             taking = [m for m in moves if board.is_capture(m)]

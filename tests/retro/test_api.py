@@ -52,7 +52,9 @@ def test_submodules_of_the_same_name_stay_importable_and_callable() -> None:
 
 
 def test_import_retro_is_light() -> None:
-    code = "import sys, retro\nprint(sorted({m.split('.')[0] for m in sys.modules} & {'chess', 'scipy', 'ortools', " \
-           "'numpy', 'networkx', 'tqdm'}))"
+    code = (
+        "import sys, retro\nprint(sorted({m.split('.')[0] for m in sys.modules} & {'chess', 'scipy', 'ortools', "
+        "'numpy', 'networkx', 'tqdm'}))"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"

@@ -13,13 +13,18 @@ from retro.cli import main
 
 def test_epd_id_carried_into_json_and_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "in.epd"
-    path.write_text('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id "start"; c0 "the start";\n'
-                    '8/8/8/8/8/8/8/KRk5 w - - id "opposite check";\n'
-                    "4k3/8/8/8/8/8/8/4K3 w - - 0 1\n")
+    path.write_text(
+        'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id "start"; c0 "the start";\n'
+        '8/8/8/8/8/8/8/KRk5 w - - id "opposite check";\n'
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1\n"
+    )
     assert main(["check", "-f", str(path), "--json"]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [(r.get("id"), r["status"]) for r in records] == [
-        ("start", "unknown"), ("opposite check", "illegal"), (None, "unknown")]
+        ("start", "unknown"),
+        ("opposite check", "illegal"),
+        (None, "unknown"),
+    ]
     assert records[0]["fen"] == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"
     assert main(["check", "-f", str(path)]) == 0
     assert capsys.readouterr().out.splitlines()[1].startswith("opposite check: 8/8/8/8/8/8/8/KRk5 w - - illegal")

@@ -50,11 +50,11 @@ def near_fens(draw: st.DrawFn) -> bytes:
     position = draw(st.integers(0, len(fen) - 1))
     char = draw(st.sampled_from(list("12345678/pnbrqkPNBRQKwb- x9\x00\t")))
     if edit == "replace":
-        fen = fen[:position] + char + fen[position + 1:]
+        fen = fen[:position] + char + fen[position + 1 :]
     elif edit == "insert":
         fen = fen[:position] + char + fen[position:]
     elif edit == "delete":
-        fen = fen[:position] + fen[position + 1:]
+        fen = fen[:position] + fen[position + 1 :]
     elif edit == "field":
         fields = fen.split()
         del fields[draw(st.integers(0, len(fields) - 1))]

@@ -16,8 +16,9 @@ def test_single_position_text_and_json(capsys):
 
 
 def test_bad_fen_gives_one_line_and_exit_2():
-    result = subprocess.run([sys.executable, "-m", "retro.cli", "check", "rnbqkbnr/ppp/8 w - -"],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "retro.cli", "check", "rnbqkbnr/ppp/8 w - -"], capture_output=True, text=True
+    )
     assert result.returncode == 2
     assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
 

@@ -19,8 +19,12 @@ def test_unicode_board_has_coordinates_and_pieces() -> None:
 
 
 def test_move_squares_reads_forward_notation() -> None:
-    assert [str(move_squares(text)) for text in ("Kf5xNe5", "f4xg3ep+", "g2-g4", "e2e4")] == \
-        ["f5e5", "f4g3", "g2g4", "e2e4"]
+    assert [str(move_squares(text)) for text in ("Kf5xNe5", "f4xg3ep+", "g2-g4", "e2e4")] == [
+        "f5e5",
+        "f4g3",
+        "g2g4",
+        "e2e4",
+    ]
     assert move_squares("O-O") is None
 
 
@@ -32,8 +36,9 @@ def test_check_board_and_svg(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert svg.read_text().startswith("<svg")
 
 
-def test_proofgame_shows_the_final_position_and_marks_the_last_move(tmp_path: Path,
-                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_proofgame_shows_the_final_position_and_marks_the_last_move(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     svg = tmp_path / "p.svg"
     goal = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
     assert main(["proofgame", goal, "--board", "--svg", str(svg), "-t", "20"]) == 0

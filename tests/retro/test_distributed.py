@@ -23,8 +23,9 @@ POSITIONS = [
 
 @pytest.fixture(scope="module")
 def scheduler():
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=None) as cluster:
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    ) as cluster:
         yield cluster.scheduler_address
 
 
@@ -53,8 +54,26 @@ def test_estimate_chain_same_output(tmp_path, capsys, scheduler):
     results = []
     for name, extra in (("local", []), ("cluster", ["--scheduler", scheduler])):
         path = tmp_path / name
-        assert main(["estimate", "--samples", "40", "--seed", "6", "-m", "300", "-t", "60", "-o", str(path),
-                     "--json", *extra]) == 0
+        assert (
+            main(
+                [
+                    "estimate",
+                    "--samples",
+                    "40",
+                    "--seed",
+                    "6",
+                    "-m",
+                    "300",
+                    "-t",
+                    "60",
+                    "-o",
+                    str(path),
+                    "--json",
+                    *extra,
+                ]
+            )
+            == 0
+        )
         results.append((json.loads(capsys.readouterr().out), path.read_text()))
     assert results[0] == results[1]
     assert results[0][0]["unknown"] + results[0][0]["legal"] > 0  # some draws did go to the cluster

@@ -26,8 +26,9 @@ def test_tromp_labels_from_the_data(capsys):
     # illegal, so this is the estimate if only these legal positions were legal.
     rows = read_jsonl("cpr-923-dev.jsonl")
     weights = [Fraction(1, int(row["fen"].split()[5])) for row in rows if row["legal"]]
-    code, out, _ = _run(capsys, "--status", str(data_path("cpr-923-dev.jsonl")), "--samples", "10000",
-                        "--size", str(TROMP_N), "--json")
+    code, out, _ = _run(
+        capsys, "--status", str(data_path("cpr-923-dev.jsonl")), "--samples", "10000", "--size", str(TROMP_N), "--json"
+    )
     assert code == 0
     result = json.loads(out)
     assert (result["legal"], result["illegal"], result["unknown"]) == (len(weights), 10000 - len(weights), 0)
@@ -63,9 +64,11 @@ def test_status_lines_bounds_and_errors(tmp_path, capsys):
 
 
 def test_proofgame_json_records(tmp_path, capsys):
-    records = [{"fen": "8/8/8/8/8/8/1k6/K7 w - - 0 3", "status": "legal", "proof": []},
-               {"fen": "8/8/8/8/8/8/1k6/K7 b - - 0 1", "status": "illegal", "reason": "x"},
-               {"input": "zz", "status": "error", "error": "bad"}]
+    records = [
+        {"fen": "8/8/8/8/8/8/1k6/K7 w - - 0 3", "status": "legal", "proof": []},
+        {"fen": "8/8/8/8/8/8/1k6/K7 b - - 0 1", "status": "illegal", "reason": "x"},
+        {"input": "zz", "status": "error", "error": "bad"},
+    ]
     status = tmp_path / "s.jsonl"
     status.write_text("".join(json.dumps(r) + "\n" for r in records))
     code, out, _ = _run(capsys, "--status", str(status), "--size", "30", "--json")
@@ -75,14 +78,17 @@ def test_proofgame_json_records(tmp_path, capsys):
     assert (result["legal"], result["illegal"], result["unknown"]) == (1, 1, 1)
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--status", "{file}"], "--size"),
-    (["--status", "{file}", "--size", "10", "--samples", "1"], "smaller than"),
-    (["--status", "{bad}", "--size", "10"], "line 2"),
-    (["--status", "{missing}", "--size", "10"], "No such file"),
-    ([], "--samples"),
-    (["--samples", "5", "--size", "7"], "drop --size"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--status", "{file}"], "--size"),
+        (["--status", "{file}", "--size", "10", "--samples", "1"], "smaller than"),
+        (["--status", "{bad}", "--size", "10"], "line 2"),
+        (["--status", "{missing}", "--size", "10"], "No such file"),
+        ([], "--samples"),
+        (["--samples", "5", "--size", "7"], "drop --size"),
+    ],
+)
 def test_bad_input(tmp_path, capsys, args, message):
     good = tmp_path / "good.txt"
     good.write_text("8/8/8/8/8/8/1k6/K7 w - - 0 1 legal: proof: \n8/8/8/8/8/8/1k6/K7 b - - 0 1\n")
@@ -105,10 +111,15 @@ def test_chain_writes_every_draw_and_resumes(tmp_path, capsys):
     assert main(["rndfen", "--all", "40", "6"]) == 0
     drawn = capsys.readouterr().out.splitlines()[1:]
     assert [line.split(" legal:")[0].split(" illegal:")[0].split(" unknown:")[0] for line in lines[1:]] == drawn
-    counts = {s: sum(f" {s}: " in line or line.endswith(f" {s}:") for line in lines[1:]) for s in
-              ("legal", "illegal", "unknown")}
-    assert (result["legal"], result["illegal"], result["unknown"]) == (counts["legal"], counts["illegal"],
-                                                                      counts["unknown"])
+    counts = {
+        s: sum(f" {s}: " in line or line.endswith(f" {s}:") for line in lines[1:])
+        for s in ("legal", "illegal", "unknown")
+    }
+    assert (result["legal"], result["illegal"], result["unknown"]) == (
+        counts["legal"],
+        counts["illegal"],
+        counts["unknown"],
+    )
     assert counts["illegal"] < 40 and sum(counts.values()) == 40
     for line in lines[1:]:  # every legal verdict carries a proof game reaching the draw
         if " legal: proof:" in line:

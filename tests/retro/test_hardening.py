@@ -26,10 +26,12 @@ def _stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
 
 
-@pytest.mark.parametrize("command, statuses", [("check", ["unknown", "error", "unknown"]),
-                                               ("dead", ["dead", "error", "alive"])])
+@pytest.mark.parametrize(
+    "command, statuses", [("check", ["unknown", "error", "unknown"]), ("dead", ["dead", "error", "alive"])]
+)
 def test_row1_undecodable_line_gets_an_error_record_and_the_others_are_decided(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, statuses: list[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, statuses: list[str]
+) -> None:
     path = tmp_path / "nu.txt"
     path.write_bytes(KK.encode() + b"\n\xe9\n" + KQK.encode() + b"\n")
     assert main([command, "-f", str(path), "--json"]) == 0
@@ -39,7 +41,8 @@ def test_row1_undecodable_line_gets_an_error_record_and_the_others_are_decided(
 
 
 def test_row2_blank_line_gets_its_record_so_output_lines_up_with_input(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     _stdin(monkeypatch, f"{KK}\n\n# a comment\n{KQK}\n".encode())
     assert main(["check", "-f", "-", "--json"]) == 0
     captured = capsys.readouterr()
@@ -87,8 +90,9 @@ def test_row5_dead_and_unwinnable_refuse_invalid_positions(capsys: pytest.Captur
 
 
 @pytest.mark.parametrize("command", ["dead", "unwinnable"])
-def test_row5_an_illegal_but_valid_test_vector_is_still_decided(capsys: pytest.CaptureFixture[str],
-                                                                  command: str) -> None:
+def test_row5_an_illegal_but_valid_test_vector_is_still_decided(
+    capsys: pytest.CaptureFixture[str], command: str
+) -> None:
     # A CHA test vector (data/unwinnability-dev.jsonl): White has three bishops and two rooks
     # beside six pawns, more promoted pieces than missing pawns, so no game reaches it; but it
     # is a board python-chess accepts, and unwinnability is asked of it (both sides can win).
@@ -98,8 +102,9 @@ def test_row5_an_illegal_but_valid_test_vector_is_still_decided(capsys: pytest.C
     assert record["status"] in ("alive", "winnable")
 
 
-def test_row6_proofgame_keeps_the_move_counters_of_its_initial_position(tmp_path: Path,
-                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_row6_proofgame_keeps_the_move_counters_of_its_initial_position(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     start = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"  # after 1.e4 e5
     goal = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"  # 2.Nf3
     pgn = tmp_path / "g.pgn"
@@ -126,8 +131,9 @@ def test_row7_zero_jobs_is_refused_with_exit_2(capsys: pytest.CaptureFixture[str
     assert "positive integer" in capsys.readouterr().err
 
 
-def test_row8_long_input_and_control_bytes_are_cut_and_escaped(monkeypatch: pytest.MonkeyPatch,
-                                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_row8_long_input_and_control_bytes_are_cut_and_escaped(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     line = "\x00\x1b[31m" + "x" * 1_000_000
     assert main(["check", line]) == 2
     err = capsys.readouterr().err
@@ -143,11 +149,12 @@ def test_row8_long_input_and_control_bytes_are_cut_and_escaped(monkeypatch: pyte
 _HEAVY = ("ortools", "scipy", "numpy", "networkx", "pandas")
 
 
-@pytest.mark.parametrize("argv", [["check", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"],
-                                  ["--help"]])
+@pytest.mark.parametrize("argv", [["check", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"], ["--help"]])
 def test_row9_start_up_imports_no_heavy_library(argv: list[str]) -> None:
-    code = (f"import sys\nfrom retro.cli import main\ntry:\n    main({argv!r})\nexcept SystemExit:\n    pass\n"
-            f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({_HEAVY!r})))")
+    code = (
+        f"import sys\nfrom retro.cli import main\ntry:\n    main({argv!r})\nexcept SystemExit:\n    pass\n"
+        f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({_HEAVY!r})))"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip().splitlines()[-1] == "[]"
 
@@ -164,7 +171,8 @@ def test_row10_proofgame_passes_with_json(tmp_path: Path, capsys: pytest.Capture
 
 
 def test_row8_proofgame_passes_decided_lines_through_only_with_a_position(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     legal = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 legal: proof: e4"
     _stdin(monkeypatch, b"\x00junk legal: proof: e4\n" + legal.encode() + b"\n")
     assert main(["proofgame", "-f", "-"]) == 0

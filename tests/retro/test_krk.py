@@ -133,7 +133,7 @@ def test_move_graph_matches_one_position_functions(analysis):
     rng = random.Random(7)
     for code in rng.sample(np.flatnonzero(analysis.legal).tolist(), 2000):
         position = KrkPosition.from_code(code)
-        assert sorted(b.code for _, b in predecessors(position)) == sorted(sources[bounds[code]:bounds[code + 1]])
+        assert sorted(b.code for _, b in predecessors(position)) == sorted(sources[bounds[code] : bounds[code + 1]])
         assert analysis.measure[code] == measure(position)
 
 
@@ -153,9 +153,16 @@ def test_symbolic_legality_matches_python_chess():
     for code in rng.sample(range(CODE_COUNT), 40):
         position = KrkPosition.from_code(code)
         encoder = Encoder()
-        encoder.fix_root({"wkx": position.white_king % 8, "wky": position.white_king // 8,
-                          "bkx": position.black_king % 8, "bky": position.black_king // 8,
-                          "wrx": position.white_rook % 8, "wry": position.white_rook // 8})
+        encoder.fix_root(
+            {
+                "wkx": position.white_king % 8,
+                "wky": position.white_king // 8,
+                "bkx": position.black_king % 8,
+                "bky": position.black_king // 8,
+                "wrx": position.white_rook % 8,
+                "wry": position.white_rook // 8,
+            }
+        )
         legal = encoder.legal(encoder.root, position.white_to_move)
         encoder.model.add_bool_and([legal])
         _, status, _ = solve(encoder)

@@ -39,16 +39,18 @@ def test_diagram_positions_add_possible_en_passant_squares():
     assert squares == {None, chess.G3}
 
 
-SEQUENCE_PROBLEMS = [p for p in read_jsonl("lastmove-dev.jsonl")
-                     if p["answer_kind"] == "retraction_sequence" and len(p["answer"]) <= 6][:6]
+SEQUENCE_PROBLEMS = [
+    p for p in read_jsonl("lastmove-dev.jsonl") if p["answer_kind"] == "retraction_sequence" and len(p["answer"]) <= 6
+][:6]
 
 
 @pytest.mark.parametrize("problem", SEQUENCE_PROBLEMS, ids=[p["source"][:30] for p in SEQUENCE_PROBLEMS])
 def test_published_sequence_always_survives(problem):
     """Soundness: the published solution is never rejected (the filters are sound)."""
     side = chess.WHITE if problem["retract"] == "w" else chess.BLACK
-    verdict = solve(chess.Board(problem["board"] + " w - - 0 1"), side, moves=len(problem["answer"]),
-                    use_legality=False)
+    verdict = solve(
+        chess.Board(problem["board"] + " w - - 0 1"), side, moves=len(problem["answer"]), use_legality=False
+    )
     assert problem["answer"] in [list(s.moves) for s in verdict.solutions]
 
 

@@ -74,27 +74,33 @@ def test_solver_refuses_a_side_that_contradicts_the_fen():
         solve(chess.Board(f"{QUEEN_CHECK} b - - 0 1"), chess.BLACK, full_fen=True, use_legality=False)
 
 
-@pytest.mark.parametrize("text, retract, expected", [
-    (SIMPLE, None, (None, False)),
-    (SIMPLE, "w", (chess.WHITE, False)),
-    (f"{SIMPLE} retract=b", None, (chess.BLACK, False)),
-    (f"{SIMPLE} retract=both", None, (None, False)),
-    (f"{SIMPLE} w - -", None, (chess.BLACK, True)),
-    (f"{SIMPLE} b - - 0 1 retract=w", "white", (chess.WHITE, True)),
-])
+@pytest.mark.parametrize(
+    "text, retract, expected",
+    [
+        (SIMPLE, None, (None, False)),
+        (SIMPLE, "w", (chess.WHITE, False)),
+        (f"{SIMPLE} retract=b", None, (chess.BLACK, False)),
+        (f"{SIMPLE} retract=both", None, (None, False)),
+        (f"{SIMPLE} w - -", None, (chess.BLACK, True)),
+        (f"{SIMPLE} b - - 0 1 retract=w", "white", (chess.WHITE, True)),
+    ],
+)
 def test_read_problem(text, retract, expected):
     problem = read_problem(text, retract)
     assert (problem.retract, problem.full_fen) == expected
 
 
-@pytest.mark.parametrize("text, retract, message", [
-    (f"{SIMPLE} w", None, "2 fields"),
-    (f"{SIMPLE} w -", None, "3 fields"),
-    (f"{SIMPLE} retract=w", "b", "--retract says b"),
-    (f"{SIMPLE} b - - 0 1 retract=b", None, "contradicts the FEN"),
-    (f"{SIMPLE} retract=x", None, "w, b or both"),
-    (f"{SIMPLE} x - - 0 1", None, "side to move"),
-])
+@pytest.mark.parametrize(
+    "text, retract, message",
+    [
+        (f"{SIMPLE} w", None, "2 fields"),
+        (f"{SIMPLE} w -", None, "3 fields"),
+        (f"{SIMPLE} retract=w", "b", "--retract says b"),
+        (f"{SIMPLE} b - - 0 1 retract=b", None, "contradicts the FEN"),
+        (f"{SIMPLE} retract=x", None, "w, b or both"),
+        (f"{SIMPLE} x - - 0 1", None, "side to move"),
+    ],
+)
 def test_read_problem_errors(text, retract, message):
     with pytest.raises(InvalidFenError, match=message):
         read_problem(text, retract)
@@ -128,7 +134,8 @@ def test_time_limit_keeps_unchecked_candidates_and_progress_reports():
     assert verdict.unchecked == len(cheap.solutions) > 10 and not lines
     assert [s.moves for s in verdict.solutions] == [s.moves for s in cheap.solutions]
     # Two candidates and time to check them: one progress line each.
-    two = solve(chess.Board("8/8/8/8/8/6P1/3P2Pk/2KR3N w - - 0 1"), chess.BLACK, progress=lines.append,
-                legality_seconds=0.5)
+    two = solve(
+        chess.Board("8/8/8/8/8/6P1/3P2Pk/2KR3N w - - 0 1"), chess.BLACK, progress=lines.append, legality_time_limit=0.5
+    )
     assert len(lines) == 2 and lines[0].startswith("checking candidate 1/2")
     assert two.unchecked == 0

@@ -2,9 +2,9 @@
 retro.rules (unreachable-square: a piece that could not have got to its square;
 confined-originals: an initial piece that could never leave its square, so another of
 its kind is promoted), with the verified cages of data/cages.txt (the bench's known
-cages) and without the legality pipeline, so each takes well under a second. Each asserts the unique published answer: for a last-move-type
-problem, every surviving last move has the published type and the other side has no
-possible last move at all."""
+cages) and without the legality pipeline, so each takes well under a second. Each
+asserts the unique published answer: for a last-move-type problem, every surviving last
+move has the published type and the other side has no possible last move at all."""
 
 import chess
 import pytest

@@ -20,11 +20,15 @@ LEGALITY = texel_cases("legality")
 
 def _must_not_be_illegal(case: dict) -> bool:
     return (case["expected_prefix"].startswith("illegal") and not case["expected_match"]) or (
-        case["expected_prefix"].startswith("legal") and case["expected_match"])
+        case["expected_prefix"].startswith("legal") and case["expected_match"]
+    )
 
 
-@pytest.mark.parametrize("case", [c for c in LEGALITY if _must_not_be_illegal(c)],
-                         ids=[c["source"] for c in LEGALITY if _must_not_be_illegal(c)])
+@pytest.mark.parametrize(
+    "case",
+    [c for c in LEGALITY if _must_not_be_illegal(c)],
+    ids=[c["source"] for c in LEGALITY if _must_not_be_illegal(c)],
+)
 def test_texel_legal_cases_are_never_illegal(case: dict) -> None:
     assert decide(chess.Board(case["fen"]), max_nodes=20_000, time_limit=10).status != "illegal"
 

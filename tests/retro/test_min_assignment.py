@@ -12,9 +12,13 @@ from retro.rules import _min_assignment
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.integers(1, 8).flatmap(
-    lambda rows: st.lists(st.lists(st.sampled_from([0, 1, 2, 3, 5, 7, 10_000]), min_size=8, max_size=8),
-                          min_size=rows, max_size=rows)))
+@given(
+    st.integers(1, 8).flatmap(
+        lambda rows: st.lists(
+            st.lists(st.sampled_from([0, 1, 2, 3, 5, 7, 10_000]), min_size=8, max_size=8), min_size=rows, max_size=rows
+        )
+    )
+)
 def test_equals_scipy(cost: list[list[int]]) -> None:
     matrix = np.array(cost)
     rows, cols = linear_sum_assignment(matrix)

@@ -11,9 +11,14 @@ from retro.pawn_fates import _feasible, _promotion_free_fates, excess_pieces
 
 
 def _key(board: chess.Board) -> tuple:
-    return (board.pawns & board.occupied_co[chess.WHITE], board.pawns & board.occupied_co[chess.BLACK],
-            excess_pieces(board, chess.WHITE), excess_pieces(board, chess.BLACK),
-            chess.popcount(board.occupied_co[chess.WHITE]), chess.popcount(board.occupied_co[chess.BLACK]))
+    return (
+        board.pawns & board.occupied_co[chess.WHITE],
+        board.pawns & board.occupied_co[chess.BLACK],
+        excess_pieces(board, chess.WHITE),
+        excess_pieces(board, chess.BLACK),
+        chess.popcount(board.occupied_co[chess.WHITE]),
+        chess.popcount(board.occupied_co[chess.BLACK]),
+    )
 
 
 @st.composite

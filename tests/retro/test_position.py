@@ -1,3 +1,4 @@
+import chess
 import pytest
 
 from retro.position import InvalidFenError, parse_board, parse_fen
@@ -36,4 +37,4 @@ def test_king_count_only_when_required():
     parse_fen("KK6/8/8/8/8/8/8/k7 w - -")
     with pytest.raises(InvalidFenError, match="2 white kings"):
         parse_fen("KK6/8/8/8/8/8/8/k7 w - -", require_kings=True)
-    assert parse_board("8/8/8/8/8/1P6/1PkPP3/KR1b4").piece_at(0).symbol() == "K"
+    assert parse_board("8/8/8/8/8/1P6/1PkPP3/KR1b4").piece_at(0) == chess.Piece.from_symbol("K")

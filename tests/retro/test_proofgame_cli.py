@@ -21,8 +21,9 @@ FENS = [
 
 
 def _retro(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "retro.cli", *args], input=stdin, capture_output=True, text=True,
-                          timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "retro.cli", *args], input=stdin, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_single_position_text_and_bad_input() -> None:

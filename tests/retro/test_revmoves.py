@@ -53,8 +53,9 @@ class Orientation:
         if not self.swapped:
             return uci
         move = chess.Move.from_uci(uci)
-        return chess.Move(chess.square_mirror(move.from_square), chess.square_mirror(move.to_square),
-                          move.promotion).uci()
+        return chess.Move(
+            chess.square_mirror(move.from_square), chess.square_mirror(move.to_square), move.promotion
+        ).uci()
 
     def castling(self, mask: chess.Bitboard) -> str:
         """Castling rights of a retraction, written in the case's own orientation."""
@@ -65,10 +66,10 @@ def texel_entry(retraction: Retraction, orientation: Orientation) -> tuple[str, 
     """(move, captured, castle, ep) as in texel-cases.jsonl (captured '-' for e.p.)."""
     move = retraction.move
     if orientation.swapped:
-        move = chess.Move(chess.square_mirror(move.from_square), chess.square_mirror(move.to_square),
-                          move.promotion)
-    captured = "-" if retraction.captured is None or retraction.is_en_passant else chess.piece_symbol(
-        retraction.captured)
+        move = chess.Move(chess.square_mirror(move.from_square), chess.square_mirror(move.to_square), move.promotion)
+    captured = (
+        "-" if retraction.captured is None or retraction.is_en_passant else chess.piece_symbol(retraction.captured)
+    )
     ep = "-" if retraction.ep is None else orientation.square(chess.square_name(retraction.ep))
     return move.uci(), captured, orientation.castling(retraction.castling), ep
 
@@ -76,7 +77,8 @@ def texel_entry(retraction: Retraction, orientation: Orientation) -> tuple[str, 
 def matches(retraction: Retraction, case: dict, orientation: Orientation) -> bool:
     source, target = orientation.square(case.get("from")), orientation.square(case.get("to"))
     return (source is None or chess.square_name(retraction.move.from_square) == source) and (
-        target is None or chess.square_name(retraction.move.to_square) == target)
+        target is None or chess.square_name(retraction.move.to_square) == target
+    )
 
 
 ORIENTATIONS = [pytest.param(Orientation(False), id="as-given"), pytest.param(Orientation(True), id="mirrored")]
@@ -87,6 +89,7 @@ def case_id(case: dict) -> str:
 
 
 # ----------------------------------------------------------------- texel documentation
+
 
 def test_texel_documentation_example() -> None:
     # Paper 002, "texelutil revmoves": the white bishop on d7 gives check, so it just
@@ -105,12 +108,17 @@ def test_texel_documentation_example() -> None:
 
 # ----------------------------------------------------------------- texel's unit tests
 
+
 @pytest.mark.parametrize("orientation", ORIENTATIONS)
 @pytest.mark.parametrize("case", texel_cases("revmoves"), ids=case_id)
 def test_texel_revmoves_moves(case: dict, orientation: Orientation) -> None:
     board = orientation.board(case["fen"])
-    got = sorted({orientation.move(r.move.uci()) if orientation.swapped else r.move.uci()
-                  for r in retractions(board, include_ep_square=False)})
+    got = sorted(
+        {
+            orientation.move(r.move.uci()) if orientation.swapped else r.move.uci()
+            for r in retractions(board, include_ep_square=False)
+        }
+    )
     assert got == sorted(case["expected"])
 
 
@@ -130,8 +138,11 @@ def test_texel_revmoves_ep(case: dict, orientation: Orientation) -> None:
     modes = [True, False] if case["include_ep_square"] == "both" else [case["include_ep_square"]]
     expected = sorted((e["move"], e["captured"], e["castle"], e["ep"]) for e in case["expected"])
     for include in modes:
-        got = sorted(texel_entry(r, orientation) for r in retractions(board, include_ep_square=include)
-                     if r.ep is not None and matches(r, case, orientation))
+        got = sorted(
+            texel_entry(r, orientation)
+            for r in retractions(board, include_ep_square=include)
+            if r.ep is not None and matches(r, case, orientation)
+        )
         assert got == expected, f"include_ep_square={include}"
 
 
@@ -140,18 +151,24 @@ def test_texel_revmoves_ep(case: dict, orientation: Orientation) -> None:
 def test_texel_revmoves_filtered(case: dict, orientation: Orientation) -> None:
     board = orientation.board(case["fen"])
     expected = sorted((e["move"], e["captured"], e["castle"], e["ep"]) for e in case["expected"])
-    got = sorted(texel_entry(r, orientation) for r in retractions(board, include_ep_square=False)
-                 if matches(r, case, orientation))
+    got = sorted(
+        texel_entry(r, orientation)
+        for r in retractions(board, include_ep_square=False)
+        if matches(r, case, orientation)
+    )
     assert got == expected
 
 
 def test_texel_cases_are_all_used() -> None:
-    counts = {kind: len(texel_cases(kind)) for kind in
-              ("revmoves", "revmoves_castle_rights", "revmoves_ep", "revmoves_filtered")}
+    counts = {
+        kind: len(texel_cases(kind))
+        for kind in ("revmoves", "revmoves_castle_rights", "revmoves_ep", "revmoves_filtered")
+    }
     assert counts == {"revmoves": 33, "revmoves_castle_rights": 36, "revmoves_ep": 27, "revmoves_filtered": 17}
 
 
 # ----------------------------------------------------------------- hand-made positions
+
 
 def test_side_that_moved_in_check_has_no_retraction() -> None:
     # Black to move, but the white king e1 is attacked by the rook e8: White's last

@@ -50,8 +50,9 @@ def test_json_en_passant_and_no_predecessor(capsys: pytest.CaptureFixture[str]) 
 
 def test_batch_keeps_going_after_a_bad_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     inputs = tmp_path / "fens.txt"
-    inputs.write_text(f"{TEXEL_EXAMPLE}\n# a comment\nnot a fen\n"
-                      "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n")
+    inputs.write_text(
+        f"{TEXEL_EXAMPLE}\n# a comment\nnot a fen\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"
+    )
     assert main(["revmoves", "--json", "-f", str(inputs)]) == 2  # one input was bad
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["status"] for r in records] == ["found", "error", "found"]
@@ -59,21 +60,27 @@ def test_batch_keeps_going_after_a_bad_line(tmp_path: Path, capsys: pytest.Captu
     assert [r["move"] for r in records[2]["retractions"]] == ["a6b8", "c6b8", "f6g8", "h6g8"]
     assert main(["revmoves", "-f", str(inputs)]) == 2
     out = capsys.readouterr().out.splitlines()
-    assert out[:6] == ["rnbqkbnr/pppB1ppp/4p3/1Q6/4P3/8/PPPP1PPP/RNB1K1NR b KQkq -",
-                       *("  " + line for line in TEXEL_OUTPUT)]
+    assert out[:6] == [
+        "rnbqkbnr/pppB1ppp/4p3/1Q6/4P3/8/PPPP1PPP/RNB1K1NR b KQkq -",
+        *("  " + line for line in TEXEL_OUTPUT),
+    ]
     assert out[6].startswith("not a fen error: ")
 
 
-@pytest.mark.parametrize("fen", [
-    "rnbqkbnr/pppB1ppp/4p3/1Q6/4P3/8/PPPP1PPP/RNB1K1N b KQkq - 0 1",  # rank of 7 files
-    "rnbqkbnr/pppB1ppp/4p3/1Q6/4P3/8/PPPP1PPP/RNB1K1NR x KQkq - 0 1",  # side to move
-    "8/8/8/8/8/8/8/K7 w - - 0 1",  # no black king
-    "rnbqkbnr/pppB1ppp/4p3/1Q6/4P3/8/PPPP1PPP/RNB1K1NR b",  # too few fields
-])
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "rnbqkbnr/pppB1ppp/4p3/1Q6/4P3/8/PPPP1PPP/RNB1K1N b KQkq - 0 1",  # rank of 7 files
+        "rnbqkbnr/pppB1ppp/4p3/1Q6/4P3/8/PPPP1PPP/RNB1K1NR x KQkq - 0 1",  # side to move
+        "8/8/8/8/8/8/8/K7 w - - 0 1",  # no black king
+        "rnbqkbnr/pppB1ppp/4p3/1Q6/4P3/8/PPPP1PPP/RNB1K1NR b",  # too few fields
+    ],
+)
 @pytest.mark.slow
 def test_invalid_fen_exits_2_with_one_line(fen: str) -> None:
-    done = subprocess.run([sys.executable, "-m", "retro.cli", "revmoves", fen],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "retro.cli", "revmoves", fen], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr.startswith("retro revmoves: error: ") and len(done.stderr.strip().splitlines()) == 1

@@ -22,8 +22,10 @@ from tests.retro.revmoves_games import random_game_positions
 from tests.retro.test_revmoves_property import position_key
 
 _CASTLING_ROOK = {
-    (chess.E1, chess.G1): (chess.H1, chess.F1), (chess.E1, chess.C1): (chess.A1, chess.D1),
-    (chess.E8, chess.G8): (chess.H8, chess.F8), (chess.E8, chess.C8): (chess.A8, chess.D8),
+    (chess.E1, chess.G1): (chess.H1, chess.F1),
+    (chess.E1, chess.C1): (chess.A1, chess.D1),
+    (chess.E8, chess.G8): (chess.H8, chess.F8),
+    (chess.E8, chess.C8): (chess.A8, chess.D8),
 }
 _CAPTURED = (None, chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT, chess.PAWN)
 
@@ -66,8 +68,9 @@ def oracle(board: chess.Board) -> set[tuple]:
         piece_type = board.piece_type_at(to)
         assert piece_type is not None  # a square of board.occupied_co[us]
         origins = [piece_type]
-        if piece_type in (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN) and \
-                chess.square_rank(to) == (7 if us == chess.WHITE else 0):
+        if piece_type in (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN) and chess.square_rank(to) == (
+            7 if us == chess.WHITE else 0
+        ):
             origins.append(chess.PAWN)
         for origin in origins:
             sources = _reach(origin, to, us) & ~board.occupied
@@ -76,15 +79,16 @@ def oracle(board: chess.Board) -> set[tuple]:
             for source in chess.SquareSet(sources):
                 rook_move = _CASTLING_ROOK.get((source, to)) if piece_type == chess.KING else None
                 rook_from, rook_to = rook_move or (0, 0)  # read only when castling
-                for castle in ([False, True] if rook_move else [False]):
-                    if castle and (board.piece_at(rook_to) != chess.Piece(chess.ROOK, us)
-                                   or board.piece_at(rook_from)):
+                for castle in [False, True] if rook_move else [False]:
+                    if castle and (board.piece_at(rook_to) != chess.Piece(chess.ROOK, us) or board.piece_at(rook_from)):
                         continue
                     for captured in _CAPTURED:
                         behind = to - 8 if us == chess.WHITE else to + 8
                         squares = [to, behind] if captured == chess.PAWN and piece_type == chess.PAWN else [to]
                         for capture_square in squares:
-                            if captured is not None and (castle or (capture_square != to and board.piece_at(capture_square))):
+                            if captured is not None and (
+                                castle or (capture_square != to and board.piece_at(capture_square))
+                            ):
                                 continue
                             if captured == chess.PAWN and chess.square_rank(capture_square) in (0, 7):
                                 continue

@@ -90,8 +90,13 @@ def test_a_reader_that_stops_early_ends_the_run_quietly():
 
     root = Path(__file__).resolve().parents[2]
     env = dict(os.environ, PYTHONPATH=str(root))
-    process = subprocess.Popen([sys.executable, "-m", "retro.cli", "rndfen", "--all", "5000", "1"], cwd=root,
-                               env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "retro.cli", "rndfen", "--all", "5000", "1"],
+        cwd=root,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     assert process.stdout is not None and process.stderr is not None
     assert process.stdout.readline().startswith(b"# rndfen:")
     process.stdout.close()

@@ -16,23 +16,55 @@ START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 # (rule, illegal FEN, nearby legal FEN, why the legal one is reachable)
 CASES = [
     ("king-count", "8/8/8/8/8/8/8/KK5k w - - 0 1", "8/8/8/8/8/8/8/K6k w - - 0 1", "bare kings after captures"),
-    ("pawn-on-back-rank", "P6k/8/8/8/8/8/8/K7 b - - 0 1", "Q6k/8/8/8/8/8/8/K7 b - - 0 1",
-     "a pawn promoted on a8 (no check on h8)"),
-    ("too-many-units", "k6N/8/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
-     "k7/8/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", "White lost nothing, Black all but the king"),
-    ("too-many-promotions", "7k/8/8/8/8/8/PPPPPPPP/QNBQKBNR w - - 0 1",
-     "7k/8/8/8/8/8/1PPPPPPP/QNBQKBNR w - - 0 1", "the a-pawn promoted on a8 after Black's a-pawn was taken"),
-    ("bishop-colours", "4k3/8/8/8/4B3/3P4/PPP1PPPP/RN1QKBNR w - - 0 1",
-     "4k3/8/8/8/3B4/3P4/PPP1PPPP/RN1QKBNR w - - 0 1", "d3, then Bc1-e3-d4 (e4 is light, d4 dark)"),
+    (
+        "pawn-on-back-rank",
+        "P6k/8/8/8/8/8/8/K7 b - - 0 1",
+        "Q6k/8/8/8/8/8/8/K7 b - - 0 1",
+        "a pawn promoted on a8 (no check on h8)",
+    ),
+    (
+        "too-many-units",
+        "k6N/8/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+        "k7/8/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+        "White lost nothing, Black all but the king",
+    ),
+    (
+        "too-many-promotions",
+        "7k/8/8/8/8/8/PPPPPPPP/QNBQKBNR w - - 0 1",
+        "7k/8/8/8/8/8/1PPPPPPP/QNBQKBNR w - - 0 1",
+        "the a-pawn promoted on a8 after Black's a-pawn was taken",
+    ),
+    (
+        "bishop-colours",
+        "4k3/8/8/8/4B3/3P4/PPP1PPPP/RN1QKBNR w - - 0 1",
+        "4k3/8/8/8/3B4/3P4/PPP1PPPP/RN1QKBNR w - - 0 1",
+        "d3, then Bc1-e3-d4 (e4 is light, d4 dark)",
+    ),
     ("opponent-in-check", "8/8/8/8/8/8/8/KRk5 w - - 0 1", "8/8/8/8/8/8/8/KRk5 b - - 0 1", "Ra1-b1+ was the last move"),
-    ("castling-rights", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1",
-     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w Qkq - 0 1", "the h1 rook was captured"),
-    ("en-passant", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1",
-     "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", "1.e4 with Black to move"),
-    ("en-passant", "8/8/8/7k/4P3/8/8/4K2R b - e3 0 1",
-     "8/8/8/7k/4P3/8/8/3BK3 b - e3 0 1", "e2-e4 uncovered Bd1's check (with Rh1 it was check before)"),
-    ("pawn-captures", "rnbqkbnr/p1pppppp/p7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-     "rnbqkbnr/p1pppppp/p7/8/8/8/1PPPPPPP/RNBQKBNR w KQkq - 0 1", "texel: a4 Nf6 a5 Ng8 a6 bxa6"),
+    (
+        "castling-rights",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w Qkq - 0 1",
+        "the h1 rook was captured",
+    ),
+    (
+        "en-passant",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+        "1.e4 with Black to move",
+    ),
+    (
+        "en-passant",
+        "8/8/8/7k/4P3/8/8/4K2R b - e3 0 1",
+        "8/8/8/7k/4P3/8/8/3BK3 b - e3 0 1",
+        "e2-e4 uncovered Bd1's check (with Rh1 it was check before)",
+    ),
+    (
+        "pawn-captures",
+        "rnbqkbnr/p1pppppp/p7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/p1pppppp/p7/8/8/8/1PPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "texel: a4 Nf6 a5 Ng8 a6 bxa6",
+    ),
 ]
 
 
@@ -163,7 +195,9 @@ def test_texel_legality_cases_are_consistent():
     for case in texel_cases("legality"):
         verdict = check_static(parse_fen(case["fen"]))
         must_not_be_illegal = ("illegal" in case["expected_prefix"] and not case["expected_match"]) or (
-            case["expected_match"] and ("legal: proof" in case["expected_prefix"] or "unknown" in case["expected_prefix"]))
+            case["expected_match"]
+            and ("legal: proof" in case["expected_prefix"] or "unknown" in case["expected_prefix"])
+        )
         if must_not_be_illegal:
             assert verdict.status == "unknown", (case["fen"], verdict)
 

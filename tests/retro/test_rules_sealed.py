@@ -13,28 +13,36 @@ from retro.rules import RULES, _Facts, check_static
 
 # (rule, illegal FEN, nearby legal FEN, the moves reaching the legal one)
 CASES = [
-    ("unreachable-square",
-     # Black's bishop on c1 with White's b2, c2, d2 pawns at home: nothing ever entered c1.
-     "rnbqk1nr/pppp1ppp/4p3/8/8/8/PPPPPPPP/RNbQKBNR w KQkq - 0 1",
-     "rnbqk1nr/pppp1ppp/4p3/8/8/1P6/P1PPPPPP/RNbQKBNR w KQkq - 0 4",
-     "1.b3 e6 2.Nf3 Ba3 3.Ng1 Bxc1"),
-    ("unreachable-square",
-     # White's bishop on f8 with Black's e7, f7, g7 pawns at home (the lastmove problem
-     # K1krNB2/p1ppp1p1/5p2 before f7-f6).
-     "K1krNB2/p1ppppp1/8/8/8/8/8/8 b - - 0 1",
-     "K1krNB2/p1ppp1p1/5p2/8/8/8/8/8 w - - 0 1",
-     "none given: the lastmove solver's published answer (f7xNe8=N) stands for it"),
-    ("confined-originals",
-     # Black's c8 bishop never left c8 (b7 and d7 at home), so the e6 bishop is promoted,
-     # but all eight black pawns are on the board.
-     "rn1qkbnr/pppppppp/4b3/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-     "rn1qkbnr/ppp1pppp/3pb3/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 3",
-     "1.Nf3 d6 2.Ng1 Be6"),
-    ("confined-originals",
-     # Two black bishops beyond the confined c8 and f8 ones, with seven black pawns.
-     "k1KB4/bpRpp1p1/bPp2p2/1p6/8/8/8/8 w - - 0 1",
-     "k1KB4/PpRpp1p1/b1p2p2/1p6/8/8/8/8 b - - 0 1",
-     "none given: one promoted light bishop for the one missing black pawn (published problem)"),
+    (
+        "unreachable-square",
+        # Black's bishop on c1 with White's b2, c2, d2 pawns at home: nothing ever entered c1.
+        "rnbqk1nr/pppp1ppp/4p3/8/8/8/PPPPPPPP/RNbQKBNR w KQkq - 0 1",
+        "rnbqk1nr/pppp1ppp/4p3/8/8/1P6/P1PPPPPP/RNbQKBNR w KQkq - 0 4",
+        "1.b3 e6 2.Nf3 Ba3 3.Ng1 Bxc1",
+    ),
+    (
+        "unreachable-square",
+        # White's bishop on f8 with Black's e7, f7, g7 pawns at home (the lastmove problem
+        # K1krNB2/p1ppp1p1/5p2 before f7-f6).
+        "K1krNB2/p1ppppp1/8/8/8/8/8/8 b - - 0 1",
+        "K1krNB2/p1ppp1p1/5p2/8/8/8/8/8 w - - 0 1",
+        "none given: the lastmove solver's published answer (f7xNe8=N) stands for it",
+    ),
+    (
+        "confined-originals",
+        # Black's c8 bishop never left c8 (b7 and d7 at home), so the e6 bishop is promoted,
+        # but all eight black pawns are on the board.
+        "rn1qkbnr/pppppppp/4b3/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rn1qkbnr/ppp1pppp/3pb3/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 3",
+        "1.Nf3 d6 2.Ng1 Be6",
+    ),
+    (
+        "confined-originals",
+        # Two black bishops beyond the confined c8 and f8 ones, with seven black pawns.
+        "k1KB4/bpRpp1p1/bPp2p2/1p6/8/8/8/8 w - - 0 1",
+        "k1KB4/PpRpp1p1/b1p2p2/1p6/8/8/8/8 b - - 0 1",
+        "none given: one promoted light bishop for the one missing black pawn (published problem)",
+    ),
 ]
 
 SEALED_RULES = ("unreachable-square", "confined-originals")

@@ -76,11 +76,14 @@ def meets(cells: tuple[str, ...], constraint: Constraint) -> bool:
 PAWN_SHAPE = SpaceShape(files=2, ranks=3, max_pawns=1, base_counts=(0, 0, 0, 1))
 
 
-@pytest.mark.parametrize("shape", [
-    SpaceShape(files=2, ranks=3, max_pawns=0, base_counts=(1, 0, 1, 0)),
-    SpaceShape(files=2, ranks=4, max_pawns=0, base_counts=(1, 0, 0, 0)),
-    PAWN_SHAPE,
-])
+@pytest.mark.parametrize(
+    "shape",
+    [
+        SpaceShape(files=2, ranks=3, max_pawns=0, base_counts=(1, 0, 1, 0)),
+        SpaceShape(files=2, ranks=4, max_pawns=0, base_counts=(1, 0, 0, 0)),
+        PAWN_SHAPE,
+    ],
+)
 def test_size_brute_force(shape):
     assert SampleSpace(shape, rights=False).size == len(brute_force(shape))
 
@@ -254,8 +257,10 @@ def test_size_against_boards_and_their_options():
 
 # One capture (2.dxe5 takes the e-pawn), three promotions (both white e-pawns, the black
 # d-pawn): the capture-accounting bound of item 2 is reached by a real game.
-AT_THE_BOUND = ("d4 e5 dxe5 d5 Nf3 Kd7 e6+ Kc6 e7 d4 e8=Q+ Bd7 Qe4+ Kb6 Qh4 d3 Qd2 a6 Qdg5 d2+ Kd1 h6 "
-                "e4 a5 e5 h5 e6 a4 e7 Nc6 e8=Q Be6 Ke2 d1=Q+ Ke3")
+AT_THE_BOUND = (
+    "d4 e5 dxe5 d5 Nf3 Kd7 e6+ Kc6 e7 d4 e8=Q+ Bd7 Qe4+ Kb6 Qh4 d3 Qd2 a6 Qdg5 d2+ Kd1 h6 "
+    "e4 a5 e5 h5 e6 a4 e7 Nc6 e8=Q Be6 Ke2 d1=Q+ Ke3"
+)
 
 
 def test_capture_accounting_bound_reached_by_a_game():

@@ -113,8 +113,16 @@ def test_bounds_fit_every_ply_of_every_euclide_solution() -> None:
 # -- short dev problems of each verdict -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("row_id", ["natch-test-problems-42", "single-capture-1", "no-captures-10",
-                                    "natch-test-problems-76", "natch-test-problems-72"])
+@pytest.mark.parametrize(
+    "row_id",
+    [
+        "natch-test-problems-42",
+        "single-capture-1",
+        "no-captures-10",
+        "natch-test-problems-76",
+        "natch-test-problems-72",
+    ],
+)
 def test_euclide_unique_problems(row_id: str) -> None:
     row, verdict = _solve_row(row_id, time_limit=60)
     assert verdict.status == SpgStatus.UNIQUE

@@ -36,8 +36,9 @@ def test_batch_goes_on_after_a_bad_line(tmp_path, capsys: pytest.CaptureFixture[
     assert records[1]["input"] == "not-a-board 3"
 
 
-@pytest.mark.parametrize("argv", [["spg", "nonsense", "3"], ["spg", TWO_GAMES],
-                                  ["spg", TWO_GAMES, "3", "--solutions", "1"]])
+@pytest.mark.parametrize(
+    "argv", [["spg", "nonsense", "3"], ["spg", TWO_GAMES], ["spg", TWO_GAMES, "3", "--solutions", "1"]]
+)
 def test_bad_input_is_one_line_and_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2
     err = capsys.readouterr().err

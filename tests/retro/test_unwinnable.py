@@ -114,8 +114,9 @@ def test_position_1_is_dead_by_the_static_check() -> None:
     assert is_dead(board, quick=True).status == "dead"
 
 
-def _orth_hits(piece_type: chess.PieceType, color: chess.Color, placed: chess.Square,
-               s: chess.Square) -> chess.Bitboard:
+def _orth_hits(
+    piece_type: chess.PieceType, color: chess.Color, placed: chess.Square, s: chess.Square
+) -> chess.Bitboard:
     """Squares of orth(s) a lone piece on ``placed`` attacks (s vacated: the mated king is removed)."""
     board = chess.Board(None)
     board.set_piece_at(placed, chess.Piece(piece_type, color))
@@ -308,12 +309,15 @@ def test_property_static_check_on_blocked_positions_after_random_play() -> None:
     assert answered >= 40
 
 
-@pytest.mark.parametrize("fen", [
-    "4k3/4R3/8/8/8/8/8/4K3 w - -",  # the side not to move is in check
-    "P3k3/8/8/8/8/8/8/4K3 w - -",  # pawn on the back rank
-    "4k3/8/8/8/8/8/8/8 w - -",  # no white king
-    "4k3/8/8/8/8/8/8/3KK3 w - -",  # two white kings
-])
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "4k3/4R3/8/8/8/8/8/4K3 w - -",  # the side not to move is in check
+        "P3k3/8/8/8/8/8/8/4K3 w - -",  # pawn on the back rank
+        "4k3/8/8/8/8/8/8/8 w - -",  # no white king
+        "4k3/8/8/8/8/8/8/3KK3 w - -",  # two white kings
+    ],
+)
 def test_unplayable_positions_are_refused(fen: str) -> None:
     with pytest.raises(InvalidPositionError):
         analyze(chess.Board(fen), W)

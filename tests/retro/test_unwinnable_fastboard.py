@@ -78,8 +78,12 @@ def _same_verdicts(boards: list[chess.Board]) -> int:
             for quick, budget in ((True, 0), (False, 150)):
                 fast = analyze(board, winner, quick=quick, max_nodes=budget or 1)
                 slow = analyze(board, winner, quick=quick, max_nodes=budget or 1, reference=True)
-                assert (fast.status, fast.line, fast.nodes, fast.reason) == \
-                    (slow.status, slow.line, slow.nodes, slow.reason), (board.fen(), winner, quick)
+                assert (fast.status, fast.line, fast.nodes, fast.reason) == (
+                    slow.status,
+                    slow.line,
+                    slow.nodes,
+                    slow.reason,
+                ), (board.fen(), winner, quick)
                 compared += 1
     return compared
 

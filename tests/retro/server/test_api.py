@@ -50,19 +50,29 @@ def _timeless(record: Any) -> Any:
     return record
 
 
-@pytest.mark.parametrize(("command", "body", "argv"), [
-    ("check", {"fen": ILLEGAL_PAWNS}, ["check", ILLEGAL_PAWNS]),
-    ("revmoves", {"fen": KQK}, ["revmoves", KQK]),
-    ("proofgame", {"fen": AFTER_E4_D5}, ["proofgame", AFTER_E4_D5]),
-    ("unwinnable", {"fen": KQK, "winner": "white"}, ["unwinnable", KQK, "white"]),
-    ("dead", {"fen": DEAD_BLOCKED}, ["dead", DEAD_BLOCKED]),
-    ("cage", {"fen": "8/8/8/8/8/8/6PP/6Nr", "frozen": ["g1"], "depth": 5},
-     ["cage", "8/8/8/8/8/8/6PP/6Nr", "--frozen", "g1", "--depth", "5"]),
-    ("lastmove", {"fen": "8/8/3r4/4K3/8/4kqpb/8/8", "retract": "w", "moves": 3, "legality": False},
-     ["lastmove", "8/8/3r4/4K3/8/4kqpb/8/8", "--retract", "w", "--moves", "3", "--no-legality"]),
-])
-def test_each_command_answers_the_cli_json_record(client: TestClient, command: str, body: dict[str, Any],
-                                                  argv: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("command", "body", "argv"),
+    [
+        ("check", {"fen": ILLEGAL_PAWNS}, ["check", ILLEGAL_PAWNS]),
+        ("revmoves", {"fen": KQK}, ["revmoves", KQK]),
+        ("proofgame", {"fen": AFTER_E4_D5}, ["proofgame", AFTER_E4_D5]),
+        ("unwinnable", {"fen": KQK, "winner": "white"}, ["unwinnable", KQK, "white"]),
+        ("dead", {"fen": DEAD_BLOCKED}, ["dead", DEAD_BLOCKED]),
+        (
+            "cage",
+            {"fen": "8/8/8/8/8/8/6PP/6Nr", "frozen": ["g1"], "depth": 5},
+            ["cage", "8/8/8/8/8/8/6PP/6Nr", "--frozen", "g1", "--depth", "5"],
+        ),
+        (
+            "lastmove",
+            {"fen": "8/8/3r4/4K3/8/4kqpb/8/8", "retract": "w", "moves": 3, "legality": False},
+            ["lastmove", "8/8/3r4/4K3/8/4kqpb/8/8", "--retract", "w", "--moves", "3", "--no-legality"],
+        ),
+    ],
+)
+def test_each_command_answers_the_cli_json_record(
+    client: TestClient, command: str, body: dict[str, Any], argv: list[str]
+) -> None:
     response = client.post(f"/api/v1/{command}", json=body)
     assert response.status_code == 200, response.text
     assert _timeless(response.json()) == _timeless(_cli_json([*argv, "--json"])[0])
@@ -77,26 +87,32 @@ def test_verdicts_of_known_positions(client: TestClient) -> None:
     assert cage["status"] == "not_verified" and cage["line"] == ["Ne2-g1", "Ra1-h1"]
 
 
-@pytest.mark.parametrize(("body", "message"), [
-    ({"fen": "xx"}, "retro check: error: a FEN has 4 to 6 fields, got 1: 'xx'"),
-    ({"fen": "-h"}, "retro check: error: a FEN has 4 to 6 fields, got 1: '-h'"),  # a positional, not an option
-    ({"fen": "8/8/8/8/8/8/8/8 x - - 0 1"}, "retro check: error: side to move must be 'w' or 'b', got 'x'"),
-])
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"fen": "xx"}, "retro check: error: a FEN has 4 to 6 fields, got 1: 'xx'"),
+        ({"fen": "-h"}, "retro check: error: a FEN has 4 to 6 fields, got 1: '-h'"),  # a positional, not an option
+        ({"fen": "8/8/8/8/8/8/8/8 x - - 0 1"}, "retro check: error: side to move must be 'w' or 'b', got 'x'"),
+    ],
+)
 def test_bad_fen_gets_400_with_the_cli_message(client: TestClient, body: dict[str, Any], message: str) -> None:
     response = client.post("/api/v1/check", json=body)
     assert response.status_code == 400
     assert response.json() == {"status": "error", "error": message}
 
 
-@pytest.mark.parametrize(("path", "body", "part"), [
-    ("/api/v1/check", {"fenx": "8/8/8/8/8/8/8/8 w - -"}, "fen: Field required"),
-    ("/api/v1/check", {"fen": "k7/8/8/8/8/8/8/K7 w - -", "color": "red"}, "color: Extra inputs"),
-    ("/api/v1/dead", {"fen": KQK, "max_nodes": -5}, "max_nodes: Input should be greater than 0"),
-    ("/api/v1/dead", [KQK], "Input should be a valid dictionary"),
-    ("/api/v1/unwinnable", {"fen": KQK, "winner": "green"}, "winner: Input should be 'white' or 'black'"),
-    ("/api/v1/dead/batch", {"fens": [KQK] * 6}, "at most 5 FENs per batch request, got 6"),
-    ("/api/v1/dead/batch", {"fens": [KQK, "# comment"]}, "fens[1]: each FEN must be one non-empty line"),
-])
+@pytest.mark.parametrize(
+    ("path", "body", "part"),
+    [
+        ("/api/v1/check", {"fenx": "8/8/8/8/8/8/8/8 w - -"}, "fen: Field required"),
+        ("/api/v1/check", {"fen": "k7/8/8/8/8/8/8/K7 w - -", "color": "red"}, "color: Extra inputs"),
+        ("/api/v1/dead", {"fen": KQK, "max_nodes": -5}, "max_nodes: Input should be greater than 0"),
+        ("/api/v1/dead", [KQK], "Input should be a valid dictionary"),
+        ("/api/v1/unwinnable", {"fen": KQK, "winner": "green"}, "winner: Input should be 'white' or 'black'"),
+        ("/api/v1/dead/batch", {"fens": [KQK] * 6}, "at most 5 FENs per batch request, got 6"),
+        ("/api/v1/dead/batch", {"fens": [KQK, "# comment"]}, "fens[1]: each FEN must be one non-empty line"),
+    ],
+)
 def test_invalid_request_gets_400_in_one_line(client: TestClient, path: str, body: Any, part: str) -> None:
     response = client.post(path, json=body)
     assert response.status_code == 400
@@ -108,8 +124,11 @@ def test_body_size_limit() -> None:
         response = small.post("/api/v1/dead/batch", json={"fens": [KQK] * 40})
         assert response.status_code == 413 and response.json()["error"] == "request body over 1000 bytes"
         body = json.dumps({"fens": [KQK] * 40}).encode()
-        chunked = small.post("/api/v1/dead/batch", content=iter([body[:600], body[600:]]),  # no Content-Length
-                             headers={"Content-Type": "application/json"})
+        chunked = small.post(
+            "/api/v1/dead/batch",
+            content=iter([body[:600], body[600:]]),  # no Content-Length
+            headers={"Content-Type": "application/json"},
+        )
         assert chunked.status_code == 413 and chunked.json()["error"] == "request body over 1000 bytes"
         assert small.post("/api/v1/check", json={"fen": KQK}).status_code == 200
 
@@ -169,8 +188,10 @@ def test_time_limit_answers_504_and_replaces_the_worker() -> None:
     with TestClient(create_app(Settings(workers=1, limits=Limits(max_time=1)))) as slow:
         _wait_ready(slow, 1)
         pid_before = _worker_pids(slow)
-        response = slow.post("/api/v1/lastmove", json={"fen": "8/2PN4/PPkPB3/K3B3/NPP5/2RP4/1P2R3/8",
-                                                       "retract": "both", "dead_reckoning": True})
+        response = slow.post(
+            "/api/v1/lastmove",
+            json={"fen": "8/2PN4/PPkPB3/K3B3/NPP5/2RP4/1P2R3/8", "retract": "both", "dead_reckoning": True},
+        )
         assert response.status_code == 504 and "time limit of 1 s" in response.json()["error"]
         _wait_ready(slow, 1)
         assert _worker_pids(slow).isdisjoint(pid_before)
@@ -179,6 +200,7 @@ def test_time_limit_answers_504_and_replaces_the_worker() -> None:
 
 def test_the_pool_kills_a_job_past_its_timeout() -> None:
     """The pool itself: a proof search told to take 60 s is stopped after 1.5 s."""
+
     async def scenario() -> tuple[float, bool, dict[str, int]]:
         pool = WorkerPool(1, queue_limit=0)
         pool.start()
@@ -252,8 +274,11 @@ def test_replay_gives_positions_and_pgn(client: TestClient) -> None:
 def test_retract_shows_the_predecessors_of_a_lastmove_solution(client: TestClient) -> None:
     body = {"fen": "8/8/3r4/4K3/8/4kqpb/8/8", "retract": "w", "moves": ["Kf5xNe5", "f4xg3ep+", "g2-g4"]}
     positions = client.post("/api/v1/retract", json=body).json()["positions"]
-    assert positions == ["8/8/3r4/4nK2/8/4kqpb/8/8 w - - 0 1", "8/8/3r4/4nK2/5pP1/4kq1b/8/8 b - g3 0 1",
-                         "8/8/3r4/4nK2/5p2/4kq1b/6P1/8 w - - 0 1"]
+    assert positions == [
+        "8/8/3r4/4nK2/8/4kqpb/8/8 w - - 0 1",
+        "8/8/3r4/4nK2/5pP1/4kq1b/8/8 b - g3 0 1",
+        "8/8/3r4/4nK2/5p2/4kq1b/6P1/8 w - - 0 1",
+    ]
     bad = client.post("/api/v1/retract", json=body | {"moves": ["Ka1-b1"]})
     assert bad.status_code == 400 and "cannot be retracted" in bad.json()["error"]
 
@@ -268,8 +293,11 @@ def test_openapi_describes_every_command(client: TestClient) -> None:
 
 def test_page_and_assets_come_from_the_package(client: TestClient) -> None:
     page = client.get("/")
-    assert page.status_code == 200 and "/static/app.js" in page.text and "http" not in page.text.replace(
-        "http://www.w3.org", "")
+    assert (
+        page.status_code == 200
+        and "/static/app.js" in page.text
+        and "http" not in page.text.replace("http://www.w3.org", "")
+    )
     for asset in ("/static/app.js", "/static/style.css", "/pieces/wK.svg", "/pieces/bP.svg"):
         assert client.get(asset).status_code == 200, asset
     assert client.get("/pieces/xZ.svg").status_code == 404

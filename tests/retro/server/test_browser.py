@@ -26,8 +26,10 @@ DOCS = Path(__file__).resolve().parents[3] / "docs"
 SHOTS = DOCS if os.environ.get("RETRO_SCREENSHOTS") == "docs" else Path(tempfile.mkdtemp(prefix="retro-shots-"))
 
 if not (Path(CHROMIUM).exists() and Path(DRIVER).exists()):
-    pytest.skip("chromium and chromium-driver are not installed (apt-get install -y chromium chromium-driver)",
-                allow_module_level=True)
+    pytest.skip(
+        "chromium and chromium-driver are not installed (apt-get install -y chromium chromium-driver)",
+        allow_module_level=True,
+    )
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install selenium)")
 from selenium.webdriver.common.by import By  # noqa: E402
@@ -41,9 +43,19 @@ def browser() -> Iterator[WebDriver]:
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     profile = tempfile.mkdtemp(prefix="retro-chromium-")
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", f"--user-data-dir={profile}", "--window-size=1360,1000"):
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        f"--user-data-dir={profile}",
+        "--window-size=1360,1000",
+    ):
         options.add_argument(flag)
     driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=DRIVER))
     try:
@@ -55,11 +67,13 @@ def browser() -> Iterator[WebDriver]:
 
 def _wait_for(driver: WebDriver, css: str, text: str = "", timeout: float = 30) -> WebElement:
     """The first visible element matching ``css`` whose text contains ``text``."""
+
     def found(d: WebDriver) -> WebElement | bool:
         for element in d.find_elements(By.CSS_SELECTOR, css):
             if element.is_displayed() and text in element.text:
                 return element
         return False
+
     return cast(WebElement, WebDriverWait(driver, timeout, poll_frequency=0.1).until(found))
 
 

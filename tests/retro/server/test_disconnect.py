@@ -19,8 +19,10 @@ def _pool(url: str) -> dict[str, int]:
 def test_client_disconnect_kills_the_search(live_server: str) -> None:
     address = urllib.parse.urlsplit(live_server)
     body = json.dumps({"fen": LONG_SEARCH, "time_limit": 50}).encode()
-    request = (f"POST /api/v1/proofgame HTTP/1.1\r\nHost: {address.netloc}\r\nContent-Type: application/json\r\n"
-               f"Content-Length: {len(body)}\r\n\r\n").encode() + body
+    request = (
+        f"POST /api/v1/proofgame HTTP/1.1\r\nHost: {address.netloc}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    ).encode() + body
     with socket.create_connection((address.hostname, address.port), timeout=5) as connection:
         connection.sendall(request)
         deadline = time.monotonic() + 10

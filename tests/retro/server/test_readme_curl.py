@@ -26,7 +26,7 @@ JOB_ID = re.compile(r"[0-9a-f]{32}")
 
 def _examples() -> list[tuple[str, str]]:
     text = README.read_text(encoding="utf-8")
-    section = text[text.index("### `retro serve`"):text.index("## Layout")]
+    section = text[text.index("### `retro serve`") : text.index("## Layout")]
     lines = section.splitlines()
     return [(line[2:], lines[i + 1]) for i, line in enumerate(lines) if line.startswith("$ curl ")]
 
@@ -47,8 +47,20 @@ def _run(command: str, url: str) -> Any:
 
 def test_the_readme_has_an_example_for_each_endpoint() -> None:
     commands = " ".join(command for command, _ in _examples())
-    for path in ("check", "revmoves", "proofgame", "lastmove", "cage", "unwinnable", "dead", "dead/batch", "jobs",
-                 "replay", "retract", "status"):
+    for path in (
+        "check",
+        "revmoves",
+        "proofgame",
+        "lastmove",
+        "cage",
+        "unwinnable",
+        "dead",
+        "dead/batch",
+        "jobs",
+        "replay",
+        "retract",
+        "status",
+    ):
         assert f"localhost:8000/api/v1/{path}" in commands, path
     assert "-X DELETE localhost:8000/api/v1/jobs/" in commands
 

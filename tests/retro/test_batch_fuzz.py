@@ -35,7 +35,7 @@ COMMANDS = {
     "unwinnable": ["--quick"],
     "proofkernel": ["-m", "200"],
     "proofgame": ["--nokernel", "-m", "20", "-t", "0.3"],
-    "lastmove": ["--no-legality", "--extra-depth", "0"],
+    "lastmove": ["--no-legality", "--no-auto-cages", "--extra-depth", "0"],
     "cage": ["--depth", "2", "--max-nodes", "200"],
 }
 VOLATILE = {"seconds", "passthrough"}

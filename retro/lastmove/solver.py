@@ -199,8 +199,8 @@ class _Filters:
         self._cages = cages
         self._finder = finder
         self._use_legality = use_legality
-        self._legality_nodes, self._legality_seconds = legality_max_nodes, legality_time_limit
-        self._dead_reckoning, self._dead_nodes = dead_reckoning, dead_max_nodes
+        self._legality_max_nodes, self._legality_time_limit = legality_max_nodes, legality_time_limit
+        self._dead_reckoning, self._dead_max_nodes = dead_reckoning, dead_max_nodes
         self.nodes = 0
         self._cheap: dict[str, Reason | None] = {}
         self._illegal: dict[str, Reason | None] = {}
@@ -229,7 +229,7 @@ class _Filters:
             return None
         key = board.fen()
         if key not in self._illegal:
-            verdict = decide(board, max_nodes=self._legality_nodes, time_limit=self._legality_seconds)
+            verdict = decide(board, max_nodes=self._legality_max_nodes, time_limit=self._legality_time_limit)
             self._illegal[key] = (
                 ("legality", f"illegal: {verdict.reason}") if verdict.status == LegalityStatus.ILLEGAL else None
             )
@@ -243,7 +243,7 @@ class _Filters:
         if key not in self._dead:
             self._dead[key] = (
                 ("dead reckoning", "dead reckoning: the position before it is dead, so the game had ended")
-                if is_dead(board, max_nodes=self._dead_nodes).status == DeadStatus.DEAD
+                if is_dead(board, max_nodes=self._dead_max_nodes).status == DeadStatus.DEAD
                 else None
             )
         return self._dead[key]

@@ -31,13 +31,15 @@ closure, not by the iterations).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import sys
+from collections.abc import Callable
 
 import chess
 
 from retro.unwinnable.closure import closure_search
-from retro.unwinnable.fastboard import FAST, MoveGenerator, State, in_check, to_board
+from retro.unwinnable.fastboard import FAST, MoveGenerator, State, first_legal_move, in_check, leading_moves, to_board
 from retro.unwinnable.helpmate import HelpmateSearch
 from retro.unwinnable.material import insufficient_state
 from retro.unwinnable.static import unwinnable_static
@@ -54,21 +56,31 @@ Result = tuple[str, list[int], int, str]
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
 
 
-def advance_forced(state: State, limit: int = 200, generator: MoveGenerator = FAST) -> tuple[State, list[int]]:
-    """Play the moves that are the only legal move; return the position reached and them."""
+def advance_forced(
+    state: State, limit: int = 200, generator: MoveGenerator = FAST
+) -> tuple[State, list[int], list[int] | None]:
+    """Play the moves that are the only legal move; return the position reached, them, and
+    the first two legal moves of the position reached (None when the loop stopped on a
+    repetition before looking at them)."""
     played: list[int] = []
-    seen = {generator.key(state)}
+    if generator is FAST:
+        leading: Callable[[State], list[int]] = functools.partial(leading_moves, count=2)
+    else:
+        leading = lambda s: list(itertools.islice(generator.iter_legal_moves(s), 2))  # noqa: E731
+    seen = None
     while len(played) < limit:
-        moves = list(itertools.islice(generator.iter_legal_moves(state), 2))
+        moves = leading(state)
         if len(moves) != 1:
-            break
+            return state, played, moves
+        if seen is None:
+            seen = {generator.key(state)}
         state = generator.play(state, moves[0])
         played.append(moves[0])
         key = generator.key(state)
         if key in seen:
             break
         seen.add(key)
-    return state, played
+    return state, played, None
 
 
 class _Interrupted(Exception):
@@ -76,22 +88,44 @@ class _Interrupted(Exception):
 
 
 def _bounded_dfs(
-    state: State, winner: chess.Color, depth: int, budget: list[int], path: list[int], generator: MoveGenerator
+    state: State,
+    winner: chess.Color,
+    depth: int,
+    budget: list[int],
+    path: list[int],
+    generator: MoveGenerator,
+    first_move: Callable[[State], int | None],
+    first: int | None = -1,
 ) -> bool:
-    """Exhaustive DFS; raises _Interrupted when depth or node budget runs out."""
-    moves = generator.iter_legal_moves(state)
-    first = next(moves, None)
+    """Exhaustive DFS; raises _Interrupted when depth or node budget runs out.
+
+    ``first_move(state)`` is the first of ``generator``'s legal moves: the DFS almost
+    always dives down the first moves until the depth runs out, so the other moves are
+    generated only when it comes back. ``first``: that move when the caller knows it."""
+    if depth <= 0:  # a leaf or an interruption: no move is needed, only whether one exists
+        if not generator.has_legal_move(state):
+            return state[8] != winner and in_check(state)
+        if insufficient_state(state, winner):
+            return False
+        budget[0] -= 1
+        raise _Interrupted
+    if first == -1:
+        first = first_move(state)
     if first is None:
         return state[8] != winner and in_check(state)
     if insufficient_state(state, winner):
         return False
     budget[0] -= 1
-    if depth <= 0 or budget[0] < 0:
+    if budget[0] < 0:
         raise _Interrupted
     play = generator.play
-    for move in itertools.chain((first,), moves):
+    path.append(first)
+    if _bounded_dfs(play(state, first), winner, depth - 1, budget, path, generator, first_move):
+        return True
+    path.pop()
+    for move in itertools.islice(generator.iter_legal_moves(state), 1, None):
         path.append(move)
-        if _bounded_dfs(play(state, move), winner, depth - 1, budget, path, generator):
+        if _bounded_dfs(play(state, move), winner, depth - 1, budget, path, generator, first_move):
             return True
         path.pop()
     return False
@@ -111,11 +145,13 @@ def _only_kings_pawns_bishops_closed(state: State) -> bool:
 
 def quick_routine(state: State, winner: chess.Color, generator: MoveGenerator = FAST) -> Result:
     """Figure 10."""
-    state, forced = advance_forced(state, generator=generator)
+    state, forced, leading = advance_forced(state, generator=generator)
     budget = [QUICK_NODES]
     path: list[int] = []
+    first_move = first_legal_move if generator is FAST else lambda s: next(generator.iter_legal_moves(s), None)
+    first = -1 if leading is None else leading[0] if leading else None
     try:
-        if _bounded_dfs(state, winner, QUICK_DEPTH, budget, path, generator):
+        if _bounded_dfs(state, winner, QUICK_DEPTH, budget, path, generator, first_move, first):
             return "winnable", forced + path, QUICK_NODES - budget[0], "search"
         return "unwinnable", [], QUICK_NODES - budget[0], "exhaustive search"
     except _Interrupted:

@@ -6,7 +6,17 @@ import chess
 import pytest
 
 from retro.unwinnable import analyze
-from retro.unwinnable.fastboard import from_board, from_move, in_check, key, legal_moves, play, to_move
+from retro.unwinnable.fastboard import (
+    first_legal_move,
+    from_board,
+    from_move,
+    has_legal_move,
+    in_check,
+    key,
+    legal_moves,
+    play,
+    to_move,
+)
 from tests.retro.revmoves_games import random_game_positions
 
 # Positions with the rules a bitboard generator gets wrong first.
@@ -41,6 +51,9 @@ def _assert_same(board: chess.Board) -> list[int]:
     assert legal_moves(state) == expected, board.fen()  # same moves, same order
     assert key(state) == board._transposition_key(), board.fen()
     assert in_check(state) == board.is_check()
+    # The shortcuts that avoid generating every move give the same answers.
+    assert first_legal_move(state) == (expected[0] if expected else None), board.fen()
+    assert has_legal_move(state) == bool(expected), board.fen()
     return expected
 
 

@@ -447,26 +447,38 @@ def has_legal_move(state: State) -> bool:
 
     Not in check, a piece that is neither the king nor pinned moves legally to any square
     it attacks that is not ours (a pawn: any push or capture), since the move cannot
-    uncover a check; that settles most positions without generating moves. Otherwise
-    :func:`first_legal_move` decides."""
+    uncover a check; that settles most positions without generating moves. Then a safe
+    king step. Without those, only a pinned piece or an en passant capture can still
+    move: castling needs the king's first square empty and safe (a legal king step). In
+    check: a safe king step, else (one checker) the other evasions."""
     white, black, turn = state[6], state[7], state[8]
     us, them = (white, black) if turn else (black, white)
     occ = white | black
     kings = state[5]
     king = (kings & us).bit_length() - 1
-    if not _attackers(king, occ, them, state, not turn):
-        free = us & ~kings & ~_pinned(king, us, them, occ, state)
-        pawns = free & state[0]
-        if pawns:
-            if (pawns << 8 if turn else pawns >> 8) & ~occ:
+    checkers = _attackers(king, occ, them, state, not turn)
+    if checkers:
+        steps = BB_KING_ATTACKS[king] & ~us & ~_check_rays(state, king, checkers)
+        if _safe_king_targets(state, steps, them, occ, 1):
+            return True
+        return not checkers & (checkers - 1) and bool(_evasions(state, us, them, occ, king, checkers))
+    pinned = _pinned(king, us, them, occ, state)
+    free = us & ~kings & ~pinned
+    pawns = free & state[0]
+    if pawns:
+        if (pawns << 8 if turn else pawns >> 8) & ~occ:
+            return True
+        attacks = PAWN_ATTACKS_W if turn else PAWN_ATTACKS_B
+        for square in chess.scan_reversed(pawns):
+            if attacks[square] & them:
                 return True
-            attacks = PAWN_ATTACKS_W if turn else PAWN_ATTACKS_B
-            for square in chess.scan_reversed(pawns):
-                if attacks[square] & them:
-                    return True
-        for square in chess.scan_reversed(free & ~pawns):
-            if _piece_attacks(square, BB_SQUARES[square], state, occ) & ~us:
-                return True
+    for square in chess.scan_reversed(free & ~pawns):
+        if _piece_attacks(square, BB_SQUARES[square], state, occ) & ~us:
+            return True
+    if _safe_king_targets(state, BB_KING_ATTACKS[king] & ~us, them, occ, 1):
+        return True
+    if not pinned and state[10] is None:
+        return False
     return first_legal_move(state) is not None
 
 

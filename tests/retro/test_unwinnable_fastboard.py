@@ -36,6 +36,8 @@ SPECIAL_ROOTS = [
     "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",  # promotions, pins
     "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",  # promotions with capture
     "8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1",  # e.p. along the rank of the king: skewer
+    "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",  # stalemate: has_legal_move is False
+    "k7/1bK5/1P6/3Q4/8/8/8/8 b - - 0 1",  # only the pinned bishop moves, along the pin (Bc6, Bxd5)
 ]
 
 

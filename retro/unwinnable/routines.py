@@ -51,6 +51,7 @@ __all__ = ["quick_routine", "full_routine", "advance_forced", "QUICK_DEPTH", "QU
 
 QUICK_DEPTH = 9
 QUICK_NODES = 5_000
+LAZY_NODES = 30
 CLOSURE_FROM = 4
 CLOSURE_EVERY = 2
 CLOSURE_FIRST_BOUND = 20_000
@@ -104,7 +105,9 @@ def _bounded_dfs(
 
     ``first_move(state)`` is the first of ``generator``'s legal moves: the DFS almost
     always dives down the first moves until the depth runs out, so the other moves are
-    generated only when it comes back. ``first``: that move when the caller knows it."""
+    generated only when it comes back. ``first``: that move when the caller knows it.
+    Once ``LAZY_NODES`` nodes are spent the search is coming back often (an exhaustive
+    search of a small tree), and each node generates all its moves at once instead."""
     if depth <= 0:  # a leaf or an interruption: no move is needed, only whether one exists
         if not generator.has_legal_move(state):
             return state[8] != winner and in_check(state)
@@ -112,6 +115,22 @@ def _bounded_dfs(
             return False
         budget[0] -= 1
         raise _Interrupted
+    if first == -1 and budget[0] < QUICK_NODES - LAZY_NODES:
+        moves = list(generator.iter_legal_moves(state))
+        if not moves:
+            return state[8] != winner and in_check(state)
+        if insufficient_state(state, winner):
+            return False
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _Interrupted
+        play = generator.play
+        for move in moves:
+            path.append(move)
+            if _bounded_dfs(play(state, move), winner, depth - 1, budget, path, generator, first_move):
+                return True
+            path.pop()
+        return False
     if first == -1:
         first = first_move(state)
     if first is None:

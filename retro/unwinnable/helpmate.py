@@ -185,16 +185,6 @@ class HelpmateSearch:
             self.line = path
         return found
 
-    def _leaf(self, state: State) -> bool | None:
-        """True for a mate by the winner, False for another dead end (no legal move,
-        Lemmas 5/6, lone king), None for a position to search."""
-        winner = self.winner
-        if not self.generator.has_legal_move(state):
-            return state[8] != winner and in_check(state)
-        if insufficient_state(state, winner):
-            return False
-        return None
-
     def _scored_moves(self, state: State) -> tuple[list[int], list[int], list[int]]:
         """The legal moves split by Score (Rewarded, Normal, Punished), each list in
         python-chess's order."""
@@ -203,13 +193,22 @@ class HelpmateSearch:
 
     def _visit(self, state: State, depth: int, after_reward: bool, path: list[int]) -> bool:
         # The cache entry of a position: a bool for a leaf, else [table key, scored moves or None].
-        known = self.expansions.get(state)
+        expansions = self.expansions
+        known = expansions.get(state)
         if known is None:
-            if len(self.expansions) >= EXPANSION_CACHE:
-                self.expansions.clear()
-            leaf = self._leaf(state)
-            known = self.expansions[state] = leaf if leaf is not None else [self.generator.key(state), None]
-        if known is True or known is False:
+            if len(expansions) >= EXPANSION_CACHE:
+                expansions.clear()
+            generator = self.generator
+            # Leaves: True for a mate by the winner, False for another dead end (no legal
+            # move, Lemmas 5/6, lone king).
+            if not generator.has_legal_move(state):
+                expansions[state] = leaf = state[8] != self.winner and in_check(state)
+                return leaf
+            if insufficient_state(state, self.winner):
+                expansions[state] = False
+                return False
+            known = expansions[state] = [generator.key(state), None]
+        elif known is True or known is False:
             return known
         key = known[0]
         # Transposition table before the node bound: a hit is a position already expanded

@@ -250,13 +250,16 @@ def _pawn_moves(
     attacks = PAWN_ATTACKS_W if turn else PAWN_ATTACKS_B
     rays = BB_RAYS[king]
     append = moves.append
-    for frm in chess.scan_reversed(pawns):
+    left = pawns
+    while left:
+        frm = left.bit_length() - 1
+        left ^= BB_SQUARES[frm]
         targets = attacks[frm] & them & to_mask
-        if not targets:
-            continue
-        if pinned & BB_SQUARES[frm]:
+        if targets and pinned & BB_SQUARES[frm]:
             targets &= rays[frm]
-        for to in chess.scan_reversed(targets):
+        while targets:
+            to = targets.bit_length() - 1
+            targets ^= BB_SQUARES[to]
             move = frm | to << 6
             if BB_SQUARES[to] & _BACK_RANKS:
                 moves.extend([move | p for p in _PROMOTIONS])
@@ -270,7 +273,10 @@ def _pawn_moves(
         single = pawns >> 8 & ~occ
         double = single >> 8 & ~occ & chess.BB_RANK_5
         step = 8
-    for to in chess.scan_reversed(single & to_mask):
+    single &= to_mask
+    while single:
+        to = single.bit_length() - 1
+        single ^= BB_SQUARES[to]
         frm = to + step
         if pinned & BB_SQUARES[frm] and not rays[frm] & BB_SQUARES[to]:
             continue
@@ -279,7 +285,10 @@ def _pawn_moves(
             moves.extend([move | p for p in _PROMOTIONS])
         else:
             append(move)
-    for to in chess.scan_reversed(double & to_mask):
+    double &= to_mask
+    while double:
+        to = double.bit_length() - 1
+        double ^= BB_SQUARES[to]
         frm = to + 2 * step
         if pinned & BB_SQUARES[frm] and not rays[frm] & BB_SQUARES[to]:
             continue
@@ -466,14 +475,17 @@ def has_legal_move(state: State) -> bool:
     free = us & ~kings & ~pinned
     pawns = free & state[0]
     if pawns:
-        if (pawns << 8 if turn else pawns >> 8) & ~occ:
-            return True
-        attacks = PAWN_ATTACKS_W if turn else PAWN_ATTACKS_B
-        for square in chess.scan_reversed(pawns):
-            if attacks[square] & them:
+        if turn:
+            if (pawns << 8) & ~occ or ((pawns & ~chess.BB_FILE_A) << 7 | (pawns & ~chess.BB_FILE_H) << 9) & them:
                 return True
-    for square in chess.scan_reversed(free & ~pawns):
-        if _piece_attacks(square, BB_SQUARES[square], state, occ) & ~us:
+        elif (pawns >> 8) & ~occ or ((pawns & ~chess.BB_FILE_A) >> 9 | (pawns & ~chess.BB_FILE_H) >> 7) & them:
+            return True
+    pieces = free & ~pawns
+    while pieces:
+        square = pieces.bit_length() - 1
+        bb = BB_SQUARES[square]
+        pieces ^= bb
+        if _piece_attacks(square, bb, state, occ) & ~us:
             return True
     if _safe_king_targets(state, BB_KING_ATTACKS[king] & ~us, them, occ, 1):
         return True

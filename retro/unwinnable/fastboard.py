@@ -68,6 +68,7 @@ PAWN_ATTACKS_W = BB_PAWN_ATTACKS[chess.WHITE]
 PAWN_ATTACKS_B = BB_PAWN_ATTACKS[chess.BLACK]
 _BETWEEN = [[chess.between(a, b) for b in chess.SQUARES] for a in chess.SQUARES]
 _BACK_RANKS = chess.BB_RANK_1 | chess.BB_RANK_8
+_ALL_MOVES = 1 << 10  # more than any position has (218 at most)
 # The squares on a line (rank, file, diagonal) through each square: where a pinned piece can stand.
 _KING_LINES = [BB_RANK_ATTACKS[sq][0] | BB_FILE_ATTACKS[sq][0] | BB_DIAG_ATTACKS[sq][0] for sq in chess.SQUARES]
 _RANK_1, _RANK_8 = chess.BB_RANK_1, chess.BB_RANK_8
@@ -329,50 +330,7 @@ def _evasions(state: State, us: int, them: int, occ: int, king: int, checkers: i
 
 def legal_moves(state: State) -> list[int]:
     """``Board.generate_legal_moves()`` of the position, as ints, in python-chess's order."""
-    white, black, turn = state[6], state[7], state[8]
-    us, them = (white, black) if turn else (black, white)
-    occ = white | black
-    king = (state[5] & us).bit_length() - 1
-    checkers = _attackers(king, occ, them, state, not turn)
-    if checkers:
-        return _evasions(state, us, them, occ, king, checkers)
-    pinned = _pinned(king, us, them, occ, state)
-    rays = BB_RAYS[king]
-    knights = state[1]
-    bq = state[2] | state[4]
-    rq = state[3] | state[4]
-    not_us = ~us
-    moves: list[int] = []
-    append = moves.append
-    pieces = us & ~state[0]
-    while pieces:
-        frm = pieces.bit_length() - 1
-        bb = BB_SQUARES[frm]
-        pieces ^= bb
-        if frm == king:
-            targets = _safe_king_targets(state, BB_KING_ATTACKS[king] & not_us, them, occ)
-        else:
-            if bb & knights:
-                targets = BB_KNIGHT_ATTACKS[frm] & not_us
-            else:
-                targets = BB_DIAG_ATTACKS[frm][BB_DIAG_MASKS[frm] & occ] if bb & bq else 0
-                if bb & rq:
-                    targets |= (
-                        BB_RANK_ATTACKS[frm][BB_RANK_MASKS[frm] & occ] | BB_FILE_ATTACKS[frm][BB_FILE_MASKS[frm] & occ]
-                    )
-                targets &= not_us
-            if pinned & bb:
-                targets &= rays[frm]
-        while targets:
-            to = targets.bit_length() - 1
-            targets ^= BB_SQUARES[to]
-            append(frm | to << 6)
-    castling = state[9] & (_RANK_1 if turn else _RANK_8)
-    if castling:
-        _castling_moves(moves, state, castling, them, occ, king)
-    _pawn_moves(moves, state, us, them, occ, king, pinned, chess.BB_ALL)
-    _ep_moves(moves, state, us, them, occ, king, pinned)
-    return moves
+    return leading_moves(state, _ALL_MOVES)
 
 
 def iter_legal_moves(state: State) -> Iterator[int]:
@@ -405,6 +363,7 @@ def leading_moves(state: State, count: int) -> list[int]:
     not_us = ~us
     lines = _KING_LINES[king]
     pinned = -1  # not computed yet
+    append = moves.append
     pieces = us & ~state[0]
     while pieces:
         frm = pieces.bit_length() - 1
@@ -430,7 +389,7 @@ def leading_moves(state: State, count: int) -> list[int]:
         while targets:
             to = targets.bit_length() - 1
             targets ^= BB_SQUARES[to]
-            moves.append(frm | to << 6)
+            append(frm | to << 6)
             if len(moves) == count:
                 return moves
     castling = state[9] & (_RANK_1 if turn else _RANK_8)

@@ -38,7 +38,7 @@ from __future__ import annotations
 import functools
 import itertools
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import chess
 
@@ -116,24 +116,13 @@ def _bounded_dfs(
             return False
         budget[0] -= 1
         raise _Interrupted
-    if first == -1 and budget[0] < QUICK_NODES - LAZY_NODES:
-        moves = list(generator.iter_legal_moves(state))
-        if not moves:
-            return state[8] != winner and in_check(state)
-        if insufficient_state(state, winner):
-            return False
-        budget[0] -= 1
-        if budget[0] < 0:
-            raise _Interrupted
-        play = generator.play
-        for move in moves:
-            path.append(move)
-            if _bounded_dfs(play(state, move), winner, depth - 1, budget, path, generator, first_move):
-                return True
-            path.pop()
-        return False
+    moves: list[int] | None = None
     if first == -1:
-        first = first_move(state)
+        if budget[0] < QUICK_NODES - LAZY_NODES:
+            moves = list(generator.iter_legal_moves(state))
+            first = moves[0] if moves else None
+        else:
+            first = first_move(state)
     if first is None:
         return state[8] != winner and in_check(state)
     if insufficient_state(state, winner):
@@ -141,14 +130,23 @@ def _bounded_dfs(
     budget[0] -= 1
     if budget[0] < 0:
         raise _Interrupted
+    search = (state, winner, depth - 1, budget, path, generator, first_move)
+    if moves is not None:
+        return _children(search, moves)
+    # The other moves are generated only if the first child fails without interruption.
+    return _children(search, (first,)) or _children(
+        search, itertools.islice(generator.iter_legal_moves(state), 1, None)
+    )
+
+
+def _children(search: tuple, moves: Iterable[int]) -> bool:
+    """:func:`_bounded_dfs` on the child of each move, ``search`` = (position, then the
+    arguments of the children's calls)."""
+    state, winner, depth, budget, path, generator, first_move = search
     play = generator.play
-    path.append(first)
-    if _bounded_dfs(play(state, first), winner, depth - 1, budget, path, generator, first_move):
-        return True
-    path.pop()
-    for move in itertools.islice(generator.iter_legal_moves(state), 1, None):
+    for move in moves:
         path.append(move)
-        if _bounded_dfs(play(state, move), winner, depth - 1, budget, path, generator, first_move):
+        if _bounded_dfs(play(state, move), winner, depth, budget, path, generator, first_move):
             return True
         path.pop()
     return False

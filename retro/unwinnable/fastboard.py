@@ -351,12 +351,12 @@ def leading_moves(state: State, count: int) -> list[int]:
     checkers = _attackers(king, occ, them, state, not turn)
     moves: list[int] = []
     if checkers:
-        steps = _safe_king_targets(state, BB_KING_ATTACKS[king] & ~us & ~_check_rays(state, king, checkers), them, occ)
-        if chess.popcount(steps) >= count:
-            _append_moves(moves, king, steps)
-        else:
-            moves = _evasions(state, us, them, occ, king, checkers)
-        return moves[:count]
+        if count < _ALL_MOVES:  # the king steps may be enough
+            steps = BB_KING_ATTACKS[king] & ~us & ~_check_rays(state, king, checkers)
+            _append_moves(moves, king, _safe_king_targets(state, steps, them, occ, count))
+            if len(moves) == count:
+                return moves
+        return _evasions(state, us, them, occ, king, checkers)[:count]
     knights = state[1]
     bq = state[2] | state[4]
     rq = state[3] | state[4]

@@ -6,8 +6,8 @@ Usage::
     .venv/bin/python bench/unwinnable.py lichess [--limit N] [--max-nodes N] [--routine full|quick|both]
 
 ``dev``: every position of data/unwinnability-dev.jsonl for both intended winners; prints
-contradictions with the labels (must be 0), decided / undetermined counts, time and nodes
-(``-j N``: N processes; the times are per query, measured in the workers).
+contradictions with the labels (must be 0), decided / undetermined counts, time, CPU time
+and nodes (``-j N``: N processes; the times are per query, measured in the workers).
 ``lichess``: data/lichess-30k-positions.txt with the intended winner = the side that just
 moved; prints verdict counts, mean / median / max time per position, mean nodes and time
 per node, for the full and/or the quick routine. Single process. ``--reference``: move
@@ -47,10 +47,12 @@ def _summary(name: str, counts: dict[str, int], times: list[float], nodes: list[
     sys.stdout.flush()
 
 
-def _dev_query(query: tuple[str, chess.Color, bool, int, bool, bool]) -> tuple[str, float, int, str]:
+def _dev_query(query: tuple[str, chess.Color, bool, int, bool, bool]) -> tuple[str, float, int, str, float]:
     fen, winner, quick, max_nodes, reference, _ = query
-    verdict = analyze(chess.Board(fen), winner, quick=quick, max_nodes=max_nodes, reference=reference, fen=fen)
-    return verdict.status, verdict.seconds, verdict.nodes, verdict.reason
+    board = chess.Board(fen)
+    cpu = time.process_time()
+    verdict = analyze(board, winner, quick=quick, max_nodes=max_nodes, reference=reference, fen=fen)
+    return verdict.status, verdict.seconds, verdict.nodes, verdict.reason, time.process_time() - cpu
 
 
 def dev(max_nodes: int, quick: bool, verbose: bool = False, jobs: int = 1, reference: bool = False) -> None:
@@ -63,15 +65,17 @@ def dev(max_nodes: int, quick: bool, verbose: bool = False, jobs: int = 1, refer
     counts: dict[str, int] = {}
     times: list[float] = []
     nodes: list[int] = []
+    cpu_times: list[float] = []
     contradictions: list[tuple[str, str, str]] = []
     undetermined: list[tuple[str, str]] = []
     start = time.perf_counter()
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
         results = pool.imap(_dev_query, queries, chunksize=2) if jobs > 1 else map(_dev_query, queries)
-        for (fen, winner, *_, label), (status, seconds, used, reason) in zip(queries, results, strict=True):
+        for (fen, winner, *_, label), (status, seconds, used, reason, cpu) in zip(queries, results, strict=True):
             side = "white" if winner == chess.WHITE else "black"
             counts[status] = counts.get(status, 0) + 1
             times.append(seconds)
+            cpu_times.append(cpu)
             nodes.append(used)
             if status == "undetermined":
                 undetermined.append((fen, side))
@@ -84,6 +88,10 @@ def dev(max_nodes: int, quick: bool, verbose: bool = False, jobs: int = 1, refer
     print(
         f"[{name}] queries: {len(times)}  decided: {len(times) - len(undetermined)}  "
         f"contradictions: {len(contradictions)}  (-j {jobs}, wall {time.perf_counter() - start:.1f} s)"
+    )
+    print(
+        f"[{name}] CPU time per query (in the process that ran it): mean {1e6 * statistics.mean(cpu_times):.1f} us, "
+        f"median {1e6 * statistics.median(cpu_times):.1f} us, max {1e3 * max(cpu_times):.1f} ms"
     )
     for item in contradictions:
         print("  CONTRADICTION", *item)

@@ -18,7 +18,9 @@ Rules (DESIGN.md, "Batch"):
 * EPD lines (``<placement> <side> <castling> <ep> id "name"; ...``) are read as their
   four position fields; the ``id`` operation's name is carried into the record as
   ``id`` (:func:`split_epd`).
-* ``-j N`` runs the worker in N local processes; results still come in input order.
+* ``-j N`` runs the worker in N local processes; results still come in input order
+  (:func:`_run_parallel`: each record is sent back when done, a worker that dies gives
+  its line an error record).
   ``scheduler=ADDRESS`` runs it on a Dask cluster instead (:mod:`retro.distributed`).
 * A progress bar goes to stderr (tqdm) when stderr is a terminal or ``--progress``
   is given.
@@ -39,6 +41,7 @@ import functools
 import json
 import os
 import re
+import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -233,14 +236,89 @@ def run_batch(
                 yield guarded(line)
                 bar.update()
         else:
-            import multiprocessing
-
-            with multiprocessing.get_context("fork").Pool(jobs) as pool:
-                for record in pool.imap(guarded, lines, chunksize=1):
-                    yield record
-                    bar.update()
+            for record in _run_parallel(guarded, list(lines), jobs):
+                yield record
+                bar.update()
     finally:
         bar.close()
+
+
+def _work(
+    guarded: Callable[[InputLine], Record], lines: list[InputLine], counter: Any, current: Any, slot: int, conn: Any
+) -> None:
+    """A worker process: take the next line index from the shared ``counter`` (``current[slot]``
+    says which line it works on), send ``(index, record)`` as soon as the record is done."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the workers on Ctrl-C
+    while True:
+        with counter.get_lock():
+            index = counter.value
+            if index >= len(lines):
+                break
+            counter.value = index + 1
+            current[slot] = index
+        conn.send((index, guarded(lines[index])))
+    current[slot] = -1
+    conn.close()
+
+
+def _lost(line: InputLine, error: str) -> Record:
+    return error_record(line.text if isinstance(line, BadLine) else line, error)
+
+
+def _run_parallel(guarded: Callable[[InputLine], Record], lines: list[InputLine], jobs: int) -> Iterator[Record]:
+    """``guarded(line)`` for every line in ``jobs`` forked processes, yielded in input order.
+
+    The workers inherit the lines (nothing is pickled on the way in) and take indices from
+    a shared counter, one at a time, so the load stays balanced when some lines cost much
+    more than others; each record is sent back the moment it is done (a killed run loses
+    only the lines being worked on). A worker that dies (killed, out of memory) gives its
+    current line an error record and is replaced, so every line still gets one record."""
+    import multiprocessing
+    from multiprocessing.connection import wait
+
+    context = multiprocessing.get_context("fork")
+    counter = context.Value("q", 0)
+    current = context.Array("q", [-1] * jobs)
+    workers: dict[Any, tuple[int, Any]] = {}  # reading end -> (slot, process)
+
+    def start(slot: int) -> None:
+        reader, writer = context.Pipe(duplex=False)
+        process = context.Process(target=_work, args=(guarded, lines, counter, current, slot, writer), daemon=True)
+        process.start()
+        writer.close()
+        workers[reader] = (slot, process)
+
+    done: dict[int, Record] = {}
+    next_index = 0
+    try:
+        for slot in range(min(jobs, len(lines))):
+            start(slot)
+        while next_index < len(lines):
+            if not workers:  # cannot happen (a worker names its line before taking the next), but never hang
+                for index in range(next_index, len(lines)):
+                    done.setdefault(index, _lost(lines[index], "no worker process returned a record"))
+            for ready in wait(list(workers)):
+                reader: Any = ready
+                try:
+                    index, record = reader.recv()
+                    done[index] = record
+                except EOFError:  # the worker ended: normally, or killed while working on a line
+                    slot, process = workers.pop(reader)
+                    process.join()
+                    index = current[slot]
+                    if index >= 0 and index not in done:
+                        done[index] = _lost(lines[index], f"worker process died (exit code {process.exitcode})")
+                        current[slot] = -1
+                    if counter.value < len(lines):
+                        start(slot)
+            while next_index in done:
+                yield done.pop(next_index)
+                next_index += 1
+    finally:
+        for _, process in workers.values():
+            if process.is_alive():
+                process.terminate()
+            process.join()
 
 
 def emit(record: Record, text: str, *, as_json: bool, out: TextIO | None = None) -> None:

@@ -146,11 +146,16 @@ def check_playable(board: chess.Board) -> None:
 
 
 def _replayed(board: chess.Board, line: list[chess.Move], winner: chess.Color) -> bool:
+    """Whether python-chess plays ``line`` from ``board`` to the winner's checkmate. Each
+    move must be pseudo-legal and must not leave the mover's king attacked: the definition
+    of a legal move (``Board.is_legal`` tests the same before the push, at a higher cost)."""
     replay = board.copy(stack=False)
     for move in line:
-        if not replay.is_legal(move):
+        if not replay.is_pseudo_legal(move):
             return False
         replay.push(move)
+        if replay.was_into_check():
+            return False
     return replay.is_checkmate() and replay.turn != winner
 
 

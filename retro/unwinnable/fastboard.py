@@ -8,8 +8,9 @@ would hold: set after every double push). A move is the int ``from | to << 6 | p
 search node costs a few bitboard expressions instead of python-chess's ``push``,
 ``Move`` objects and generators.
 
-Rule: :func:`iter_legal_moves` yields exactly ``Board.generate_legal_moves()`` of the same
-position, in the same order, and :func:`play` the position ``Board.push`` gives (standard
+Rule: :func:`legal_moves` returns exactly ``Board.generate_legal_moves()`` of the same
+position, in the same order (:func:`leading_moves` its first moves, :func:`has_legal_move`
+whether it is empty), and :func:`play` the position ``Board.push`` gives (standard
 chess: castling, en passant and promotions included). Why: it applies python-chess's own
 tests, written out on the tuple: pieces pinned to their king (``_slider_blockers``) keep
 to the line through the king, the king steps to unattacked squares, in check the
@@ -49,6 +50,8 @@ __all__ = [
     "legal_moves",
     "iter_legal_moves",
     "has_legal_move",
+    "first_legal_move",
+    "leading_moves",
     "play",
     "in_check",
     "key",
@@ -65,6 +68,9 @@ PAWN_ATTACKS_W = BB_PAWN_ATTACKS[chess.WHITE]
 PAWN_ATTACKS_B = BB_PAWN_ATTACKS[chess.BLACK]
 _BETWEEN = [[chess.between(a, b) for b in chess.SQUARES] for a in chess.SQUARES]
 _BACK_RANKS = chess.BB_RANK_1 | chess.BB_RANK_8
+_ALL_MOVES = 1 << 10  # more than any position has (218 at most)
+# The squares on a line (rank, file, diagonal) through each square: where a pinned piece can stand.
+_KING_LINES = [BB_RANK_ATTACKS[sq][0] | BB_FILE_ATTACKS[sq][0] | BB_DIAG_ATTACKS[sq][0] for sq in chess.SQUARES]
 _RANK_1, _RANK_8 = chess.BB_RANK_1, chess.BB_RANK_8
 _PROMOTIONS = (chess.QUEEN << 12, chess.ROOK << 12, chess.BISHOP << 12, chess.KNIGHT << 12)
 # Castling (standard chess): rook square -> (king to, rook to, squares to be empty, squares not attacked).
@@ -153,16 +159,21 @@ def _piece_attacks(square: int, bb: int, state: State, occ: int) -> int:
     return attacks
 
 
-def _king_steps(state: State, king: int, targets: int, them: int, occ: int) -> Iterator[int]:
-    """King moves to the ``targets`` no enemy piece attacks (``_attackers`` unrolled: the
-    step pieces are tested first and the sliders only when those found nothing)."""
+def _safe_king_targets(state: State, targets: int, them: int, occ: int, limit: int = 64) -> int:
+    """The squares of ``targets`` no enemy piece attacks with occupancy ``occ``
+    (``_attackers`` unrolled: the step pieces are tested first and the sliders only when
+    those found nothing); with ``limit``, only the ``limit`` highest such squares."""
     knights = state[1] & them
     kings = state[5] & them
     pawns = state[0] & them
     rq = (state[3] | state[4]) & them
     bq = (state[2] | state[4]) & them
     pawn_attacks = PAWN_ATTACKS_W if state[8] else PAWN_ATTACKS_B  # squares from which they attack
-    for to in chess.scan_reversed(targets):
+    safe = 0
+    while targets:
+        to = targets.bit_length() - 1
+        bb = BB_SQUARES[to]
+        targets ^= bb
         if (
             BB_KNIGHT_ATTACKS[to] & knights
             or BB_KING_ATTACKS[to] & kings
@@ -172,7 +183,19 @@ def _king_steps(state: State, king: int, targets: int, them: int, occ: int) -> I
             or BB_DIAG_ATTACKS[to][BB_DIAG_MASKS[to] & occ] & bq
         ):
             continue
-        yield king | to << 6
+        safe |= bb
+        limit -= 1
+        if not limit:
+            break
+    return safe
+
+
+def _append_moves(moves: list[int], frm: int, targets: int) -> None:
+    """Append the moves from ``frm`` to each square of ``targets``, highest square first."""
+    while targets:
+        to = targets.bit_length() - 1
+        targets ^= BB_SQUARES[to]
+        moves.append(frm | to << 6)
 
 
 def _pinned(king: int, us: int, them: int, occ: int, state: State) -> int:
@@ -198,10 +221,10 @@ def in_check(state: State) -> bool:
     return bool(_attackers(king, white | black, them, state, not turn))
 
 
-def _ep_moves(state: State, us: int, them: int, occ: int, king: int, pinned: int, to_mask: int) -> Iterator[int]:
+def _ep_moves(moves: list[int], state: State, us: int, them: int, occ: int, king: int, pinned: int) -> None:
     """``generate_pseudo_legal_ep`` filtered by ``_is_safe`` (pin mask and skewer)."""
     ep = state[10]
-    if not ep or not BB_SQUARES[ep] & to_mask or BB_SQUARES[ep] & occ:
+    if not ep or BB_SQUARES[ep] & occ:
         return
     turn = state[8]
     capturers = state[0] & us & (PAWN_ATTACKS_B if turn else PAWN_ATTACKS_W)[ep] & chess.BB_RANKS[4 if turn else 3]
@@ -214,10 +237,12 @@ def _ep_moves(state: State, us: int, them: int, occ: int, king: int, pinned: int
             continue
         if BB_DIAG_ATTACKS[king][BB_DIAG_MASKS[king] & occupancy] & them & (state[2] | state[4]):
             continue
-        yield frm | ep << 6
+        moves.append(frm | ep << 6)
 
 
-def _pawn_moves(state: State, us: int, them: int, occ: int, king: int, pinned: int, to_mask: int) -> Iterator[int]:
+def _pawn_moves(
+    moves: list[int], state: State, us: int, them: int, occ: int, king: int, pinned: int, to_mask: int
+) -> None:
     """Pawn captures, single and double pushes (python-chess's order), pins applied."""
     turn = state[8]
     pawns = state[0] & us
@@ -225,18 +250,22 @@ def _pawn_moves(state: State, us: int, them: int, occ: int, king: int, pinned: i
         return
     attacks = PAWN_ATTACKS_W if turn else PAWN_ATTACKS_B
     rays = BB_RAYS[king]
-    for frm in chess.scan_reversed(pawns):
+    append = moves.append
+    left = pawns
+    while left:
+        frm = left.bit_length() - 1
+        left ^= BB_SQUARES[frm]
         targets = attacks[frm] & them & to_mask
-        if not targets:
-            continue
-        if pinned & BB_SQUARES[frm]:
+        if targets and pinned & BB_SQUARES[frm]:
             targets &= rays[frm]
-        for to in chess.scan_reversed(targets):
+        while targets:
+            to = targets.bit_length() - 1
+            targets ^= BB_SQUARES[to]
             move = frm | to << 6
             if BB_SQUARES[to] & _BACK_RANKS:
-                yield from (move | p for p in _PROMOTIONS)
+                moves.extend([move | p for p in _PROMOTIONS])
             else:
-                yield move
+                append(move)
     if turn:
         single = pawns << 8 & ~occ
         double = single << 8 & ~occ & chess.BB_RANK_4
@@ -245,72 +274,140 @@ def _pawn_moves(state: State, us: int, them: int, occ: int, king: int, pinned: i
         single = pawns >> 8 & ~occ
         double = single >> 8 & ~occ & chess.BB_RANK_5
         step = 8
-    for to in chess.scan_reversed(single & to_mask):
+    single &= to_mask
+    while single:
+        to = single.bit_length() - 1
+        single ^= BB_SQUARES[to]
         frm = to + step
         if pinned & BB_SQUARES[frm] and not rays[frm] & BB_SQUARES[to]:
             continue
         move = frm | to << 6
         if BB_SQUARES[to] & _BACK_RANKS:
-            yield from (move | p for p in _PROMOTIONS)
+            moves.extend([move | p for p in _PROMOTIONS])
         else:
-            yield move
-    for to in chess.scan_reversed(double & to_mask):
+            append(move)
+    double &= to_mask
+    while double:
+        to = double.bit_length() - 1
+        double ^= BB_SQUARES[to]
         frm = to + 2 * step
         if pinned & BB_SQUARES[frm] and not rays[frm] & BB_SQUARES[to]:
             continue
-        yield frm | to << 6
+        append(frm | to << 6)
+
+
+def _check_rays(state: State, king: int, checkers: int) -> int:
+    """The squares behind the king on the lines of the checking sliders (and the lines
+    themselves, checkers excluded): the king cannot step there (``_generate_evasions``)."""
+    attacked = 0
+    for checker in chess.scan_reversed(checkers & (state[2] | state[3] | state[4])):
+        attacked |= BB_RAYS[king][checker] & ~BB_SQUARES[checker]
+    return attacked
+
+
+def _evasions(state: State, us: int, them: int, occ: int, king: int, checkers: int) -> list[int]:
+    """``_generate_evasions`` filtered by ``_is_safe``: the legal moves in check."""
+    moves: list[int] = []
+    rays = BB_RAYS[king]
+    steps = BB_KING_ATTACKS[king] & ~us & ~_check_rays(state, king, checkers)
+    _append_moves(moves, king, _safe_king_targets(state, steps, them, occ))
+    if checkers & (checkers - 1):
+        return moves
+    pinned = _pinned(king, us, them, occ, state)
+    checker = checkers.bit_length() - 1
+    target = _BETWEEN[king][checker] | checkers
+    for frm in chess.scan_reversed(us & ~state[0] & ~state[5]):
+        targets = _piece_attacks(frm, BB_SQUARES[frm], state, occ) & target
+        if targets and pinned & BB_SQUARES[frm]:
+            targets &= rays[frm]
+        _append_moves(moves, frm, targets)
+    _pawn_moves(moves, state, us, them, occ, king, pinned, target)
+    ep = state[10]
+    if ep and (BB_SQUARES[ep] & target or (ep - 8 if state[8] else ep + 8) == checker):
+        _ep_moves(moves, state, us, them, occ, king, pinned)
+    return moves
+
+
+def legal_moves(state: State) -> list[int]:
+    """``Board.generate_legal_moves()`` of the position, as ints, in python-chess's order."""
+    return leading_moves(state, _ALL_MOVES)
 
 
 def iter_legal_moves(state: State) -> Iterator[int]:
-    """``Board.generate_legal_moves()`` of the position, as ints, in python-chess's order."""
+    """An iterator over :func:`legal_moves` (the :class:`MoveGenerator` interface)."""
+    return iter(legal_moves(state))
+
+
+def leading_moves(state: State, count: int) -> list[int]:
+    """The first ``count`` moves of :func:`legal_moves` (all of them if fewer), without
+    generating the others: the pieces are visited in the same order and the loop stops
+    when ``count`` moves are found; the pins are computed only when a piece on a line
+    through the king has a target (a piece off those lines is never pinned). In check, the
+    king steps come first, the other evasions are generated only if needed."""
     white, black, turn = state[6], state[7], state[8]
     us, them = (white, black) if turn else (black, white)
     occ = white | black
     king = (state[5] & us).bit_length() - 1
-    pinned = _pinned(king, us, them, occ, state)
     checkers = _attackers(king, occ, them, state, not turn)
-    rays = BB_RAYS[king]
+    moves: list[int] = []
     if checkers:
-        attacked = 0
-        for checker in chess.scan_reversed(checkers & (state[2] | state[3] | state[4])):
-            attacked |= BB_RAYS[king][checker] & ~BB_SQUARES[checker]
-        yield from _king_steps(state, king, BB_KING_ATTACKS[king] & ~us & ~attacked, them, occ)
-        if checkers & (checkers - 1):
-            return
-        checker = checkers.bit_length() - 1
-        target = _BETWEEN[king][checker] | checkers
-        for frm in chess.scan_reversed(us & ~state[0] & ~state[5]):
-            targets = _piece_attacks(frm, BB_SQUARES[frm], state, occ) & target
-            if targets and pinned & BB_SQUARES[frm]:
-                targets &= rays[frm]
-            for to in chess.scan_reversed(targets):
-                yield (frm | to << 6)
-        yield from _pawn_moves(state, us, them, occ, king, pinned, target)
-        yield from _ep_moves(state, us, them, occ, king, pinned, target)
-        ep = state[10]
-        if ep and not BB_SQUARES[ep] & target and (ep - 8 if turn else ep + 8) == checker:
-            yield from _ep_moves(state, us, them, occ, king, pinned, chess.BB_ALL)
-        return
-    for frm in chess.scan_reversed(us & ~state[0]):
+        if count < _ALL_MOVES:  # the king steps may be enough
+            steps = BB_KING_ATTACKS[king] & ~us & ~_check_rays(state, king, checkers)
+            _append_moves(moves, king, _safe_king_targets(state, steps, them, occ, count))
+            if len(moves) == count:
+                return moves
+        return _evasions(state, us, them, occ, king, checkers)[:count]
+    knights = state[1]
+    bq = state[2] | state[4]
+    rq = state[3] | state[4]
+    not_us = ~us
+    lines = _KING_LINES[king]
+    pinned = -1  # not computed yet
+    append = moves.append
+    pieces = us & ~state[0]
+    while pieces:
+        frm = pieces.bit_length() - 1
         bb = BB_SQUARES[frm]
+        pieces ^= bb
         if frm == king:
-            yield from _king_steps(state, king, BB_KING_ATTACKS[king] & ~us, them, occ)
-            continue
-        targets = _piece_attacks(frm, bb, state, occ) & ~us
-        if targets and pinned & bb:
-            targets &= rays[frm]
-        for to in chess.scan_reversed(targets):
-            yield (frm | to << 6)
+            targets = _safe_king_targets(state, BB_KING_ATTACKS[king] & not_us, them, occ, count - len(moves))
+        else:
+            if bb & knights:
+                targets = BB_KNIGHT_ATTACKS[frm] & not_us
+            else:
+                targets = BB_DIAG_ATTACKS[frm][BB_DIAG_MASKS[frm] & occ] if bb & bq else 0
+                if bb & rq:
+                    targets |= (
+                        BB_RANK_ATTACKS[frm][BB_RANK_MASKS[frm] & occ] | BB_FILE_ATTACKS[frm][BB_FILE_MASKS[frm] & occ]
+                    )
+                targets &= not_us
+            if targets and bb & lines:
+                if pinned < 0:
+                    pinned = _pinned(king, us, them, occ, state)
+                if pinned & bb:
+                    targets &= BB_RAYS[king][frm]
+        while targets:
+            to = targets.bit_length() - 1
+            targets ^= BB_SQUARES[to]
+            append(frm | to << 6)
+            if len(moves) == count:
+                return moves
     castling = state[9] & (_RANK_1 if turn else _RANK_8)
     if castling:
-        yield from _castling_moves(state, castling, us, them, occ, king)
-    yield from _pawn_moves(state, us, them, occ, king, pinned, chess.BB_ALL)
-    yield from _ep_moves(state, us, them, occ, king, pinned, chess.BB_ALL)
+        _castling_moves(moves, state, castling, them, occ, king)
+    if len(moves) < count:
+        if pinned < 0:
+            pinned = _pinned(king, us, them, occ, state)
+        _pawn_moves(moves, state, us, them, occ, king, pinned, chess.BB_ALL)
+        if len(moves) < count:
+            _ep_moves(moves, state, us, them, occ, king, pinned)
+    return moves[:count]
 
 
-def legal_moves(state: State) -> list[int]:
-    """The list of :func:`iter_legal_moves`."""
-    return list(iter_legal_moves(state))
+def first_legal_move(state: State) -> int | None:
+    """The first move of :func:`legal_moves`, None if there is none (see :func:`leading_moves`)."""
+    moves = leading_moves(state, 1)
+    return moves[0] if moves else None
 
 
 def has_legal_move(state: State) -> bool:
@@ -318,30 +415,45 @@ def has_legal_move(state: State) -> bool:
 
     Not in check, a piece that is neither the king nor pinned moves legally to any square
     it attacks that is not ours (a pawn: any push or capture), since the move cannot
-    uncover a check; that settles most positions without generating moves. Otherwise the
-    first legal move is generated."""
+    uncover a check; that settles most positions without generating moves. Then a safe
+    king step. Without those, only a pinned piece or an en passant capture can still
+    move: castling needs the king's first square empty and safe (a legal king step). In
+    check: a safe king step, else (one checker) the other evasions."""
     white, black, turn = state[6], state[7], state[8]
     us, them = (white, black) if turn else (black, white)
     occ = white | black
     kings = state[5]
     king = (kings & us).bit_length() - 1
-    if not _attackers(king, occ, them, state, not turn):
-        free = us & ~kings & ~_pinned(king, us, them, occ, state)
-        pawns = free & state[0]
-        if pawns:
-            if (pawns << 8 if turn else pawns >> 8) & ~occ:
+    checkers = _attackers(king, occ, them, state, not turn)
+    if checkers:
+        steps = BB_KING_ATTACKS[king] & ~us & ~_check_rays(state, king, checkers)
+        if _safe_king_targets(state, steps, them, occ, 1):
+            return True
+        return not checkers & (checkers - 1) and bool(_evasions(state, us, them, occ, king, checkers))
+    pinned = _pinned(king, us, them, occ, state)
+    free = us & ~kings & ~pinned
+    pawns = free & state[0]
+    if pawns:
+        if turn:
+            if (pawns << 8) & ~occ or ((pawns & ~chess.BB_FILE_A) << 7 | (pawns & ~chess.BB_FILE_H) << 9) & them:
                 return True
-            attacks = PAWN_ATTACKS_W if turn else PAWN_ATTACKS_B
-            for square in chess.scan_reversed(pawns):
-                if attacks[square] & them:
-                    return True
-        for square in chess.scan_reversed(free & ~pawns):
-            if _piece_attacks(square, BB_SQUARES[square], state, occ) & ~us:
-                return True
-    return next(iter_legal_moves(state), None) is not None
+        elif (pawns >> 8) & ~occ or ((pawns & ~chess.BB_FILE_A) >> 9 | (pawns & ~chess.BB_FILE_H) >> 7) & them:
+            return True
+    pieces = free & ~pawns
+    while pieces:
+        square = pieces.bit_length() - 1
+        bb = BB_SQUARES[square]
+        pieces ^= bb
+        if _piece_attacks(square, bb, state, occ) & ~us:
+            return True
+    if _safe_king_targets(state, BB_KING_ATTACKS[king] & ~us, them, occ, 1):
+        return True
+    if not pinned and state[10] is None:
+        return False
+    return first_legal_move(state) is not None
 
 
-def _castling_moves(state: State, castling: int, us: int, them: int, occ: int, king: int) -> Iterator[int]:
+def _castling_moves(moves: list[int], state: State, castling: int, them: int, occ: int, king: int) -> None:
     """``generate_castling_moves`` (standard chess; not called in check)."""
     turn = state[8]
     for rook in chess.scan_reversed(castling):
@@ -355,7 +467,7 @@ def _castling_moves(state: State, castling: int, us: int, them: int, occ: int, k
         after = occ ^ BB_SQUARES[king] ^ BB_SQUARES[rook] ^ BB_SQUARES[rook_to]
         if _attackers(king_to, after, them, state, not turn):
             continue
-        yield king | king_to << 6
+        moves.append(king | king_to << 6)
 
 
 def play(state: State, move: int) -> State:

@@ -46,12 +46,11 @@ from typing import Any
 
 import chess
 
-from retro.unwinnable.fastboard import FAST, MoveGenerator, State, in_check
+from retro.unwinnable.fastboard import FAST, MoveGenerator, State, in_check, legal_moves
 from retro.unwinnable.material import insufficient_state, lemma_shape
 
-__all__ = ["HelpmateSearch", "score_moves", "corner_targets", "KNIGHT_DISTANCE", "KING_DISTANCE"]
+__all__ = ["HelpmateSearch", "split_by_score", "corner_targets", "KNIGHT_DISTANCE", "KING_DISTANCE"]
 
-REWARD, NORMAL, PUNISH = 1, 0, -2
 #: Positions whose expansion (leaf test, table key, scored moves) is kept between the
 #: iterations of one query; the cache is emptied when it reaches this size.
 EXPANSION_CACHE = 200_000
@@ -88,39 +87,41 @@ def corner_targets(state: State, winner: chess.Color) -> tuple[int, int, int, in
     return targets
 
 
-def _closer(is_king: bool, frm: int, to: int, target: int) -> bool:
-    """Figure 13, last lines: the king / knight step gets closer to ``target``."""
-    table = KING_DISTANCE if is_king else KNIGHT_DISTANCE
-    return table[to][target] < table[frm][target]
-
-
-def score_moves(state: State, moves: list[int], winner: chess.Color) -> list[int]:
-    """Figure 12 (Score, with Going-to-corner of Figure 13) for every move of ``moves``
-    (legal in ``state``): REWARD, NORMAL or PUNISH."""
+def split_by_score(state: State, moves: list[int], winner: chess.Color) -> tuple[list[int], list[int], list[int]]:
+    """Figure 12 (Score, with Going-to-corner of Figure 13) of every move of ``moves``
+    (legal in ``state``): the moves Rewarded, Normal and Punished, each list in the order
+    of ``moves``."""
     turn = state[8]
     white, black = state[6], state[7]
     us, them = (white, black) if turn else (black, white)
-    pawns, kings = state[0], state[5]
-    slow = kings | state[1]  # Figure 13 looks at king and knight moves only
-    targets = corner_targets(state, winner) if slow & us else None
+    pawns, knights, kings = state[0], state[1], state[5]
     bits = chess.BB_SQUARES
-    scores = []
+    reward: list[int] = []
+    normal: list[int] = []
+    punish: list[int] = []
+    # Figure 13 looks at king and knight moves only; a step is rewarded when it gets closer
+    # to the target of its piece (king: king distance, knight: knight distance).
+    slow = (kings | knights) & us
+    king_row = knight_row = KING_DISTANCE[0]
+    if slow:
+        targets = corner_targets(state, winner)
+        first = 0 if turn == winner else 2
+        king_row = KING_DISTANCE[targets[first]]
+        knight_row = KNIGHT_DISTANCE[targets[first + 1]]
     if turn == winner:
         for move in moves:
-            from_bb = bits[move & 63]
+            frm = move & 63
             to = (move >> 6) & 63
+            from_bb = bits[frm]
             if them & bits[to] or pawns & from_bb:
-                scores.append(REWARD)  # capture (en passant is a pawn move) or pawn move
-            elif (
-                targets is not None
-                and slow & from_bb
-                and _closer(bool(kings & from_bb), move & 63, to, targets[0] if kings & from_bb else targets[1])
-            ):
-                scores.append(REWARD)
+                reward.append(move)  # capture (en passant is a pawn move) or pawn move
+            elif slow & from_bb:
+                row = king_row if kings & from_bb else knight_row
+                (reward if row[to] < row[frm] else normal).append(move)
             else:
-                scores.append(NORMAL)
-        return scores
-    lemma_like = lemma_shape(state[1], state[2], state[3], them & ~kings, us & ~kings)
+                normal.append(move)
+        return reward, normal, punish
+    lemma_like = lemma_shape(knights, state[2], state[3], them & ~kings, us & ~kings)
     ep = state[10]
     for move in moves:
         frm = move & 63
@@ -129,22 +130,21 @@ def score_moves(state: State, moves: list[int], winner: chess.Color) -> list[int
         if lemma_like:
             promotion = move >> 12
             if promotion == chess.QUEEN or promotion == chess.ROOK:
-                scores.append(PUNISH)
+                punish.append(move)
                 continue
             if pawns & from_bb:
-                scores.append(REWARD)
+                reward.append(move)
                 continue
-        if (
-            targets is not None
-            and slow & from_bb
-            and _closer(bool(kings & from_bb), frm, to, targets[2] if kings & from_bb else targets[3])
-        ):
-            scores.append(REWARD)
-        elif them & bits[to] or (pawns & from_bb and to == ep and (frm - to) & 7):
-            scores.append(PUNISH)
+        if slow & from_bb:
+            row = king_row if kings & from_bb else knight_row
+            if row[to] < row[frm]:
+                reward.append(move)
+                continue
+        if them & bits[to] or (pawns & from_bb and to == ep and (frm - to) & 7):
+            punish.append(move)
         else:
-            scores.append(NORMAL)
-    return scores
+            normal.append(move)
+    return reward, normal, punish
 
 
 class HelpmateSearch:
@@ -185,34 +185,30 @@ class HelpmateSearch:
             self.line = path
         return found
 
-    def _leaf(self, state: State) -> bool | None:
-        """True for a mate by the winner, False for another dead end (no legal move,
-        Lemmas 5/6, lone king), None for a position to search."""
-        winner = self.winner
-        if not self.generator.has_legal_move(state):
-            return state[8] != winner and in_check(state)
-        if insufficient_state(state, winner):
-            return False
-        return None
-
     def _scored_moves(self, state: State) -> tuple[list[int], list[int], list[int]]:
         """The legal moves split by Score (Rewarded, Normal, Punished), each list in
         python-chess's order."""
-        moves = list(self.generator.iter_legal_moves(state))
-        buckets: tuple[list[int], list[int], list[int]] = ([], [], [])
-        for move, s in zip(moves, score_moves(state, moves, self.winner), strict=True):
-            buckets[0 if s == REWARD else 1 if s == NORMAL else 2].append(move)
-        return buckets
+        moves = legal_moves(state) if self.generator is FAST else list(self.generator.iter_legal_moves(state))
+        return split_by_score(state, moves, self.winner)
 
     def _visit(self, state: State, depth: int, after_reward: bool, path: list[int]) -> bool:
         # The cache entry of a position: a bool for a leaf, else [table key, scored moves or None].
-        known = self.expansions.get(state)
+        expansions = self.expansions
+        known = expansions.get(state)
         if known is None:
-            if len(self.expansions) >= EXPANSION_CACHE:
-                self.expansions.clear()
-            leaf = self._leaf(state)
-            known = self.expansions[state] = leaf if leaf is not None else [self.generator.key(state), None]
-        if known is True or known is False:
+            if len(expansions) >= EXPANSION_CACHE:
+                expansions.clear()
+            generator = self.generator
+            # Leaves: True for a mate by the winner, False for another dead end (no legal
+            # move, Lemmas 5/6, lone king).
+            if not generator.has_legal_move(state):
+                expansions[state] = leaf = state[8] != self.winner and in_check(state)
+                return leaf
+            if insufficient_state(state, self.winner):
+                expansions[state] = False
+                return False
+            known = expansions[state] = [generator.key(state), None]
+        elif known is True or known is False:
             return known
         key = known[0]
         # Transposition table before the node bound: a hit is a position already expanded

@@ -321,3 +321,18 @@ def test_property_static_check_on_blocked_positions_after_random_play() -> None:
 def test_unplayable_positions_are_refused(fen: str) -> None:
     with pytest.raises(InvalidPositionError):
         analyze(chess.Board(fen), W)
+
+
+def test_semi_static_check_runs_first_only_on_rammed_structures(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Position 1 of the paper: every pawn rammed, so the semi-static check answers before
+    # any search (0 nodes). An open position is searched first: the depth-1 iteration
+    # finds the helpmate and the check is never called (here it would raise).
+    blocked = analyze(chess.Board("8/1p3k2/pPp3p1/P1Pp1pPp/2bP1P1P/4BK2/8/8 w - -"), W)
+    assert (blocked.status, blocked.reason, blocked.nodes) == ("unwinnable", "semi-static", 0)
+
+    def not_needed(*args: object) -> bool:
+        raise AssertionError("the semi-static check ran before the first iteration")
+
+    monkeypatch.setattr("retro.unwinnable.routines.unwinnable_static", not_needed)
+    board = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+    assert analyze(board, B).status == "winnable"

@@ -43,3 +43,25 @@ def test_batch_with_error_record(tmp_path, capsys) -> None:
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["status"] for r in records] == ["winnable", "error", "error"]
     assert records[0]["winner"] == "black"
+
+
+def test_batch_with_two_processes_gives_the_records_of_one(tmp_path, capsys) -> None:
+    # -j 2 (retro.batch's parallel driver): the same records in the same order as -j 1
+    # (the seconds aside), for both commands, bad lines included.
+    lines = [
+        "5r1k/6P1/7K/5q2/8/8/8/8 b - - black",
+        "bad line",
+        "8/1p3k2/pPp3p1/P1Pp1pPp/2bP1P1P/4BK2/8/8 w - - 0 1",
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+        "8/8/8/4k3/8/8/8/3QK3 b - - 0 1",
+    ]
+    path = tmp_path / "q.txt"
+    path.write_text("\n".join(lines) + "\n")
+    for command in ("unwinnable", "dead"):
+        runs = []
+        for jobs in ("1", "2"):
+            assert main([command, "-f", str(path), "--json", "--max-nodes", "20000", "-j", jobs]) == 0
+            records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+            runs.append([{k: v for k, v in r.items() if k != "seconds"} for r in records])
+        assert runs[0] == runs[1] and len(runs[0]) == len(lines)
+        assert runs[0][1]["status"] == "error"

@@ -6,7 +6,17 @@ import chess
 import pytest
 
 from retro.unwinnable import analyze
-from retro.unwinnable.fastboard import from_board, from_move, in_check, key, legal_moves, play, to_move
+from retro.unwinnable.fastboard import (
+    first_legal_move,
+    from_board,
+    from_move,
+    has_legal_move,
+    in_check,
+    key,
+    legal_moves,
+    play,
+    to_move,
+)
 from tests.retro.revmoves_games import random_game_positions
 
 # Positions with the rules a bitboard generator gets wrong first.
@@ -26,6 +36,8 @@ SPECIAL_ROOTS = [
     "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",  # promotions, pins
     "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",  # promotions with capture
     "8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1",  # e.p. along the rank of the king: skewer
+    "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",  # stalemate: has_legal_move is False
+    "k7/1bK5/1P6/3Q4/8/8/8/8 b - - 0 1",  # only the pinned bishop moves, along the pin (Bc6, Bxd5)
 ]
 
 
@@ -41,6 +53,9 @@ def _assert_same(board: chess.Board) -> list[int]:
     assert legal_moves(state) == expected, board.fen()  # same moves, same order
     assert key(state) == board._transposition_key(), board.fen()
     assert in_check(state) == board.is_check()
+    # The shortcuts that avoid generating every move give the same answers.
+    assert first_legal_move(state) == (expected[0] if expected else None), board.fen()
+    assert has_legal_move(state) == bool(expected), board.fen()
     return expected
 
 

@@ -12,6 +12,12 @@ leaf; so it is closed under legal moves, and none of its members nor leaves is a
 the winner: no sequence of legal moves from the root ends in such a mate. If a mate is
 met, the current DFS path is a legal line to it (the caller replays it).
 
+Tempo units (:mod:`retro.unwinnable.tempo`): when the position has units that only ever
+provide waiting moves, the traversal runs on the abstract game where they stay on their
+squares and their side may pass instead; that module proves the abstract closure has a
+mate by the winner exactly when the real one does, and a mate found is turned back into
+real moves (:func:`retro.unwinnable.tempo.realize`) before shortening.
+
 A depth-first path wanders (thousands of plies in blocked positions), so a found line is
 shortened by :func:`shorten_line` before it is returned: from each position of the line
 we jump to the latest position of the line that one legal move reaches. Every jump is a
@@ -28,24 +34,34 @@ from __future__ import annotations
 
 import chess
 
-from retro.unwinnable.fastboard import FAST, MoveGenerator, State, in_check
+from retro.unwinnable.fastboard import FAST, MoveGenerator, State, in_check, to_board
 from retro.unwinnable.material import insufficient_state
+from retro.unwinnable.tempo import NO_TEMPO_UNITS, PASS, abstract_moves, pass_turn, realize, tempo_units
 
 __all__ = ["closure_search", "shorten_line"]
 
 
 def closure_search(
-    state: State, winner: chess.Color, node_bound: int, generator: MoveGenerator = FAST
+    state: State, winner: chess.Color, node_bound: int, generator: MoveGenerator = FAST, *, tempo: bool = True
 ) -> tuple[bool, list[int], bool, int]:
     """Return ``(found, line, complete, nodes)``; ``complete`` means the whole reachable
     graph was seen (so ``found == False`` proves unwinnability). Depth-first: a line found
-    may be long (every position on it distinct)."""
-    iter_legal_moves, _, play, key = generator
+    may be long (every position on it distinct). ``tempo``: search the abstract game of
+    :mod:`retro.unwinnable.tempo` (tempo units replaced by a pass) when the position has
+    tempo units."""
+    iter_legal_moves, _, real_play, key = generator
     root_moves = list(iter_legal_moves(state))
     if not root_moves:
         return state[8] != winner and in_check(state), [], True, 0
     if insufficient_state(state, winner):
         return False, [], True, 0
+    units = tempo_units(to_board(state)) if tempo else NO_TEMPO_UNITS
+
+    def play(position: State, move: int) -> State:
+        return pass_turn(position) if move == PASS else real_play(position, move)
+
+    if units:
+        root_moves = abstract_moves(state, root_moves, units)
     visited = {key(state)}
     nodes = 1
     # Per depth: the position, its legal moves and the index of the next move to try.
@@ -73,8 +89,13 @@ def closure_search(
         if not child_moves:
             if child[8] != winner and in_check(child):
                 path.append(move)
-                return True, shorten_line(state, path, generator), False, nodes
+                real = realize(state, path, units, generator) if units else path
+                if real is None:
+                    return False, [], False, nodes
+                return True, shorten_line(state, real, generator), False, nodes
             continue
+        if units:
+            child_moves = abstract_moves(child, child_moves, units)
         if insufficient_state(child, winner):
             continue
         nodes += 1

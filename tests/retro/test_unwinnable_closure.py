@@ -7,7 +7,7 @@ import chess
 import pytest
 
 from retro.unwinnable import analyze
-from retro.unwinnable.closure import closure_search
+from retro.unwinnable.closure import ClosureSearch, closure_search
 from retro.unwinnable.fastboard import FAST, from_board, play
 from retro.unwinnable.static import unwinnable_static
 from retro.unwinnable.tempo import PASS, realize, tempo_units
@@ -101,3 +101,35 @@ def test_protected_pawn_checker_keeps_real_mates(fen: str) -> None:
     board = chess.Board(fen)
     assert board.is_checkmate()
     assert not unwinnable_static(board, W)
+
+
+@pytest.mark.parametrize(
+    "fen, winner",
+    [
+        # Dev set, formerly undetermined at 1,000,000 nodes (the depth-first closure wandered):
+        # the loser's bishops block the corner's neighbours, the winner's bishop mates.
+        ("k7/1b6/2b5/8/8/1pB5/pP6/K7 w - -", W),
+        ("8/8/8/3B4/8/6p1/1b4Pp/k1b4K w - -", W),
+        ("8/8/8/3B4/8/6p1/1b4Pp/2b2k1K w - -", W),
+    ],
+)
+def test_best_first_closure_finds_corner_helpmates(fen: str, winner: chess.Color) -> None:
+    board = chess.Board(fen)
+    found, line, _, nodes = closure_search(from_board(board), winner, 30_000)
+    assert found and nodes <= 30_000
+    for move in line:
+        board.push(chess.Move(move & 63, (move >> 6) & 63, (move >> 12) or None))
+    assert board.is_checkmate() and board.turn != winner
+
+
+def test_resumed_closure_equals_one_run() -> None:
+    state = from_board(chess.Board(LOCKED_KING))
+    search = ClosureSearch(state, B)
+    total = 0
+    for _ in range(100):
+        found, _, complete, used = search.run(2_000)
+        total += used
+        if complete:
+            break
+    assert complete and not found
+    assert total == closure_search(state, B, 100_000)[3]

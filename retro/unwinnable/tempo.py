@@ -65,6 +65,7 @@ import dataclasses
 
 import chess
 
+from retro.attacks import attacks_mask
 from retro.unwinnable.fastboard import MoveGenerator, State, in_check
 from retro.unwinnable.mobility import mobility, step_targets
 from retro.unwinnable.static import static_applicable
@@ -86,16 +87,6 @@ PASS = -1
 _SLIDERS = (chess.BISHOP, chess.ROOK, chess.QUEEN)
 
 
-def _rays(square: chess.Square, piece_type: chess.PieceType, walls: chess.Bitboard) -> chess.Bitboard:
-    attacks = 0
-    if piece_type in (chess.BISHOP, chess.QUEEN):
-        attacks |= chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & walls]
-    if piece_type in (chess.ROOK, chess.QUEEN):
-        attacks |= chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & walls]
-        attacks |= chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & walls]
-    return attacks
-
-
 def wall_reach(
     piece_type: chess.PieceType, color: chess.Color, region: chess.Bitboard, walls: chess.Bitboard
 ) -> chess.Bitboard:
@@ -106,7 +97,7 @@ def wall_reach(
         return step_targets(piece_type, color, region)
     reach = 0
     for square in chess.SquareSet(region):
-        reach |= _rays(square, piece_type, walls)
+        reach |= attacks_mask(piece_type, square, walls)
     return reach
 
 

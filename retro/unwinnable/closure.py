@@ -57,7 +57,6 @@ class ClosureSearch:
         self.generator = generator
         self.tempo = tempo
         self.units = NO_TEMPO_UNITS  # set by the first run
-        self.nodes = 0  # positions entered so far
         self.done: tuple[bool, list[int], bool] | None = None  # the final answer, once known
         # Every position entered gets an id: its parent's id and the move from it.
         self._ids: dict[object, int] = {}
@@ -126,17 +125,13 @@ class ClosureSearch:
                 if not insufficient_state(child, winner):
                     children.append((move, child, child_key))
             if len(parent) + len(children) > limit:  # expand this position next call
-                self.nodes = len(parent)
                 return False, [], False, len(parent) - start
             heapq.heappop(frontier)
             for move, child, child_key in children:
-                if child_key in ids:  # a transposition among the children
-                    continue
                 ids[child_key] = len(parent)
                 heapq.heappush(frontier, (net_score(child, winner), -len(parent), child))
                 parent.append(position_id)
                 via.append(move)
-        self.nodes = len(parent)
         self.done = (False, [], True)
         return *self.done, len(parent) - start
 

@@ -20,24 +20,13 @@ Score = flights + corner distance + blocker distance, where
 from __future__ import annotations
 
 import chess
-from chess import (
-    BB_DIAG_ATTACKS,
-    BB_DIAG_MASKS,
-    BB_FILE_ATTACKS,
-    BB_FILE_MASKS,
-    BB_KING_ATTACKS,
-    BB_KNIGHT_ATTACKS,
-    BB_PAWN_ATTACKS,
-    BB_RANK_ATTACKS,
-    BB_RANK_MASKS,
-)
 
 from retro.unwinnable.fastboard import State
 from retro.unwinnable.helpmate import KING_DISTANCE, corner_targets
 
 __all__ = ["net_score", "flights"]
 
-_EMPTY_DIAGONALS = [BB_DIAG_ATTACKS[square][0] for square in chess.SQUARES]
+_EMPTY_DIAGONALS = [chess.BB_DIAG_ATTACKS[square][0] for square in chess.SQUARES]
 
 
 def _attacked(square: int, occupied: int, attackers: int, state: State, by_white: bool) -> bool:
@@ -47,12 +36,12 @@ def _attacked(square: int, occupied: int, attackers: int, state: State, by_white
     return bool(
         attackers
         & (
-            (BB_KNIGHT_ATTACKS[square] & knights)
-            | (BB_KING_ATTACKS[square] & kings)
-            | (BB_PAWN_ATTACKS[not by_white][square] & pawns)
-            | (BB_RANK_ATTACKS[square][BB_RANK_MASKS[square] & occupied] & straight)
-            | (BB_FILE_ATTACKS[square][BB_FILE_MASKS[square] & occupied] & straight)
-            | (BB_DIAG_ATTACKS[square][BB_DIAG_MASKS[square] & occupied] & diagonal)
+            (chess.BB_KNIGHT_ATTACKS[square] & knights)
+            | (chess.BB_KING_ATTACKS[square] & kings)
+            | (chess.BB_PAWN_ATTACKS[not by_white][square] & pawns)
+            | (chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied] & straight)
+            | (chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied] & straight)
+            | (chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & occupied] & diagonal)
         )
     )
 
@@ -63,7 +52,7 @@ def flights(state: State, winner: chess.Color) -> int:
     winner_units = state[6] if winner else state[7]
     king = (state[5] & loser_units).bit_length() - 1
     occupied = (state[6] | state[7]) & ~(1 << king)
-    free = BB_KING_ATTACKS[king] & ~loser_units
+    free = chess.BB_KING_ATTACKS[king] & ~loser_units
     count = 0
     while free:
         low = free & -free
@@ -82,7 +71,7 @@ def net_score(state: State, winner: chess.Color) -> int:
     bishops = state[2] & loser_units
     if not bishops:
         return score
-    around = BB_KING_ATTACKS[corner]
+    around = chess.BB_KING_ATTACKS[corner]
     while around:
         low = around & -around
         around ^= low

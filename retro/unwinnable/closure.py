@@ -1,91 +1,150 @@
 """Closure search: explore every position reachable from the root, each once.
 
-Rule: a depth-first traversal of the graph of legal moves with a visited set keyed by the
-full position (the key of ``Board._transposition_key()``: pieces, side to move, castling
+Rule: a traversal of the graph of legal moves with a visited set keyed by the full
+position (the key of ``Board._transposition_key()``: pieces, side to move, castling
 rights, legal en passant square) and no depth limit. Leaves are checkmates, stalemates and
 positions with insufficient material for the winner (Lemmas 5 and 6,
-:mod:`retro.unwinnable.material`).
+:mod:`retro.unwinnable.material`). Positions are expanded best-first in the order of
+:func:`retro.unwinnable.netscore.net_score` (a heuristic distance to a mating net; it
+only decides which positions come first).
 
 Why it is sound: if the traversal ends without hitting its node bound, the visited set
-contains the root and, for each visited position, every child that is not a dead-end
-leaf; so it is closed under legal moves, and none of its members nor leaves is a mate by
-the winner: no sequence of legal moves from the root ends in such a mate. If a mate is
-met, the current DFS path is a legal line to it (the caller replays it).
+contains the root and, for each visited (expanded) position, every child that is not a
+dead-end leaf; so it is closed under legal moves, and none of its members nor leaves is a
+mate by the winner: no sequence of legal moves from the root ends in such a mate. If a
+mate is met, the chain of parents from it back to the root is a legal line to it (the
+caller replays it).
 
-A depth-first path wanders (thousands of plies in blocked positions), so a found line is
-shortened by :func:`shorten_line` before it is returned: from each position of the line
-we jump to the latest position of the line that one legal move reaches. Every jump is a
-legal move and the last position (the mate) is kept, so the result is still a helpmate.
+Tempo units (:mod:`retro.unwinnable.tempo`): when the position has units that only ever
+provide waiting moves, the traversal runs on the abstract game where they stay on their
+squares and their side may pass instead; that module proves the abstract closure has a
+mate by the winner exactly when the real one does, and a mate found is turned back into
+real moves (:func:`retro.unwinnable.tempo.realize`) before shortening.
+
+A line of the traversal wanders (hundreds of plies in blocked positions), so a found line
+is shortened by :func:`shorten_line` before it is returned: from each position of the
+line we jump to the latest position of the line that one legal move reaches. Every jump is
+a legal move and the last position (the mate) is kept, so the result is still a helpmate.
 
 Why it exists (a choice of ours, not in the paper): the depth-limited Find-Helpmate of
 Figure 5 can only prove unwinnability when *no* branch hits the depth limit, which in
 positions with a few thousand reachable positions needs a depth close to the longest
-DFS path. A plain closure needs only as many nodes as there are positions, so the full
+path. A plain closure needs only as many nodes as there are positions, so the full
 routine alternates it with iterative deepening (:mod:`retro.unwinnable.routines`).
 """
 
 from __future__ import annotations
 
+import heapq
+
 import chess
 
-from retro.unwinnable.fastboard import FAST, MoveGenerator, State, in_check
+from retro.unwinnable.fastboard import FAST, MoveGenerator, State, in_check, to_board
 from retro.unwinnable.material import insufficient_state
+from retro.unwinnable.netscore import net_score
+from retro.unwinnable.tempo import NO_TEMPO_UNITS, PASS, abstract_moves, pass_turn, realize, tempo_units
 
-__all__ = ["closure_search", "shorten_line"]
+__all__ = ["ClosureSearch", "closure_search", "shorten_line"]
+
+
+class ClosureSearch:
+    """A closure search that can be resumed: :meth:`run` with a node bound continues where
+    the previous call stopped (the visited set and the frontier are kept)."""
+
+    def __init__(self, state: State, winner: chess.Color, generator: MoveGenerator = FAST, *, tempo: bool = True):
+        self.root = state
+        self.winner = winner
+        self.generator = generator
+        self.tempo = tempo
+        self.units = NO_TEMPO_UNITS  # set by the first run
+        self.done: tuple[bool, list[int], bool] | None = None  # the final answer, once known
+        # Every position entered gets an id: its parent's id and the move from it.
+        self._ids: dict[object, int] = {}
+        self._parent = [-1]
+        self._via = [0]
+        self._frontier = [(0, 0, state)]  # (net score, -id, position)
+
+    def _start(self) -> None:
+        state, winner, generator = self.root, self.winner, self.generator
+        self._ids[generator.key(state)] = 0
+        if not generator.has_legal_move(state):
+            self.done = (state[8] != winner and in_check(state), [], True)
+        elif insufficient_state(state, winner):
+            self.done = (False, [], True)
+        elif self.tempo:
+            self.units = tempo_units(to_board(state))
+
+    def _play(self, position: State, move: int) -> State:
+        return pass_turn(position) if move == PASS else self.generator.play(position, move)
+
+    def _line_to(self, position_id: int, move: int) -> list[int] | None:
+        line = [move]
+        while position_id:
+            line.append(self._via[position_id])
+            position_id = self._parent[position_id]
+        line.reverse()
+        real = realize(self.root, line, self.units, self.generator) if self.units else line
+        return None if real is None else shorten_line(self.root, real, self.generator)
+
+    def run(self, node_bound: int) -> tuple[bool, list[int], bool, int]:
+        """Enter at most ``node_bound`` more positions; return ``(found, line, complete,
+        nodes entered by this call)`` (see :func:`closure_search`)."""
+        if not self._ids:
+            self._start()
+        if self.done is not None:
+            return *self.done, 0
+        iter_legal_moves, has_legal_move, _, key = self.generator
+        winner, units, ids, parent, via, frontier = (
+            self.winner,
+            self.units,
+            self._ids,
+            self._parent,
+            self._via,
+            self._frontier,
+        )
+        start = len(parent)
+        limit = start + node_bound
+        while frontier:
+            _, minus_id, position = frontier[0]
+            position_id = -minus_id
+            moves = list(iter_legal_moves(position))
+            if units:
+                moves = abstract_moves(position, moves, units)
+            children = []
+            for move in moves:
+                child = self._play(position, move)
+                child_key = key(child)
+                if child_key in ids:  # seen, and not a mate (mates end the search)
+                    continue
+                if not has_legal_move(child):
+                    if child[8] != winner and in_check(child):
+                        line = self._line_to(position_id, move)
+                        self.done = (False, [], False) if line is None else (True, line, False)
+                        return *self.done, len(parent) - start
+                    continue
+                if not insufficient_state(child, winner):
+                    children.append((move, child, child_key))
+            if len(parent) + len(children) > limit:  # expand this position next call
+                return False, [], False, len(parent) - start
+            heapq.heappop(frontier)
+            for move, child, child_key in children:
+                ids[child_key] = len(parent)
+                heapq.heappush(frontier, (net_score(child, winner), -len(parent), child))
+                parent.append(position_id)
+                via.append(move)
+        self.done = (False, [], True)
+        return *self.done, len(parent) - start
 
 
 def closure_search(
-    state: State, winner: chess.Color, node_bound: int, generator: MoveGenerator = FAST
+    state: State, winner: chess.Color, node_bound: int, generator: MoveGenerator = FAST, *, tempo: bool = True
 ) -> tuple[bool, list[int], bool, int]:
     """Return ``(found, line, complete, nodes)``; ``complete`` means the whole reachable
-    graph was seen (so ``found == False`` proves unwinnability). Depth-first: a line found
-    may be long (every position on it distinct)."""
-    iter_legal_moves, _, play, key = generator
-    root_moves = list(iter_legal_moves(state))
-    if not root_moves:
-        return state[8] != winner and in_check(state), [], True, 0
-    if insufficient_state(state, winner):
-        return False, [], True, 0
-    visited = {key(state)}
-    nodes = 1
-    # Per depth: the position, its legal moves and the index of the next move to try.
-    positions = [state]
-    move_lists = [root_moves]
-    next_index = [0]
-    path: list[int] = []
-    while positions:
-        moves = move_lists[-1]
-        i = next_index[-1]
-        if i == len(moves):
-            positions.pop()
-            move_lists.pop()
-            next_index.pop()
-            if path:
-                path.pop()
-            continue
-        next_index[-1] = i + 1
-        move = moves[i]
-        child = play(positions[-1], move)
-        child_key = key(child)
-        if child_key in visited:  # seen, and not a mate (mates end the search)
-            continue
-        child_moves = list(iter_legal_moves(child))
-        if not child_moves:
-            if child[8] != winner and in_check(child):
-                path.append(move)
-                return True, shorten_line(state, path, generator), False, nodes
-            continue
-        if insufficient_state(child, winner):
-            continue
-        nodes += 1
-        if nodes > node_bound:
-            return False, [], False, nodes
-        visited.add(child_key)
-        path.append(move)
-        positions.append(child)
-        move_lists.append(child_moves)
-        next_index.append(0)
-    return False, [], True, nodes
+    graph was seen (so ``found == False`` proves unwinnability). Best-first in the order of
+    :func:`retro.unwinnable.netscore.net_score` (ties: the newest position first).
+    ``tempo``: search the abstract game of :mod:`retro.unwinnable.tempo` (tempo units
+    replaced by a pass) when the position has tempo units."""
+    return ClosureSearch(state, winner, generator, tempo=tempo).run(node_bound)
 
 
 def shorten_line(state: State, line: list[int], generator: MoveGenerator = FAST) -> list[int]:

@@ -27,8 +27,8 @@ found, an iteration ends without a cut (unwinnable, see the argument in
 (undetermined). An iteration whose only cuts are hits on entries of earlier iterations is
 repeated once at the same depth with an empty table, so that completeness never rests on
 stale entries. From depth ``CLOSURE_FROM`` on, every ``CLOSURE_EVERY`` depths a closure search
-(:mod:`retro.unwinnable.closure`, our addition) with a doubling node bound tries to
-exhaust the reachable positions outright; when the next doubling would not fit in the
+(:mod:`retro.unwinnable.closure`, our addition), resumed where it stopped, gets a doubling
+node bound to exhaust the reachable positions outright; when the next doubling would not fit in the
 budget, this closure search takes all that remains (blocked positions are decided by the
 closure, not by the iterations).
 """
@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterable
 
 import chess
 
-from retro.unwinnable.closure import closure_search
+from retro.unwinnable.closure import ClosureSearch
 from retro.unwinnable.fastboard import FAST, MoveGenerator, State, first_legal_move, in_check, leading_moves, to_board
 from retro.unwinnable.helpmate import HelpmateSearch
 from retro.unwinnable.material import insufficient_state
@@ -206,6 +206,7 @@ def full_routine(state: State, winner: chess.Color, *, max_nodes: int, generator
     if static_checked and unwinnable_static(to_board(state), winner):
         return "unwinnable", [], 0, "semi-static"
     search = HelpmateSearch(winner, generator)
+    closure = ClosureSearch(state, winner, generator)
     closure_nodes = 0
     closure_bound = CLOSURE_FIRST_BOUND
     depth = 1
@@ -227,7 +228,7 @@ def full_routine(state: State, winner: chess.Color, *, max_nodes: int, generator
             remaining = max_nodes - search.nodes - closure_nodes
             # The last closure search that fits takes the whole remaining budget.
             spend = remaining if remaining < 3 * closure_bound else closure_bound
-            found, line, complete, used = closure_search(state, winner, spend, generator)
+            found, line, complete, used = closure.run(spend)
             closure_nodes += used
             if found:
                 return "winnable", line, search.nodes + closure_nodes, "closure search"

@@ -7,8 +7,10 @@ position is unwinnable for ``winner`` when
 1. no castling right and no (pseudo-legal) en passant capture exist (otherwise: no
    answer; Lemma 8 does not cover them);
 2. no pawn of the winner can reach its last rank (otherwise: no answer);
-3. no square s of the loser king's region is both attacked by some winner piece other
-   than the king (``att-region``) and such that ``blockers(s) + cover(s) >= |orth(s)|``,
+3. no square s of the loser king's region is both attacked by a possible checker
+   (:func:`check_squares`: a winner knight or slider from its ``att-region``, or a winner
+   pawn from a square of its region that another winner piece can attack) and such
+   that ``blockers(s) + cover(s) >= |orth(s)|``,
    where ``orth(s)`` are the orthogonal neighbours of s, ``blockers(s)`` counts the
    loser's non-king pieces whose region meets ``orth(s)`` and ``cover(s)`` adds, for
    every winner piece P (king included), how many squares of ``orth(s)`` P can attack at
@@ -27,8 +29,10 @@ weighted, Figure 8's steps 5-6 (every *intruder*, a winner piece whose region me
 loser king's region, must be a bishop, all on one square colour) are not needed for
 soundness (they only served footnote 9's argument); we drop them and require only that
 no winner pawn can promote (a promoted piece attacks squares its pawn's att-region does
-not hold), and we let only non-king pieces give the check. Both changes keep every
-answer of the paper's check (with weights) and add more.
+not hold), and we let only non-king pieces give the check. (c) Extension: a pawn gives a
+mating check only from a square another winner piece protects (the king would capture it
+otherwise). All changes keep every answer of the paper's check (with weights) and add
+more.
 
 Why it is sound (direct version of Lemma 11 + Theorem 12 for the computed regions).
 Suppose a checkmate Q of the loser's king K on square s by ``winner`` is reachable. By
@@ -39,7 +43,11 @@ cleared (C = 0) still stand on their squares, and no winner pawn has promoted (s
   and s is a pawn / knight step from p, so s is in att-region(X). If X is a slider, the
   squares between p and s are empty in Q, hence hold no never-cleared ally, so the flood
   fill of X's region follows the line from p to the square next to s: again s is in
-  att-region(X). So s passes the first test of step 3.
+  att-region(X). If X is a pawn, p is next to s and K could capture X unless p is
+  attacked once K stands on p: by a winner piece Z other than X, standing in its region,
+  whose line to p (if Z slides) holds only squares empty in Q and s, which the flood fill
+  of Z's region crosses (s holds K in Q, so no never-cleared winner piece); so p is in
+  att-region(Z) (protected checker). So s passes the first test of step 3.
 * Each square t of ``orth(s)`` is, in Q, either occupied by a loser non-king piece Y
   (Y's region meets ``orth(s)``; Y counts once in ``blockers(s)`` and blocks only t), or
   attacked, with K's square s vacated, by a winner piece Z (else K could step or capture
@@ -66,7 +74,7 @@ import chess
 
 from retro.unwinnable.mobility import ORTHOGONAL_NEIGHBOURS, Mobility, mobility, step_targets
 
-__all__ = ["static_applicable", "unwinnable_static", "cover_weight", "MAX_COVER"]
+__all__ = ["static_applicable", "unwinnable_static", "cover_weight", "check_squares", "MAX_COVER"]
 
 #: Most squares of orth(s) one piece of the type can attack at once (pawn: see cover_weight).
 MAX_COVER: dict[chess.PieceType, int] = {
@@ -94,6 +102,25 @@ def cover_weight(
     return min(hits, MAX_COVER[piece_type])
 
 
+def check_squares(attackers: list[tuple[chess.PieceType, chess.Color, chess.Bitboard, chess.Bitboard]]) -> int:
+    """The squares a checking winner piece can attack in a mate (step 3, first test):
+    the att-region of every knight and slider, and for a pawn only the squares it attacks
+    from a square of its region that another winner piece (king included) can attack."""
+    checks = 0
+    for i, (t, c, region, att) in enumerate(attackers):
+        if t == chess.KING:
+            continue
+        if t != chess.PAWN:
+            checks |= att
+            continue
+        protected = 0
+        for j, other in enumerate(attackers):
+            if j != i:
+                protected |= other[3]
+        checks |= step_targets(t, c, region & protected)
+    return checks
+
+
 def static_applicable(board: chess.Board) -> bool:
     """Step 1: the check answers only without castling rights and en passant."""
     if board.castling_rights:
@@ -112,21 +139,17 @@ def unwinnable_static(board: chess.Board, winner: chess.Color, mob: Mobility | N
     king_region = 0
     attackers = []  # (type, colour, region, att-region) of the winner's pieces
     blocker_regions = []  # regions of the loser's non-king pieces
-    checks = 0  # squares some winner piece other than the king can attack
     for i, (_, c, t) in enumerate(mob.pieces):
         region = mob.region[i]
         if c == winner:
             if t == chess.PAWN and region & _LAST_RANK[c]:
                 return False
-            att = step_targets(t, c, region)
-            attackers.append((t, c, region, att))
-            if t != chess.KING:
-                checks |= att
+            attackers.append((t, c, region, step_targets(t, c, region)))
         elif t == chess.KING:
             king_region = region
         else:
             blocker_regions.append(region)
-    for s in chess.SquareSet(king_region & checks):
+    for s in chess.SquareSet(king_region & check_squares(attackers)):
         around = ORTHOGONAL_NEIGHBOURS[s]
         count = sum(1 for region in blocker_regions if region & around)
         count += sum(cover_weight(t, c, region, att, s) for t, c, region, att in attackers)

@@ -543,6 +543,95 @@ def confined_originals(facts: _Facts) -> str | None:
     return None
 
 
+_STEPS = {
+    chess.KNIGHT: ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)),
+    chess.BISHOP: ((1, 1), (1, -1), (-1, 1), (-1, -1)),
+    chess.ROOK: ((1, 0), (-1, 0), (0, 1), (0, -1)),
+    chess.QUEEN: ((1, 1), (1, -1), (-1, 1), (-1, -1), (1, 0), (-1, 0), (0, 1), (0, -1)),
+}
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _region(home: chess.Square, piece_type: chess.PieceType, sealed: chess.Bitboard) -> chess.Bitboard:
+    """The squares a unit of ``piece_type`` starting on ``home`` can ever stand on when it
+    never lands on or slides through a sealed square other than ``home``: a flood fill
+    over knight jumps, or over slides that stop before the first sealed square."""
+    region = chess.BB_SQUARES[home]
+    todo = [home]
+    while todo:
+        square = todo.pop()
+        file, rank = chess.square_file(square), chess.square_rank(square)
+        for df, dr in _STEPS[piece_type]:
+            f, r = file + df, rank + dr
+            while 0 <= f < 8 and 0 <= r < 8:
+                target = chess.square(f, r)
+                if sealed & chess.BB_SQUARES[target]:
+                    break
+                if not region & chess.BB_SQUARES[target]:
+                    region |= chess.BB_SQUARES[target]
+                    todo.append(target)
+                if piece_type == chess.KNIGHT:
+                    break
+                f, r = f + df, r + dr
+    return region
+
+
+def _max_matching(options: list[list[int]]) -> int:
+    """The largest number of rows that get distinct columns, row i taking a column of
+    ``options[i]`` (augmenting paths; a side has at most 10 pieces of a kind)."""
+    owner: dict[int, int] = {}
+
+    def augment(row: int, seen: set[int]) -> bool:
+        for column in options[row]:
+            if column in seen:
+                continue
+            seen.add(column)
+            if column not in owner or augment(owner[column], seen):
+                owner[column] = row
+                return True
+        return False
+
+    return sum(augment(row, set()) for row in range(len(options)))
+
+
+def confined_regions(facts: _Facts) -> str | None:
+    """Pawns plus promoted pieces at most 8 per side, where a piece counts as promoted
+    unless it can be matched to its own initial unit of its type, each initial unit to
+    one piece, and an initial unit can only be matched to a piece standing in its
+    *region*: the squares it can reach from its initial square without ever landing on
+    or sliding through a sealed square (:func:`_region`, sealed squares from
+    :func:`_sealed_squares`). This generalizes :func:`confined_originals` (a region of
+    one square) to units shut in a few squares, e.g. Black's h8 rook with Bf8, g7 and
+    h7 at home, which can only ever stand on g8 and h8.
+
+    Sound: no unit ever moved onto or through a sealed square (one unit stands there
+    throughout the game, see :func:`_sealed_squares`), and a piece moves by its type's
+    jumps or slides (castling moves the rook by a slide along the back rank, whose
+    squares it crosses), so an initial unit stays in its region all game; pieces keep
+    their type. Every piece on the board is an initial unit of its type or a promoted
+    pawn; the initial units among them form a matching of pieces to units whose region
+    holds the piece, so at most the maximum matching of them are initial units, the
+    others are promoted pawns, each from a different pawn of the side, none of them
+    among the pawns on the board."""
+    board = facts.board
+    sealed, _ = facts.sealed
+    for color in chess.COLORS:
+        promoted = 0
+        for piece_type in (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN):
+            homes = list(chess.SquareSet(_INITIAL.pieces_mask(piece_type, color)))
+            regions = [_region(home, piece_type, sealed) for home in homes]
+            pieces = list(chess.SquareSet(board.pieces_mask(piece_type, color)))
+            options = [[i for i, region in enumerate(regions) if region & chess.BB_SQUARES[sq]] for sq in pieces]
+            promoted += len(pieces) - _max_matching(options)
+        pawns = _count(board, chess.PAWN, color)
+        if pawns + promoted > 8:
+            return (
+                f"{_side_name(color)} has {pawns} pawns and at least {promoted} promoted pieces: "
+                "the other pieces stand where no initial unit of their type can ever have gone"
+            )
+    return None
+
+
 def no_last_move(facts: _Facts) -> str | None:
     """The position has a possible last move. Sound: every legal position but the
     initial one was reached by a legal move from a legal predecessor, the initial
@@ -571,6 +660,7 @@ RULES: list[tuple[str, Rule]] = [
     ("pawn-fates", pawn_fates),
     ("unreachable-square", unreachable_square),
     ("confined-originals", confined_originals),
+    ("confined-regions", confined_regions),
     ("no-last-move", no_last_move),
 ]
 RULE_NAMES = [name for name, _ in RULES]

@@ -632,6 +632,88 @@ def confined_regions(facts: _Facts) -> str | None:
     return None
 
 
+def _steps_of(piece: chess.Piece, square: chess.Square) -> chess.Bitboard:
+    """The squares a unit on ``square`` attacks whatever stands between: a pawn's two
+    captures, a knight's jumps, a king's steps, a slider's neighbours along its lines."""
+    kind = piece.piece_type
+    if kind == chess.PAWN:
+        return chess.BB_PAWN_ATTACKS[piece.color][square]
+    if kind == chess.KNIGHT:
+        return chess.BB_KNIGHT_ATTACKS[square]
+    neighbours = chess.BB_KING_ATTACKS[square]
+    if kind == chess.BISHOP:
+        return neighbours & chess.BB_DIAG_ATTACKS[square][0]
+    if kind == chess.ROOK:
+        return neighbours & (chess.BB_RANK_ATTACKS[square][0] | chess.BB_FILE_ATTACKS[square][0])
+    return neighbours
+
+
+def _never_king_squares(board: chess.Board, sealed: chess.Bitboard, color: chess.Color) -> chess.Bitboard:
+    """Squares the king of ``color`` can never have stood on (see :func:`king_region`)."""
+    them = not color
+    forbidden = sealed
+    still = board.occupied_co[them] & sealed  # their units that never moved
+    if board.castling_rights & board.occupied_co[them]:
+        king = board.king(them)
+        if king is not None:
+            still |= chess.BB_SQUARES[king]
+        still |= board.castling_rights & board.occupied_co[them] & board.rooks
+    for square in chess.SquareSet(still):
+        piece = board.piece_at(square)
+        assert piece is not None
+        forbidden |= chess.BB_SQUARES[square] | _steps_of(piece, square)
+    third, behind = (chess.BB_RANK_3, -8) if them == chess.WHITE else (chess.BB_RANK_6, 8)
+    for square in chess.SquareSet(board.pieces_mask(chess.PAWN, them) & third):
+        if sealed & chess.BB_SQUARES[square + behind]:
+            forbidden |= chess.BB_SQUARES[square]
+    return forbidden
+
+
+def king_region(facts: _Facts) -> str | None:
+    """Each king can have walked from its initial square to its square by king steps
+    avoiding the squares it can never have stood on: those where one unit has stood all
+    game (sealed squares, :func:`_sealed_squares`), and those attacked all game by an
+    opponent unit that never moved, whatever stands between (a pawn's captures, a
+    knight's jumps, a king's and a slider's neighbours along its lines). Units that never
+    moved are the units on sealed squares and, when the opponent still has a castling
+    right, its king and the right's rook. One more: an opponent pawn on its third rank
+    whose square behind is sealed came there by a capture from its second rank, where it
+    had stood since the start attacking that square; so that square was attacked or
+    occupied by it all game. (Borodatov: with White's king still on e1, its f1 and f2,
+    the h3 of the g2 pawn and the g3 of the pawn from f2 or h2 shut Black's king out of
+    g1, h1 and h2.)
+
+    Sound: a king never moves onto an occupied square, never moves into check, and is
+    never put in check on a square by a unit that does not move (a check by a unit that
+    never moved, along no line, would have to be given by it); so it never stood on
+    those squares, at any time, and all its moves (castling too: the king passes the
+    square between) are king steps between squares it stood on or passed. The square
+    under the third-rank pawn: before the capture the pawn stood on the origin, attacking
+    it (a capture goes to a square the pawn attacks), after it the pawn stands on it."""
+    board = facts.board
+    sealed, _ = facts.sealed
+    for color in chess.COLORS:
+        king = board.king(color)
+        if king is None:
+            continue
+        home = chess.E1 if color == chess.WHITE else chess.E8
+        allowed = ~_never_king_squares(board, sealed, color) | chess.BB_SQUARES[home]
+        reached = chess.BB_SQUARES[home]
+        frontier = reached
+        while frontier:
+            grown = 0
+            for square in chess.SquareSet(frontier):
+                grown |= chess.BB_KING_ATTACKS[square]
+            frontier = grown & allowed & ~reached
+            reached |= frontier
+        if not reached & chess.BB_SQUARES[king]:
+            return (
+                f"the {_side_name(color)} king on {chess.square_name(king)} could not have got there from "
+                f"{chess.square_name(home)}: every way passes squares occupied or attacked all game"
+            )
+    return None
+
+
 def no_last_move(facts: _Facts) -> str | None:
     """The position has a possible last move. Sound: every legal position but the
     initial one was reached by a legal move from a legal predecessor, the initial
@@ -661,6 +743,7 @@ RULES: list[tuple[str, Rule]] = [
     ("unreachable-square", unreachable_square),
     ("confined-originals", confined_originals),
     ("confined-regions", confined_regions),
+    ("king-region", king_region),
     ("no-last-move", no_last_move),
 ]
 RULE_NAMES = [name for name, _ in RULES]

@@ -2,11 +2,14 @@
 on a predecessor position that a published solution excludes, stays silent on the
 published answer's predecessor, and (through the solver) settles the problem."""
 
+import random
+
 import chess
+import pytest
 
 from retro.lastmove.solver import solve
 from retro.position import parse_fen
-from retro.rules import check_static
+from retro.rules import _Facts, check_static, confined_regions, king_region
 
 
 def test_confined_regions_h8_rook_shut_in_g8_h8():
@@ -24,3 +27,54 @@ def test_confined_regions_settles_cross_promotion_problem():
     board = chess.Board("Q1n1Kb2/B1kppppp/1prp4/2p5/8/8/8/8 w - - 0 1")
     white = solve(board, chess.WHITE, use_legality=False, auto_cages=False)
     assert {s.type for s in white.solutions} == {"PxQ=Q"}
+
+
+BORODATOV = "8/8/8/8/8/6P1/3P2Pk/2KR3N"
+
+
+def test_king_region_black_king_shut_out_of_g1():
+    # Borodatov: had Black played Kg1-h2, White's move before was O-O-O+ (the only way to
+    # check g1 from d1), so White's king and a1 rook never moved before it. Black's king
+    # could then never reach g1: f1 and f2 touch White's king on e1 all game, g2 holds a
+    # pawn that never moved and attacks h3, and the g3 pawn (g2 is taken) came from f2 or
+    # h2 by a capture, attacking g3 from there until it stood on it.
+    verdict = check_static(parse_fen("8/8/8/8/8/6P1/3P2P1/R3K1kN w Q - 0 1"))
+    assert verdict.status == "illegal" and verdict.rule == "king-region"
+    # Without the castling right White's king may have come from f1 or f2: no objection.
+    assert check_static(parse_fen("8/8/8/8/8/6P1/3P2P1/R3K1kN w - - 0 1")).status == "unknown"
+    # The published answer's predecessor (Nf1-h2 gave the discovered check): no objection.
+    assert check_static(parse_fen("8/8/8/8/8/6P1/3P2PN/2KR2kN b - - 0 1")).status == "unknown"
+
+
+def test_king_region_pawn_from_second_rank_guards_its_square():
+    # Only the third-rank pawn clause objects here: White's king on e1 never moved (the
+    # castling right), so f1, f2 are shut; h3 is the g2 pawn's; g3 holds a pawn that came
+    # from f2 or h2. Take the g3 pawn away and Black's king walks in over g3.
+    assert check_static(parse_fen("8/8/8/8/8/6P1/6P1/R3K1kN w Q - 0 1")).rule == "king-region"
+    assert check_static(parse_fen("8/8/8/8/8/8/6P1/R3K1kN w Q - 0 1")).status == "unknown"
+
+
+def test_king_region_settles_borodatov():
+    verdict = solve(chess.Board(BORODATOV + " w - - 0 1"), chess.BLACK, use_legality=False, auto_cages=False)
+    assert [s.moves for s in verdict.solutions] == [("Kg1xNh2",)]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_positions_of_random_games_pass_the_new_rules(seed):
+    """Every position of random games that mostly move pieces (so pawns stay at home,
+    kings and rooks often keep their castling rights, and pawns capture onto their third
+    rank) passes confined-regions and king-region."""
+    rng = random.Random(seed)
+    for _ in range(40):
+        board = chess.Board()
+        for _ in range(rng.randint(10, 120)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            pieces = [m for m in moves if board.piece_type_at(m.from_square) not in (chess.PAWN, chess.KING)]
+            captures = [m for m in moves if board.is_capture(m)]
+            pick = rng.random()
+            board.push(rng.choice(captures if captures and pick < 0.3 else pieces if pieces and pick < 0.9 else moves))
+            facts = _Facts(board, "-", "-")
+            assert confined_regions(facts) is None, board.fen()
+            assert king_region(facts) is None, board.fen()

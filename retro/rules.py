@@ -251,7 +251,9 @@ def bishop_colours(facts: _Facts) -> str | None:
 _INFEASIBLE = 10_000
 
 
-def min_pawn_captures(board: chess.Board, color: chess.Color, *, promotions: bool = True) -> int | None:
+def min_pawn_captures(
+    board: chess.Board, color: chess.Color, *, promotions: bool = True, promotion_files: tuple[int, ...] = ()
+) -> int | None:
     """The least number of captures the pawns of ``color`` must have made, or None if
     the pawns and promoted pieces cannot be explained at all.
 
@@ -265,8 +267,9 @@ def min_pawn_captures(board: chess.Board, color: chess.Color, *, promotions: boo
     The minimum-cost assignment (:func:`_min_assignment`) is a lower
     bound on the pawn captures of every game reaching the position. With
     ``promotions=False`` only the pawns on the board are assigned (a lower bound on the
-    captures made by the pawns that are still pawns)."""
-    targets: list[list[int]] = []
+    captures made by the pawns that are still pawns). ``promotion_files`` adds promoted
+    pieces known to have promoted on those files (not on ``board``), costing |p - g|."""
+    targets: list[list[int]] = [[abs(p - g) for g in range(8)] for p in promotion_files]
     advance_from_home = 1 if color == chess.WHITE else 6
     for square in chess.SquareSet(board.pieces_mask(chess.PAWN, color)):
         f, r = chess.square_file(square), chess.square_rank(square)
@@ -714,6 +717,58 @@ def king_region(facts: _Facts) -> str | None:
     return None
 
 
+def _promoted_in_place(board: chess.Board, sealed: chess.Bitboard, color: chess.Color) -> chess.Bitboard:
+    """The pieces of ``color`` on its promotion rank whose entry squares, the pawn
+    origins of a promotion aside, are all sealed (see :func:`promoted_in_place`)."""
+    found = 0
+    rank = chess.BB_RANK_8 if color == chess.WHITE else chess.BB_RANK_1
+    for square in chess.SquareSet(board.occupied_co[color] & rank & ~board.pawns & ~board.kings):
+        piece = board.piece_at(square)
+        assert piece is not None
+        if not _steps_of(piece, square) & ~sealed:  # the squares it could have moved from
+            found |= chess.BB_SQUARES[square]
+    return found
+
+
+def promoted_in_place(facts: _Facts) -> str | None:
+    """A piece on its side's promotion rank that no piece move can have brought there
+    (every square it could have come from by its own move is sealed, see
+    :func:`_sealed_squares`) is a pawn that promoted on that very square, so on that
+    file; the pawns' least number of captures (:func:`min_pawn_captures`, with these
+    pieces as promotions on their files and the rest of the board's pieces counted as
+    usual) is at most the number of units the opponent is missing. (Willcocks: White's
+    bishop on h8 with Black's g7 pawn at home came from h7 by promotion, so some white
+    pawn walked to the h-file.)
+
+    Sound: no unit ever moved onto or through a sealed square, so the piece did not
+    arrive by a move of its own (nor did it ever leave: its exits are the same squares);
+    a piece of one side never starts on the opponent's back rank; so it is a promoted
+    pawn that promoted on its square. Its pawn, from file g, changed file at least
+    |p - g| times, once per capture, p being the piece's file. The other pieces of each
+    kind beyond the initial count are promoted pawns too; all these pawns are distinct,
+    and :func:`pawn_captures` gives the rest of the argument."""
+    board = facts.board
+    sealed, _ = facts.sealed
+    for color in chess.COLORS:
+        pinned = _promoted_in_place(board, sealed, color)
+        if not pinned:
+            continue
+        rest = board.copy(stack=False)
+        for square in chess.SquareSet(pinned):
+            rest.remove_piece_at(square)
+        files = tuple(chess.square_file(square) for square in chess.SquareSet(pinned))
+        needed = min_pawn_captures(rest, color, promotion_files=files)
+        missing = 16 - chess.popcount(board.occupied_co[not color])
+        if needed is None or needed > missing:
+            names = ", ".join(chess.square_name(square) for square in chess.SquareSet(pinned))
+            return (
+                f"the {_side_name(color)} piece(s) on {names} promoted there, and with them the "
+                f"{_side_name(color)} pawns need {'more' if needed is None else needed} captures; "
+                f"{_side_name(not color)} is missing only {missing} units"
+            )
+    return None
+
+
 def no_last_move(facts: _Facts) -> str | None:
     """The position has a possible last move. Sound: every legal position but the
     initial one was reached by a legal move from a legal predecessor, the initial
@@ -744,6 +799,7 @@ RULES: list[tuple[str, Rule]] = [
     ("confined-originals", confined_originals),
     ("confined-regions", confined_regions),
     ("king-region", king_region),
+    ("promoted-in-place", promoted_in_place),
     ("no-last-move", no_last_move),
 ]
 RULE_NAMES = [name for name, _ in RULES]

@@ -9,7 +9,7 @@ import pytest
 
 from retro.lastmove.solver import solve
 from retro.position import parse_fen
-from retro.rules import _Facts, check_static, confined_regions, king_region
+from retro.rules import _Facts, check_static, confined_regions, king_region, promoted_in_place
 
 
 def test_confined_regions_h8_rook_shut_in_g8_h8():
@@ -63,7 +63,7 @@ def test_king_region_settles_borodatov():
 def test_positions_of_random_games_pass_the_new_rules(seed):
     """Every position of random games that mostly move pieces (so pawns stay at home,
     kings and rooks often keep their castling rights, and pawns capture onto their third
-    rank) passes confined-regions and king-region."""
+    rank) passes confined-regions, king-region and promoted-in-place."""
     rng = random.Random(seed)
     for _ in range(40):
         board = chess.Board()
@@ -78,3 +78,26 @@ def test_positions_of_random_games_pass_the_new_rules(seed):
             facts = _Facts(board, "-", "-")
             assert confined_regions(facts) is None, board.fen()
             assert king_region(facts) is None, board.fen()
+            assert promoted_in_place(facts) is None, board.fen()
+
+
+WILLCOCKS_P2 = "7B/6p1/7P/6PP/5KPk/5B1p/7P/8"
+
+
+def test_promoted_in_place_bishop_on_h8():
+    # Willcocks, last move P--. White's h8 bishop, with Black's g7 pawn at home, promoted
+    # on h8 (from h7); White's h2 pawn never moved, so the pawns now on g4, g5, h5, h6
+    # and the one that promoted on h8 came from files a-g and need 13 captures, all Black
+    # is missing. Bd1xQf3 as the last move would put a 14th black unit back.
+    verdict = check_static(parse_fen("7B/6p1/7P/6PP/5KPk/5q1p/7P/3B4 w - - 0 1"))
+    assert verdict.status == "illegal" and verdict.rule == "promoted-in-place"
+    # g2-g4: the g4 pawn is White's g-pawn and the count is exactly 13: no objection
+    assert check_static(parse_fen("7B/6p1/7P/6PP/5K1k/5B1p/6PP/8 w - - 0 1")).status == "unknown"
+    # with the bishop on g8 instead (it may have come from f7 or h7), nothing is known
+    assert check_static(parse_fen("6B1/6p1/7P/6PP/5KPk/5q1p/7P/3B4 w - - 0 1")).status == "unknown"
+
+
+def test_promoted_in_place_settles_willcocks_double_step():
+    board = chess.Board(WILLCOCKS_P2 + " w - - 0 1")
+    verdict = solve(board, None, use_legality=False, auto_cages=False)
+    assert {(s.side, s.type) for s in verdict.solutions} == {(chess.WHITE, "P--")}

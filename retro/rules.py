@@ -555,33 +555,60 @@ _STEPS = {
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def _region(home: chess.Square, piece_type: chess.PieceType, sealed: chess.Bitboard) -> chess.Bitboard:
-    """The squares a unit of ``piece_type`` starting on ``home`` can ever stand on when it
-    never lands on or slides through a sealed square other than ``home``: a flood fill
-    over knight jumps, or over slides that stop before the first sealed square."""
-    region = chess.BB_SQUARES[home]
-    todo = [home]
+def _region(
+    starts: chess.Bitboard, piece_type: chess.PieceType, sealed: chess.Bitboard, walls: chess.Bitboard = 0
+) -> chess.Bitboard:
+    """The squares a unit of ``piece_type`` starting on a square of ``starts`` can ever
+    stand on when it never lands on or slides through a sealed square (other than its
+    start) and never crosses a wall: a flood fill over knight jumps, or over slides that
+    stop before the first sealed square. ``walls`` holds the upper square of each
+    vertical pair (x2, x3) or (x6, x7) that no move crosses (:func:`_walls`); a
+    vertical step between the pair's squares ends the slide."""
+    region = starts
+    todo = list(chess.SquareSet(starts))
     while todo:
         square = todo.pop()
         file, rank = chess.square_file(square), chess.square_rank(square)
         for df, dr in _STEPS[piece_type]:
             f, r = file + df, rank + dr
+            previous = square
             while 0 <= f < 8 and 0 <= r < 8:
                 target = chess.square(f, r)
-                if sealed & chess.BB_SQUARES[target]:
+                if sealed & chess.BB_SQUARES[target] or _crosses_wall(previous, target, walls):
                     break
                 if not region & chess.BB_SQUARES[target]:
                     region |= chess.BB_SQUARES[target]
                     todo.append(target)
                 if piece_type == chess.KNIGHT:
                     break
+                previous = target
                 f, r = f + df, r + dr
     return region
 
 
+def _crosses_wall(a: chess.Square, b: chess.Square, walls: chess.Bitboard) -> bool:
+    """Whether the vertical step between neighbours ``a`` and ``b`` crosses a wall."""
+    if chess.square_file(a) != chess.square_file(b) or abs(a - b) != 8:
+        return False
+    return bool(walls & chess.BB_SQUARES[max(a, b)])
+
+
+def _walls(board: chess.Board, sealed: chess.Bitboard) -> chess.Bitboard:
+    """The walls: a pawn on its third rank whose two capture origins on its second rank
+    are sealed (or off the board) came there by a single step from its home square, so
+    at every moment it stood on one of the two squares and no unit ever moved between
+    them or slid through both. Each wall is given by the upper square of its pair."""
+    walls = 0
+    for color, third, back in ((chess.WHITE, chess.BB_RANK_3, -8), (chess.BLACK, chess.BB_RANK_6, 8)):
+        for square in chess.SquareSet(board.pieces_mask(chess.PAWN, color) & third):
+            if not chess.BB_PAWN_ATTACKS[not color][square] & ~sealed:
+                walls |= chess.BB_SQUARES[max(square, square + back)]
+    return walls
+
+
 def _max_matching(options: list[list[int]]) -> int:
     """The largest number of rows that get distinct columns, row i taking a column of
-    ``options[i]`` (augmenting paths; a side has at most 10 pieces of a kind)."""
+    ``options[i]`` (augmenting paths; a side has at most 15 pieces)."""
     owner: dict[int, int] = {}
 
     def augment(row: int, seen: set[int]) -> bool:
@@ -597,40 +624,59 @@ def _max_matching(options: list[list[int]]) -> int:
     return sum(augment(row, set()) for row in range(len(options)))
 
 
+def _promotion_squares(color: chess.Color, sealed: chess.Bitboard) -> chess.Bitboard:
+    """The squares of ``color``'s promotion rank a pawn can ever have promoted on: not
+    sealed, and with a pawn origin (behind or diagonally behind) that is not sealed."""
+    squares = 0
+    for square in chess.SquareSet(chess.BB_RANK_8 if color == chess.WHITE else chess.BB_RANK_1):
+        if not sealed & chess.BB_SQUARES[square] and _promotion_origins(square, color) & ~sealed:
+            squares |= chess.BB_SQUARES[square]
+    return squares
+
+
 def confined_regions(facts: _Facts) -> str | None:
-    """Pawns plus promoted pieces at most 8 per side, where a piece counts as promoted
-    unless it can be matched to its own initial unit of its type, each initial unit to
-    one piece, and an initial unit can only be matched to a piece standing in its
-    *region*: the squares it can reach from its initial square without ever landing on
-    or sliding through a sealed square (:func:`_region`, sealed squares from
-    :func:`_sealed_squares`). This generalizes :func:`confined_originals` (a region of
-    one square) to units shut in a few squares, e.g. Black's h8 rook with Bf8, g7 and
-    h7 at home, which can only ever stand on g8 and h8.
+    """Every piece is its own initial unit or a promoted pawn, and where it stands says
+    which: an initial unit can only ever stand in its *region*, the squares reachable
+    from its initial square by its jumps or slides without landing on or sliding through
+    a sealed square (:func:`_sealed_squares`) or crossing a wall (:func:`_walls`); a
+    promoted unit only in the region of its kind from a promotion square a pawn can
+    reach (:func:`_promotion_squares`). So the pieces of a side must be matched, each
+    to a different initial unit of its type whose region holds it, or to one of the
+    ``8 - pawns`` promotions when a promotion region holds it. This generalizes
+    :func:`confined_originals` (a region of one square) to units shut in a few squares,
+    e.g. Black's h8 rook with Bf8, g7 and h7 at home, which can only ever stand on g8
+    and h8, and to pieces no unit can reach at all (Black's rooks on f7 and g8 behind
+    c8, d7, e7, g7 at home and f6, h6 single-stepped: only the h8 rook gets in).
 
     Sound: no unit ever moved onto or through a sealed square (one unit stands there
-    throughout the game, see :func:`_sealed_squares`), and a piece moves by its type's
-    jumps or slides (castling moves the rook by a slide along the back rank, whose
-    squares it crosses), so an initial unit stays in its region all game; pieces keep
-    their type. Every piece on the board is an initial unit of its type or a promoted
-    pawn; the initial units among them form a matching of pieces to units whose region
-    holds the piece, so at most the maximum matching of them are initial units, the
-    others are promoted pawns, each from a different pawn of the side, none of them
-    among the pawns on the board."""
+    throughout the game) nor across a wall, and a piece moves by its type's jumps or
+    slides (castling moves the rook by a slide along the back rank), so an initial unit
+    stays in its region all game; a promoted pawn became a piece on a promotion square
+    it reached from a pawn origin (so that square and an origin were not sealed) and
+    stayed in that square's region since; pieces keep their type. The initial units
+    among the pieces, and the promoted ones, form such a matching; promoted pieces come
+    from different pawns of the side, none of them on the board."""
     board = facts.board
     sealed, _ = facts.sealed
+    walls = _walls(board, sealed)
     for color in chess.COLORS:
-        promoted = 0
+        promotions = _promotion_squares(color, sealed)
+        slots = 8 - _count(board, chess.PAWN, color)
+        options: list[list[int]] = []
+        column = slots  # columns 0 .. slots-1 are promotions, the rest initial units
         for piece_type in (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN):
             homes = list(chess.SquareSet(_INITIAL.pieces_mask(piece_type, color)))
-            regions = [_region(home, piece_type, sealed) for home in homes]
-            pieces = list(chess.SquareSet(board.pieces_mask(piece_type, color)))
-            options = [[i for i, region in enumerate(regions) if region & chess.BB_SQUARES[sq]] for sq in pieces]
-            promoted += len(pieces) - _max_matching(options)
-        pawns = _count(board, chess.PAWN, color)
-        if pawns + promoted > 8:
+            regions = [_region(chess.BB_SQUARES[home], piece_type, sealed, walls) for home in homes]
+            promoted_region = _region(promotions, piece_type, sealed, walls) if promotions else 0
+            for square in chess.SquareSet(board.pieces_mask(piece_type, color)):
+                mask = chess.BB_SQUARES[square]
+                row = [column + i for i, region in enumerate(regions) if region & mask]
+                options.append(row + (list(range(slots)) if promoted_region & mask else []))
+            column += len(homes)
+        if _max_matching(options) < len(options):
             return (
-                f"{_side_name(color)} has {pawns} pawns and at least {promoted} promoted pieces: "
-                "the other pieces stand where no initial unit of their type can ever have gone"
+                f"the {_side_name(color)} pieces cannot all be initial units or promoted pawns: "
+                "some stand where no unit of their type could have gone, or there are too many promotions"
             )
     return None
 

@@ -101,3 +101,22 @@ def test_promoted_in_place_settles_willcocks_double_step():
     board = chess.Board(WILLCOCKS_P2 + " w - - 0 1")
     verdict = solve(board, None, use_legality=False, auto_cages=False)
     assert {(s.side, s.type) for s in verdict.solutions} == {(chess.WHITE, "P--")}
+
+
+def test_confined_regions_walls_and_promotion_reach():
+    # 2bK1kN1/1pppprp1/5p1p (last move PxQ=N). After h7xRg8=N Black would have had rooks
+    # on f7 and g8, inside the squares d8-h8, f7, h7 that c8 (bishop shut in by b7, d7),
+    # d7, e7, g7 at home and the walls f6/f7 and h6/h7 (pawns single-stepped from home:
+    # one of the two squares was always occupied) close off. Only the h8 rook could be
+    # there: the a8 rook and any promoted rook (from the first rank) could never get in,
+    # although Black's seven pawns would allow one promotion.
+    verdict = check_static(parse_fen("2bK1kr1/1pppprpP/5p1p/8/8/8/8/8 w - - 0 1"))
+    assert verdict.status == "illegal" and verdict.rule == "confined-regions"
+    # h7xQg8=N: the queen started on d8, inside; no objection
+    assert check_static(parse_fen("2bK1kq1/1pppprpP/5p1p/8/8/8/8/8 w - - 0 1")).status == "unknown"
+
+
+def test_confined_regions_settles_promotion_to_knight():
+    board = chess.Board("2bK1kN1/1pppprp1/5p1p/8/8/8/8/8 w - - 0 1")
+    verdict = solve(board, None, use_legality=False, auto_cages=False)
+    assert {(s.side, s.type) for s in verdict.solutions} == {(chess.WHITE, "PxQ=N")}

@@ -561,36 +561,37 @@ def _region(
     """The squares a unit of ``piece_type`` starting on a square of ``starts`` can ever
     stand on when it never lands on or slides through a sealed square (other than its
     start) and never crosses a wall: a flood fill over knight jumps, or over slides that
-    stop before the first sealed square. ``walls`` holds the upper square of each
-    vertical pair (x2, x3) or (x6, x7) that no move crosses (:func:`_walls`); a
-    vertical step between the pair's squares ends the slide."""
+    stop before the first sealed square (python-chess's attack tables with the sealed
+    squares as blockers). ``walls`` holds the upper square of each vertical pair (x2,
+    x3) or (x6, x7) that no move crosses (:func:`_walls`): a slide along the file stops
+    on its side of the pair."""
     region = starts
-    todo = list(chess.SquareSet(starts))
-    while todo:
-        square = todo.pop()
-        file, rank = chess.square_file(square), chess.square_rank(square)
-        for df, dr in _STEPS[piece_type]:
-            f, r = file + df, rank + dr
-            previous = square
-            while 0 <= f < 8 and 0 <= r < 8:
-                target = chess.square(f, r)
-                if sealed & chess.BB_SQUARES[target] or _crosses_wall(previous, target, walls):
-                    break
-                if not region & chess.BB_SQUARES[target]:
-                    region |= chess.BB_SQUARES[target]
-                    todo.append(target)
-                if piece_type == chess.KNIGHT:
-                    break
-                previous = target
-                f, r = f + df, r + dr
+    frontier = starts
+    while frontier:
+        grown = 0
+        for square in chess.SquareSet(frontier):
+            if piece_type == chess.KNIGHT:
+                grown |= chess.BB_KNIGHT_ATTACKS[square]
+                continue
+            if piece_type in (chess.BISHOP, chess.QUEEN):
+                grown |= chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & sealed]
+            if piece_type in (chess.ROOK, chess.QUEEN):
+                grown |= chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & sealed]
+                grown |= _file_slide(square, sealed, walls)
+        frontier = grown & ~sealed & ~region
+        region |= frontier
     return region
 
 
-def _crosses_wall(a: chess.Square, b: chess.Square, walls: chess.Bitboard) -> bool:
-    """Whether the vertical step between neighbours ``a`` and ``b`` crosses a wall."""
-    if chess.square_file(a) != chess.square_file(b) or abs(a - b) != 8:
-        return False
-    return bool(walls & chess.BB_SQUARES[max(a, b)])
+def _file_slide(square: chess.Square, sealed: chess.Bitboard, walls: chess.Bitboard) -> chess.Bitboard:
+    """The squares a slide along ``square``'s file reaches before a sealed square, cut
+    at the walls of that file (a wall's upper square u: the slide stays at or above u
+    when it starts there, at or below u - 8 otherwise)."""
+    reach = chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & sealed]
+    for upper in chess.SquareSet(walls & chess.BB_FILES[chess.square_file(square)]):
+        below_upper = chess.BB_SQUARES[upper] - 1  # every square below u
+        reach &= ~below_upper if square >= upper else below_upper
+    return reach
 
 
 def _walls(board: chess.Board, sealed: chess.Bitboard) -> chess.Bitboard:

@@ -9,7 +9,7 @@ import pytest
 
 from retro.lastmove.solver import solve
 from retro.position import parse_fen
-from retro.rules import _Facts, check_static, confined_regions, king_region, promoted_in_place
+from retro.rules import _STEPS, _Facts, _region, check_static, confined_regions, king_region, promoted_in_place
 
 
 def test_confined_regions_h8_rook_shut_in_g8_h8():
@@ -120,3 +120,38 @@ def test_confined_regions_settles_promotion_to_knight():
     board = chess.Board("2bK1kN1/1pppprp1/5p1p/8/8/8/8/8 w - - 0 1")
     verdict = solve(board, None, use_legality=False, auto_cages=False)
     assert {(s.side, s.type) for s in verdict.solutions} == {(chess.WHITE, "PxQ=N")}
+
+
+def _region_step_by_step(starts: int, piece_type: int, sealed: int, walls: int) -> int:
+    """The region of retro.rules._region, walked square by square (the definition)."""
+
+    def crosses_wall(a: int, b: int) -> bool:
+        vertical = chess.square_file(a) == chess.square_file(b) and abs(a - b) == 8
+        return vertical and bool(walls & chess.BB_SQUARES[max(a, b)])
+
+    region, todo = starts, list(chess.SquareSet(starts))
+    while todo:
+        square = todo.pop()
+        for df, dr in _STEPS[piece_type]:
+            f, r, previous = chess.square_file(square) + df, chess.square_rank(square) + dr, square
+            while 0 <= f < 8 and 0 <= r < 8:
+                target = chess.square(f, r)
+                if sealed & chess.BB_SQUARES[target] or crosses_wall(previous, target):
+                    break
+                if not region & chess.BB_SQUARES[target]:
+                    region |= chess.BB_SQUARES[target]
+                    todo.append(target)
+                if piece_type == chess.KNIGHT:
+                    break
+                previous, f, r = target, f + df, r + dr
+    return region
+
+
+def test_region_by_attack_tables_is_the_step_by_step_region():
+    rng = random.Random(5)
+    for _ in range(1000):
+        sealed = sum(1 << sq for sq in range(64) if rng.random() < 0.2)
+        walls = sum(1 << sq for sq in [*range(8, 24), *range(40, 56)] if rng.random() < 0.15)
+        starts = sum(1 << rng.randrange(64) for _ in range(rng.choice([1, 1, 3])))
+        piece_type = rng.choice([chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN])
+        assert _region(starts, piece_type, sealed, walls) == _region_step_by_step(starts, piece_type, sealed, walls)

@@ -427,25 +427,31 @@ def en_passant(facts: _Facts) -> str | None:
     return None
 
 
-def _entry_squares(square: chess.Square, piece: chess.Piece) -> chess.Bitboard:
-    """Squares a unit must pass or start from to arrive on ``square`` as ``piece``:
-    the neighbours along its lines for a slider (the last step of a slide), the
-    king's or knight's move squares, and the pawn origins of a promotion (the square
-    behind and the two diagonally behind) on its promotion rank. Castling moves the
-    king and rook by steps along rank 1/8, so their entries are among these too."""
+def _steps_of(piece: chess.Piece, square: chess.Square) -> chess.Bitboard:
+    """The squares a unit on ``square`` attacks whatever stands between: a pawn's two
+    captures, a knight's jumps, a king's steps, a slider's neighbours along its lines."""
     kind = piece.piece_type
+    if kind == chess.PAWN:
+        return chess.BB_PAWN_ATTACKS[piece.color][square]
     if kind == chess.KNIGHT:
-        entries = chess.BB_KNIGHT_ATTACKS[square]
-    else:
-        neighbours = chess.BB_KING_ATTACKS[square]
-        entries = 0
-        if kind in (chess.KING, chess.QUEEN):
-            entries = neighbours
-        if kind == chess.BISHOP:
-            entries = neighbours & chess.BB_DIAG_ATTACKS[square][0]
-        if kind == chess.ROOK:
-            entries = neighbours & (chess.BB_RANK_ATTACKS[square][0] | chess.BB_FILE_ATTACKS[square][0])
-    if chess.square_rank(square) == _PROMOTION_RANK[piece.color] and kind not in (chess.KING, chess.PAWN):
+        return chess.BB_KNIGHT_ATTACKS[square]
+    neighbours = chess.BB_KING_ATTACKS[square]
+    if kind == chess.BISHOP:
+        return neighbours & chess.BB_DIAG_ATTACKS[square][0]
+    if kind == chess.ROOK:
+        return neighbours & (chess.BB_RANK_ATTACKS[square][0] | chess.BB_FILE_ATTACKS[square][0])
+    return neighbours
+
+
+def _entry_squares(square: chess.Square, piece: chess.Piece) -> chess.Bitboard:
+    """Squares a unit must pass or start from to arrive on ``square`` as ``piece`` (a
+    piece, not a pawn): the neighbours along its lines for a slider (the last step of a
+    slide), the king's or knight's move squares (:func:`_steps_of`), and the pawn
+    origins of a promotion (the square behind and the two diagonally behind) on its
+    promotion rank. Castling moves the king and rook by steps along rank 1/8, so their
+    entries are among these too."""
+    entries = _steps_of(piece, square)
+    if chess.square_rank(square) == _PROMOTION_RANK[piece.color] and piece.piece_type != chess.KING:
         entries |= _promotion_origins(square, piece.color)
     return entries
 
@@ -544,14 +550,6 @@ def confined_originals(facts: _Facts) -> str | None:
                 f"counting pieces whose initial units could never leave their squares"
             )
     return None
-
-
-_STEPS = {
-    chess.KNIGHT: ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)),
-    chess.BISHOP: ((1, 1), (1, -1), (-1, 1), (-1, -1)),
-    chess.ROOK: ((1, 0), (-1, 0), (0, 1), (0, -1)),
-    chess.QUEEN: ((1, 1), (1, -1), (-1, 1), (-1, -1), (1, 0), (-1, 0), (0, 1), (0, -1)),
-}
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -680,22 +678,6 @@ def confined_regions(facts: _Facts) -> str | None:
                 "some stand where no unit of their type could have gone, or there are too many promotions"
             )
     return None
-
-
-def _steps_of(piece: chess.Piece, square: chess.Square) -> chess.Bitboard:
-    """The squares a unit on ``square`` attacks whatever stands between: a pawn's two
-    captures, a knight's jumps, a king's steps, a slider's neighbours along its lines."""
-    kind = piece.piece_type
-    if kind == chess.PAWN:
-        return chess.BB_PAWN_ATTACKS[piece.color][square]
-    if kind == chess.KNIGHT:
-        return chess.BB_KNIGHT_ATTACKS[square]
-    neighbours = chess.BB_KING_ATTACKS[square]
-    if kind == chess.BISHOP:
-        return neighbours & chess.BB_DIAG_ATTACKS[square][0]
-    if kind == chess.ROOK:
-        return neighbours & (chess.BB_RANK_ATTACKS[square][0] | chess.BB_FILE_ATTACKS[square][0])
-    return neighbours
 
 
 def _never_king_squares(board: chess.Board, sealed: chess.Bitboard, color: chess.Color) -> chess.Bitboard:

@@ -9,7 +9,7 @@ import pytest
 
 from retro.lastmove.solver import solve
 from retro.position import parse_fen
-from retro.rules import _STEPS, _Facts, _region, check_static, confined_regions, king_region, promoted_in_place
+from retro.rules import _Facts, _region, check_static, confined_regions, king_region, promoted_in_place
 
 
 def test_confined_regions_h8_rook_shut_in_g8_h8():
@@ -120,6 +120,14 @@ def test_confined_regions_settles_promotion_to_knight():
     board = chess.Board("2bK1kN1/1pppprp1/5p1p/8/8/8/8/8 w - - 0 1")
     verdict = solve(board, None, use_legality=False, auto_cages=False)
     assert {(s.side, s.type) for s in verdict.solutions} == {(chess.WHITE, "PxQ=N")}
+
+
+_STEPS = {
+    chess.KNIGHT: ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)),
+    chess.BISHOP: ((1, 1), (1, -1), (-1, 1), (-1, -1)),
+    chess.ROOK: ((1, 0), (-1, 0), (0, 1), (0, -1)),
+    chess.QUEEN: ((1, 1), (1, -1), (-1, 1), (-1, -1), (1, 0), (-1, 0), (0, 1), (0, -1)),
+}
 
 
 def _region_step_by_step(starts: int, piece_type: int, sealed: int, walls: int) -> int:

@@ -560,7 +560,7 @@ def _region(
     stand on when it never lands on or slides through a sealed square (other than its
     start) and never crosses a wall: a flood fill over knight jumps, or over slides that
     stop before the first sealed square (python-chess's attack tables with the sealed
-    squares as blockers). ``walls`` holds the upper square of each vertical pair (x2,
+    squares as blockers), or king steps. ``walls`` holds the upper square of each vertical pair (x2,
     x3) or (x6, x7) that no move crosses (:func:`_walls`): a slide along the file stops
     on its side of the pair."""
     region = starts
@@ -568,8 +568,8 @@ def _region(
     while frontier:
         grown = 0
         for square in chess.SquareSet(frontier):
-            if piece_type == chess.KNIGHT:
-                grown |= chess.BB_KNIGHT_ATTACKS[square]
+            if piece_type in (chess.KNIGHT, chess.KING):
+                grown |= (chess.BB_KNIGHT_ATTACKS if piece_type == chess.KNIGHT else chess.BB_KING_ATTACKS)[square]
                 continue
             if piece_type in (chess.BISHOP, chess.QUEEN):
                 grown |= chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & sealed]
@@ -729,16 +729,8 @@ def king_region(facts: _Facts) -> str | None:
         if king is None:
             continue
         home = chess.E1 if color == chess.WHITE else chess.E8
-        allowed = ~_never_king_squares(board, sealed, color) | chess.BB_SQUARES[home]
-        reached = chess.BB_SQUARES[home]
-        frontier = reached
-        while frontier:
-            grown = 0
-            for square in chess.SquareSet(frontier):
-                grown |= chess.BB_KING_ATTACKS[square]
-            frontier = grown & allowed & ~reached
-            reached |= frontier
-        if not reached & chess.BB_SQUARES[king]:
+        never = _never_king_squares(board, sealed, color) & ~chess.BB_SQUARES[home]
+        if not _region(chess.BB_SQUARES[home], chess.KING, never) & chess.BB_SQUARES[king]:
             return (
                 f"the {_side_name(color)} king on {chess.square_name(king)} could not have got there from "
                 f"{chess.square_name(home)}: every way passes squares occupied or attacked all game"

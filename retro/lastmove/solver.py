@@ -42,6 +42,10 @@ Choices where the problem statement is silent (what composers expect):
   predecessor rights must include the successor's), so no chain is missed.
 * The solutions are printed in forward notation, latest move first, with their move
   type (:mod:`retro.lastmove.notation`).
+* The legality pipeline and dead reckoning stop once the answer to the question asked
+  is settled (two survivors of every filter for "which last moves?"; see :func:`solve`):
+  the remaining candidates are kept as solutions marked unchecked. Keeping them is
+  sound (no candidate is rejected without a rule); the status cannot change.
 """
 
 from __future__ import annotations

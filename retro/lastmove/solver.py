@@ -45,7 +45,8 @@ Choices where the problem statement is silent (what composers expect):
 * The legality pipeline and dead reckoning stop once the answer to the question asked
   is settled (two survivors of every filter for "which last moves?"; see :func:`solve`):
   the remaining candidates are kept as solutions marked unchecked. Keeping them is
-  sound (no candidate is rejected without a rule); the status cannot change.
+  sound (no candidate is rejected without a rule), and the legality checks skipped
+  could not change the status (the automatic cages, which could, still see them all).
 """
 
 from __future__ import annotations

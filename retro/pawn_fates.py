@@ -17,7 +17,8 @@ INFEASIBLE the position is illegal (UNKNOWN, for a time limit, is no objection):
    one, because bishops keep their square colour.
 3. *Capture budgets*: the captures made by a side's pawns, and the number of the
    opponent's pawns it captured, are each at most the number of units the opponent is
-   missing (every capture removes one opponent unit).
+   missing (every capture removes one opponent unit); the pawns' captures at most that
+   less the captures its pieces are known to have made (``piece_captures``).
 4. *Blocked files*: a pawn that never captured stayed on its file, and so did the
    opponent's pawn of the same file if it never captured. Two such pawns cannot pass
    each other: if both are on the board, White's is below Black's; and one of them can
@@ -77,21 +78,40 @@ def excess_pieces(board: chess.Board, color: chess.Color) -> tuple[int, int, int
     return other, max(0, light - 1), max(0, dark - 1)
 
 
-def pawn_fates_feasible(board: chess.Board, *, time_limit: float = 2.0) -> bool | None:
+Excess = tuple[int, int, int]
+"""Promoted pieces a side must have: (queens, rooks and knights; light bishops; dark bishops)."""
+
+
+def pawn_fates_feasible(
+    board: chess.Board,
+    *,
+    time_limit: float = 2.0,
+    excess: dict[chess.Color, Excess] | None = None,
+    piece_captures: dict[chess.Color, int] | None = None,
+) -> bool | None:
     """False if no fates satisfy the rules of the module docstring (the position is
     illegal), True if some do, None if CP-SAT ran out of time.
 
-    The answer depends only on the pawns, the excess pieces and the unit counts, so it
-    is cached on those (retraction trees revisit the same structures many times)."""
+    ``excess`` may raise a side's promoted pieces above :func:`excess_pieces` (when
+    other rules prove more pieces promoted), and ``piece_captures`` gives the least
+    number of captures a side's pieces (not pawns) made; rule 3 then bounds the side's
+    pawn captures by its captures less those. Both are sound when the bounds are.
+
+    The answer depends only on the pawns, the excess pieces, the unit counts and these
+    bounds, so it is cached on those (retraction trees revisit the same structures)."""
+    excess = excess or {}
+    piece_captures = piece_captures or {}
     key = (
         board.pawns & board.occupied_co[chess.WHITE],
         board.pawns & board.occupied_co[chess.BLACK],
-        excess_pieces(board, chess.WHITE),
-        excess_pieces(board, chess.BLACK),
+        excess.get(chess.WHITE, excess_pieces(board, chess.WHITE)),
+        excess.get(chess.BLACK, excess_pieces(board, chess.BLACK)),
         chess.popcount(board.occupied_co[chess.WHITE]),
         chess.popcount(board.occupied_co[chess.BLACK]),
+        piece_captures.get(chess.WHITE, 0),
+        piece_captures.get(chess.BLACK, 0),
     )
-    if _promotion_free_fates(board):
+    if not excess and not piece_captures and _promotion_free_fates(board):
         return True
     basic = _feasible(key, time_limit, files=False)
     return basic if basic is False else _feasible(key, time_limit, files=True)
@@ -199,17 +219,20 @@ def _feasible(key: tuple, time_limit: float, *, files: bool) -> bool | None:
     only built when the small one is feasible)."""
     from ortools.sat.python import cp_model  # here, not at the top: it takes a fifth of a second to import
 
-    white_pawns, black_pawns, white_excess, black_excess, white_units, black_units = key
+    white_pawns, black_pawns, white_excess, black_excess, white_units, black_units, *by_pieces = key
     pawn_masks = {chess.WHITE: white_pawns, chess.BLACK: black_pawns}
     excess = {chess.WHITE: white_excess, chess.BLACK: black_excess}
     units = {chess.WHITE: white_units, chess.BLACK: black_units}
+    white_by_pieces, black_by_pieces = (*by_pieces, 0, 0)[:2]  # keys without them: none known
+    piece_captures = {chess.WHITE: white_by_pieces, chess.BLACK: black_by_pieces}
     model = cp_model.CpModel()
     captures_made = {color: 16 - units[not color] for color in chess.COLORS}
     if min(captures_made.values()) < 0:
         return False
     fates = _Fates()
     for color in chess.COLORS:
-        if not _side_fates(model, fates, color, pawn_masks[color], excess[color], captures_made[color]):
+        pawn_budget = captures_made[color] - piece_captures[color]
+        if not _side_fates(model, fates, color, pawn_masks[color], excess[color], pawn_budget):
             return False
     for color in chess.COLORS:
         model.add(sum(fates.taken[(not color, g)] for g in range(8)) <= captures_made[color])

@@ -790,6 +790,83 @@ def promoted_in_place(facts: _Facts) -> str | None:
     return None
 
 
+def _forced_excess(board: chess.Board, sealed: chess.Bitboard, color: chess.Color) -> tuple[int, int, int]:
+    """The promoted pieces of ``color`` that :func:`confined_originals` proves, as
+    (queens, rooks and knights; light bishops; dark bishops): per kind, the pieces not
+    standing on a confined unit's square beyond the kind's unconfined initial units."""
+    free: dict[tuple[chess.PieceType, bool], int] = {}
+    confined_homes = 0
+    for square in chess.SquareSet(_INITIAL.occupied_co[color] & ~_INITIAL.pawns & ~_INITIAL.kings):
+        piece = _INITIAL.piece_at(square)
+        assert piece is not None
+        if _entry_squares(square, piece) & ~sealed:
+            kind = _kind(piece.piece_type, square)
+            free[kind] = free.get(kind, 0) + 1
+        else:
+            confined_homes |= chess.BB_SQUARES[square]
+    counts: dict[tuple[chess.PieceType, bool], int] = {}
+    for square, piece in board.piece_map(mask=board.occupied_co[color] & ~board.pawns & ~board.kings).items():
+        if not confined_homes & chess.BB_SQUARES[square]:
+            kind = _kind(piece.piece_type, square)
+            counts[kind] = counts.get(kind, 0) + 1
+    promoted = {kind: max(0, count - free.get(kind, 0)) for kind, count in counts.items()}
+    light = promoted.get((chess.BISHOP, True), 0)
+    dark = promoted.get((chess.BISHOP, False), 0)
+    return sum(promoted.values()) - light - dark, light, dark
+
+
+def _larger(a: tuple[int, int, int], b: tuple[int, int, int]) -> tuple[int, int, int]:
+    return max(a[0], b[0]), max(a[1], b[1]), max(a[2], b[2])
+
+
+def _captured_at_home(board: chess.Board, sealed: chess.Bitboard, color: chess.Color) -> int:
+    """The initial pieces of ``color`` that never left their square, are not on it, and
+    cannot have been taken there by a pawn (see :func:`captured_at_home`)."""
+    count = 0
+    for home in chess.SquareSet(_INITIAL.occupied_co[color] & ~_INITIAL.pawns & ~_INITIAL.kings):
+        unit = _INITIAL.piece_at(home)
+        assert unit is not None
+        if board.piece_at(home) != unit and not _entry_squares(home, unit) & ~sealed:
+            count += not chess.BB_PAWN_ATTACKS[color][home] & ~sealed
+    return count
+
+
+def captured_at_home(facts: _Facts) -> str | None:
+    """The pawn fates (:mod:`retro.pawn_fates`) with what the sealed squares prove: the
+    promoted pieces of :func:`confined_originals` (a piece of a kind whose initial unit
+    never left its square is promoted), and captures made by pieces: an initial piece
+    whose every exit is sealed (:func:`_sealed_squares`) never left its square, so when
+    the square does not hold it now it was captured there, and when both squares from
+    which an opponent pawn captures onto it are sealed too, an opponent *piece* took it.
+    (Eriksson: Black's c8 bishop, shut in by b7 and d7 at home, was taken on c8 by a
+    white piece, so the e6 bishop is Black's promoted f-pawn, White's f-pawn left the
+    f-file to let it pass, and the white pawns' captures and the one on c8 use up all
+    of Black's missing units: Nb5 took nothing on c3.)
+
+    Sound: the unit could not leave (its exits, the entries of its square for its type,
+    are occupied all game by other units), so it is gone only by a capture on its
+    square; a pawn captures onto a square only from the two squares diagonally behind
+    it, sealed here, so the capturer was a piece, and that capture is not one of the
+    pawns' captures. Each capture removes a different unit of the side, so the pawns'
+    captures are at most the side's missing units less these; the promoted pieces are
+    those of :func:`confined_originals`, whose argument is there. The model is then the
+    pawn fates' with these bounds."""
+    board = facts.board
+    sealed, _ = facts.sealed
+    piece_captures = {color: _captured_at_home(board, sealed, not color) for color in chess.COLORS}
+    plain = {color: excess_pieces(board, color) for color in chess.COLORS}
+    excess = {color: _larger(plain[color], _forced_excess(board, sealed, color)) for color in chess.COLORS}
+    if not any(piece_captures.values()) and excess == plain:
+        return None
+    if pawn_fates_feasible(board, excess=excess, piece_captures=piece_captures) is False:
+        return (
+            "no fates of the sixteen original pawns explain the pawns, the promoted pieces and the captures "
+            "once the pieces shut in on their initial squares are counted (taken there by pieces, or promoted "
+            "pieces of their kind)"
+        )
+    return None
+
+
 def no_last_move(facts: _Facts) -> str | None:
     """The position has a possible last move. Sound: every legal position but the
     initial one was reached by a legal move from a legal predecessor, the initial
@@ -821,6 +898,7 @@ RULES: list[tuple[str, Rule]] = [
     ("confined-regions", confined_regions),
     ("king-region", king_region),
     ("promoted-in-place", promoted_in_place),
+    ("captured-at-home", captured_at_home),
     ("no-last-move", no_last_move),
 ]
 RULE_NAMES = [name for name, _ in RULES]

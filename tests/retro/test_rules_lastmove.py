@@ -9,7 +9,15 @@ import pytest
 
 from retro.lastmove.solver import solve
 from retro.position import parse_fen
-from retro.rules import _Facts, _region, check_static, confined_regions, king_region, promoted_in_place
+from retro.rules import (
+    _Facts,
+    _region,
+    captured_at_home,
+    check_static,
+    confined_regions,
+    king_region,
+    promoted_in_place,
+)
 
 
 def test_confined_regions_h8_rook_shut_in_g8_h8():
@@ -63,7 +71,7 @@ def test_king_region_settles_borodatov():
 def test_positions_of_random_games_pass_the_new_rules(seed):
     """Every position of random games that mostly move pieces (so pawns stay at home,
     kings and rooks often keep their castling rights, and pawns capture onto their third
-    rank) passes confined-regions, king-region and promoted-in-place."""
+    rank) passes confined-regions, king-region, promoted-in-place and captured-at-home."""
     rng = random.Random(seed)
     for _ in range(40):
         board = chess.Board()
@@ -79,6 +87,7 @@ def test_positions_of_random_games_pass_the_new_rules(seed):
             assert confined_regions(facts) is None, board.fen()
             assert king_region(facts) is None, board.fen()
             assert promoted_in_place(facts) is None, board.fen()
+            assert captured_at_home(facts) is None, board.fen()
 
 
 WILLCOCKS_P2 = "7B/6p1/7P/6PP/5KPk/5B1p/7P/8"
@@ -163,3 +172,25 @@ def test_region_by_attack_tables_is_the_step_by_step_region():
         starts = sum(1 << rng.randrange(64) for _ in range(rng.choice([1, 1, 3])))
         piece_type = rng.choice([chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN])
         assert _region(starts, piece_type, sealed, walls) == _region_step_by_step(starts, piece_type, sealed, walls)
+
+
+ERIKSSON = "8/3pp2p/1PPkb2R/2r3Rr/B1Q2P2/BPN1PNpK/1P6/8"
+
+
+def test_captured_at_home_counts_the_capture_on_c8():
+    # Eriksson, ten retractions ending Nb5-c3+ (Nb5xXc3+ are the cooks to refute). Before
+    # that move: Black's c8 bishop, shut in by b7 and d7 at home, was taken on c8 by a white
+    # piece (a pawn would come from b7 or d7); so Black's light e6 bishop is promoted, only
+    # Black's f-pawn can have promoted on a light square, so White's f-pawn left the f-file:
+    # the white pawns need five captures. With the piece capture on c8 that is six: all
+    # Black is missing when Nb5 took nothing, one too many when it took a unit on c3.
+    quiet = "8/1pppp2p/2k1b2R/1NP2rRr/BPQ2P1p/BP2PN1K/1P4P1/8 w - - 0 1"
+    assert check_static(parse_fen(quiet)).status == "unknown"
+    for unit in "qrbn":
+        verdict = check_static(parse_fen(quiet.replace("BP2PN1K", f"BP{unit}1PN1K")))
+        assert verdict.status == "illegal" and verdict.rule == "captured-at-home", unit
+
+
+def test_captured_at_home_settles_eriksson():
+    verdict = solve(chess.Board(ERIKSSON + " w - - 0 1"), chess.BLACK, moves=10, use_legality=False, auto_cages=False)
+    assert [s.moves[-1] for s in verdict.solutions] == ["Nb5-c3+"]

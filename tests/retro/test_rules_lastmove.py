@@ -194,3 +194,14 @@ def test_captured_at_home_counts_the_capture_on_c8():
 def test_captured_at_home_settles_eriksson():
     verdict = solve(chess.Board(ERIKSSON + " w - - 0 1"), chess.BLACK, moves=10, use_legality=False, auto_cages=False)
     assert [s.moves[-1] for s in verdict.solutions] == ["Nb5-c3+"]
+
+
+def test_captured_at_home_settles_four_dark_bishops():
+    # kB1K4/1p1ppppp/pB1B4/1pB5 (last move c7xQb8=B). Black's bishops were both taken on
+    # c8 and f8 by white pieces (b7, d7, e7, g7 at home). With those two captures off the
+    # white pawns' budget, the pawn fates refute the retractions that put a unit back
+    # (e.g. Black's c6xPb5), and every other last move is left without three further
+    # retractions (retro-stalemate).
+    board = chess.Board("kB1K4/1p1ppppp/pB1B4/1pB5/8/8/8/8 w - - 0 1")
+    verdict = solve(board, None, use_legality=False, auto_cages=False)
+    assert {(s.side, s.type) for s in verdict.solutions} == {(chess.WHITE, "PxQ=B")}

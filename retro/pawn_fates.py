@@ -111,7 +111,7 @@ def pawn_fates_feasible(
         piece_captures.get(chess.WHITE, 0),
         piece_captures.get(chess.BLACK, 0),
     )
-    if not excess and not piece_captures and _promotion_free_fates(board):
+    if not excess and _promotion_free_fates(board, piece_captures):
         return True
     basic = _feasible(key, time_limit, files=False)
     return basic if basic is False else _feasible(key, time_limit, files=True)
@@ -141,7 +141,7 @@ def _walk_origins(pawns: list[chess.Square], color: chess.Color) -> list[int] | 
     return origins[::-1]
 
 
-def _promotion_free_fates(board: chess.Board) -> bool:
+def _promotion_free_fates(board: chess.Board, piece_captures: dict[chess.Color, int] | None = None) -> bool:
     """Whether fates without any promotion satisfy the rules, checked here without the
     model (it spares most queries, and ``retro check`` the import of OR-Tools). The
     fates: neither side has excess pieces; each pawn on the board walked from an
@@ -160,7 +160,9 @@ def _promotion_free_fates(board: chess.Board) -> bool:
     captures are the opponent's missing units less all landings: so the shortfalls
     ``taken on x - landings on x`` must sum to at most that number); rule 6 concerns
     promoted pawns only. ``tests/retro/test_pawn_fates_fast.py`` checks that CP-SAT
-    agrees wherever this answers."""
+    agrees wherever this answers. With ``piece_captures`` (see :func:`pawn_fates_feasible`)
+    the landings must leave that many of the missing units to the pieces."""
+    by_pieces = piece_captures or {}
     if any(excess_pieces(board, color) != (0, 0, 0) for color in chess.COLORS):
         return False
     origins: dict[chess.Color, list[tuple[int, chess.Square]]] = {}
@@ -187,7 +189,7 @@ def _promotion_free_fates(board: chess.Board) -> bool:
             step = 1 if f > g else -1
             for x in range(g + step, f + step, step) if f != g else ():
                 landings[x] += 1
-        if sum(landings) > missing:
+        if sum(landings) > missing - by_pieces.get(color, 0):
             return False
         taken = [1] * 8  # the opponent's originals not on the board, each taken on its own file
         for g, _ in origins[not color]:

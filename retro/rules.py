@@ -855,8 +855,9 @@ def captured_at_home(facts: _Facts) -> str | None:
     sealed, _ = facts.sealed
     piece_captures = {color: _captured_at_home(board, sealed, not color) for color in chess.COLORS}
     plain = {color: excess_pieces(board, color) for color in chess.COLORS}
-    excess = {color: _larger(plain[color], _forced_excess(board, sealed, color)) for color in chess.COLORS}
-    if not any(piece_captures.values()) and excess == plain:
+    forced = {color: _larger(plain[color], _forced_excess(board, sealed, color)) for color in chess.COLORS}
+    excess = {color: forced[color] for color in chess.COLORS if forced[color] != plain[color]}
+    if not any(piece_captures.values()) and not excess:
         return None
     if pawn_fates_feasible(board, excess=excess, piece_captures=piece_captures) is False:
         return (

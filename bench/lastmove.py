@@ -104,6 +104,7 @@ def main() -> None:
                 use_legality=not args.no_legality,
                 legality_max_nodes=args.budget,
                 cages=library,
+                question="moves" if sequence else "types",
             )
             seconds = time.perf_counter() - start
             ok, bad, got = judge(problem, verdict)

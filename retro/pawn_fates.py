@@ -17,7 +17,8 @@ INFEASIBLE the position is illegal (UNKNOWN, for a time limit, is no objection):
    one, because bishops keep their square colour.
 3. *Capture budgets*: the captures made by a side's pawns, and the number of the
    opponent's pawns it captured, are each at most the number of units the opponent is
-   missing (every capture removes one opponent unit).
+   missing (every capture removes one opponent unit); the pawns' captures at most that
+   less the captures its pieces are known to have made (``piece_captures``).
 4. *Blocked files*: a pawn that never captured stayed on its file, and so did the
    opponent's pawn of the same file if it never captured. Two such pawns cannot pass
    each other: if both are on the board, White's is below Black's; and one of them can
@@ -77,21 +78,40 @@ def excess_pieces(board: chess.Board, color: chess.Color) -> tuple[int, int, int
     return other, max(0, light - 1), max(0, dark - 1)
 
 
-def pawn_fates_feasible(board: chess.Board, *, time_limit: float = 2.0) -> bool | None:
+Excess = tuple[int, int, int]
+"""Promoted pieces a side must have: (queens, rooks and knights; light bishops; dark bishops)."""
+
+
+def pawn_fates_feasible(
+    board: chess.Board,
+    *,
+    time_limit: float = 2.0,
+    excess: dict[chess.Color, Excess] | None = None,
+    piece_captures: dict[chess.Color, int] | None = None,
+) -> bool | None:
     """False if no fates satisfy the rules of the module docstring (the position is
     illegal), True if some do, None if CP-SAT ran out of time.
 
-    The answer depends only on the pawns, the excess pieces and the unit counts, so it
-    is cached on those (retraction trees revisit the same structures many times)."""
+    ``excess`` may raise a side's promoted pieces above :func:`excess_pieces` (when
+    other rules prove more pieces promoted), and ``piece_captures`` gives the least
+    number of captures a side's pieces (not pawns) made; rule 3 then bounds the side's
+    pawn captures by its captures less those. Both are sound when the bounds are.
+
+    The answer depends only on the pawns, the excess pieces, the unit counts and these
+    bounds, so it is cached on those (retraction trees revisit the same structures)."""
+    excess = excess or {}
+    piece_captures = piece_captures or {}
     key = (
         board.pawns & board.occupied_co[chess.WHITE],
         board.pawns & board.occupied_co[chess.BLACK],
-        excess_pieces(board, chess.WHITE),
-        excess_pieces(board, chess.BLACK),
+        excess.get(chess.WHITE, excess_pieces(board, chess.WHITE)),
+        excess.get(chess.BLACK, excess_pieces(board, chess.BLACK)),
         chess.popcount(board.occupied_co[chess.WHITE]),
         chess.popcount(board.occupied_co[chess.BLACK]),
+        piece_captures.get(chess.WHITE, 0),
+        piece_captures.get(chess.BLACK, 0),
     )
-    if _promotion_free_fates(board):
+    if not excess and _promotion_free_fates(board, piece_captures):
         return True
     basic = _feasible(key, time_limit, files=False)
     return basic if basic is False else _feasible(key, time_limit, files=True)
@@ -121,7 +141,7 @@ def _walk_origins(pawns: list[chess.Square], color: chess.Color) -> list[int] | 
     return origins[::-1]
 
 
-def _promotion_free_fates(board: chess.Board) -> bool:
+def _promotion_free_fates(board: chess.Board, piece_captures: dict[chess.Color, int] | None = None) -> bool:
     """Whether fates without any promotion satisfy the rules, checked here without the
     model (it spares most queries, and ``retro check`` the import of OR-Tools). The
     fates: neither side has excess pieces; each pawn on the board walked from an
@@ -140,7 +160,9 @@ def _promotion_free_fates(board: chess.Board) -> bool:
     captures are the opponent's missing units less all landings: so the shortfalls
     ``taken on x - landings on x`` must sum to at most that number); rule 6 concerns
     promoted pawns only. ``tests/retro/test_pawn_fates_fast.py`` checks that CP-SAT
-    agrees wherever this answers."""
+    agrees wherever this answers. With ``piece_captures`` (see :func:`pawn_fates_feasible`)
+    the landings must leave that many of the missing units to the pieces."""
+    by_pieces = piece_captures or {}
     if any(excess_pieces(board, color) != (0, 0, 0) for color in chess.COLORS):
         return False
     origins: dict[chess.Color, list[tuple[int, chess.Square]]] = {}
@@ -167,7 +189,7 @@ def _promotion_free_fates(board: chess.Board) -> bool:
             step = 1 if f > g else -1
             for x in range(g + step, f + step, step) if f != g else ():
                 landings[x] += 1
-        if sum(landings) > missing:
+        if sum(landings) > missing - by_pieces.get(color, 0):
             return False
         taken = [1] * 8  # the opponent's originals not on the board, each taken on its own file
         for g, _ in origins[not color]:
@@ -199,17 +221,20 @@ def _feasible(key: tuple, time_limit: float, *, files: bool) -> bool | None:
     only built when the small one is feasible)."""
     from ortools.sat.python import cp_model  # here, not at the top: it takes a fifth of a second to import
 
-    white_pawns, black_pawns, white_excess, black_excess, white_units, black_units = key
+    white_pawns, black_pawns, white_excess, black_excess, white_units, black_units, *by_pieces = key
     pawn_masks = {chess.WHITE: white_pawns, chess.BLACK: black_pawns}
     excess = {chess.WHITE: white_excess, chess.BLACK: black_excess}
     units = {chess.WHITE: white_units, chess.BLACK: black_units}
+    white_by_pieces, black_by_pieces = (*by_pieces, 0, 0)[:2]  # keys without them: none known
+    piece_captures = {chess.WHITE: white_by_pieces, chess.BLACK: black_by_pieces}
     model = cp_model.CpModel()
     captures_made = {color: 16 - units[not color] for color in chess.COLORS}
     if min(captures_made.values()) < 0:
         return False
     fates = _Fates()
     for color in chess.COLORS:
-        if not _side_fates(model, fates, color, pawn_masks[color], excess[color], captures_made[color]):
+        pawn_budget = captures_made[color] - piece_captures[color]
+        if not _side_fates(model, fates, color, pawn_masks[color], excess[color], pawn_budget):
             return False
     for color in chess.COLORS:
         model.add(sum(fates.taken[(not color, g)] for g in range(8)) <= captures_made[color])

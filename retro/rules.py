@@ -251,7 +251,9 @@ def bishop_colours(facts: _Facts) -> str | None:
 _INFEASIBLE = 10_000
 
 
-def min_pawn_captures(board: chess.Board, color: chess.Color, *, promotions: bool = True) -> int | None:
+def min_pawn_captures(
+    board: chess.Board, color: chess.Color, *, promotions: bool = True, promotion_files: tuple[int, ...] = ()
+) -> int | None:
     """The least number of captures the pawns of ``color`` must have made, or None if
     the pawns and promoted pieces cannot be explained at all.
 
@@ -265,8 +267,9 @@ def min_pawn_captures(board: chess.Board, color: chess.Color, *, promotions: boo
     The minimum-cost assignment (:func:`_min_assignment`) is a lower
     bound on the pawn captures of every game reaching the position. With
     ``promotions=False`` only the pawns on the board are assigned (a lower bound on the
-    captures made by the pawns that are still pawns)."""
-    targets: list[list[int]] = []
+    captures made by the pawns that are still pawns). ``promotion_files`` adds promoted
+    pieces known to have promoted on those files (not on ``board``), costing |p - g|."""
+    targets: list[list[int]] = [[abs(p - g) for g in range(8)] for p in promotion_files]
     advance_from_home = 1 if color == chess.WHITE else 6
     for square in chess.SquareSet(board.pieces_mask(chess.PAWN, color)):
         f, r = chess.square_file(square), chess.square_rank(square)
@@ -424,25 +427,31 @@ def en_passant(facts: _Facts) -> str | None:
     return None
 
 
-def _entry_squares(square: chess.Square, piece: chess.Piece) -> chess.Bitboard:
-    """Squares a unit must pass or start from to arrive on ``square`` as ``piece``:
-    the neighbours along its lines for a slider (the last step of a slide), the
-    king's or knight's move squares, and the pawn origins of a promotion (the square
-    behind and the two diagonally behind) on its promotion rank. Castling moves the
-    king and rook by steps along rank 1/8, so their entries are among these too."""
+def _steps_of(piece: chess.Piece, square: chess.Square) -> chess.Bitboard:
+    """The squares a unit on ``square`` attacks whatever stands between: a pawn's two
+    captures, a knight's jumps, a king's steps, a slider's neighbours along its lines."""
     kind = piece.piece_type
+    if kind == chess.PAWN:
+        return chess.BB_PAWN_ATTACKS[piece.color][square]
     if kind == chess.KNIGHT:
-        entries = chess.BB_KNIGHT_ATTACKS[square]
-    else:
-        neighbours = chess.BB_KING_ATTACKS[square]
-        entries = 0
-        if kind in (chess.KING, chess.QUEEN):
-            entries = neighbours
-        if kind == chess.BISHOP:
-            entries = neighbours & chess.BB_DIAG_ATTACKS[square][0]
-        if kind == chess.ROOK:
-            entries = neighbours & (chess.BB_RANK_ATTACKS[square][0] | chess.BB_FILE_ATTACKS[square][0])
-    if chess.square_rank(square) == _PROMOTION_RANK[piece.color] and kind not in (chess.KING, chess.PAWN):
+        return chess.BB_KNIGHT_ATTACKS[square]
+    neighbours = chess.BB_KING_ATTACKS[square]
+    if kind == chess.BISHOP:
+        return neighbours & chess.BB_DIAG_ATTACKS[square][0]
+    if kind == chess.ROOK:
+        return neighbours & (chess.BB_RANK_ATTACKS[square][0] | chess.BB_FILE_ATTACKS[square][0])
+    return neighbours
+
+
+def _entry_squares(square: chess.Square, piece: chess.Piece) -> chess.Bitboard:
+    """Squares a unit must pass or start from to arrive on ``square`` as ``piece`` (a
+    piece, not a pawn): the neighbours along its lines for a slider (the last step of a
+    slide), the king's or knight's move squares (:func:`_steps_of`), and the pawn
+    origins of a promotion (the square behind and the two diagonally behind) on its
+    promotion rank. Castling moves the king and rook by steps along rank 1/8, so their
+    entries are among these too."""
+    entries = _steps_of(piece, square)
+    if chess.square_rank(square) == _PROMOTION_RANK[piece.color] and piece.piece_type != chess.KING:
         entries |= _promotion_origins(square, piece.color)
     return entries
 
@@ -543,6 +552,322 @@ def confined_originals(facts: _Facts) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def _region(
+    starts: chess.Bitboard, piece_type: chess.PieceType, sealed: chess.Bitboard, walls: chess.Bitboard = 0
+) -> chess.Bitboard:
+    """The squares a unit of ``piece_type`` starting on a square of ``starts`` can ever
+    stand on when it never lands on or slides through a sealed square (other than its
+    start) and never crosses a wall: a flood fill over knight jumps, or over slides that
+    stop before the first sealed square (python-chess's attack tables with the sealed
+    squares as blockers), or king steps. ``walls`` holds the upper square of each vertical pair (x2,
+    x3) or (x6, x7) that no move crosses (:func:`_walls`): a slide along the file stops
+    on its side of the pair."""
+    region = starts
+    frontier = starts
+    while frontier:
+        grown = 0
+        for square in chess.SquareSet(frontier):
+            if piece_type in (chess.KNIGHT, chess.KING):
+                grown |= (chess.BB_KNIGHT_ATTACKS if piece_type == chess.KNIGHT else chess.BB_KING_ATTACKS)[square]
+                continue
+            if piece_type in (chess.BISHOP, chess.QUEEN):
+                grown |= chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & sealed]
+            if piece_type in (chess.ROOK, chess.QUEEN):
+                grown |= chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & sealed]
+                grown |= _file_slide(square, sealed, walls)
+        frontier = grown & ~sealed & ~region
+        region |= frontier
+    return region
+
+
+def _file_slide(square: chess.Square, sealed: chess.Bitboard, walls: chess.Bitboard) -> chess.Bitboard:
+    """The squares a slide along ``square``'s file reaches before a sealed square, cut
+    at the walls of that file (a wall's upper square u: the slide stays at or above u
+    when it starts there, at or below u - 8 otherwise)."""
+    reach = chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & sealed]
+    for upper in chess.SquareSet(walls & chess.BB_FILES[chess.square_file(square)]):
+        below_upper = chess.BB_SQUARES[upper] - 1  # every square below u
+        reach &= ~below_upper if square >= upper else below_upper
+    return reach
+
+
+def _walls(board: chess.Board, sealed: chess.Bitboard) -> chess.Bitboard:
+    """The walls: a pawn on its third rank whose two capture origins on its second rank
+    are sealed (or off the board) came there by a single step from its home square, so
+    at every moment it stood on one of the two squares and no unit ever moved between
+    them or slid through both. Each wall is given by the upper square of its pair."""
+    walls = 0
+    for color, third, back in ((chess.WHITE, chess.BB_RANK_3, -8), (chess.BLACK, chess.BB_RANK_6, 8)):
+        for square in chess.SquareSet(board.pieces_mask(chess.PAWN, color) & third):
+            if not chess.BB_PAWN_ATTACKS[not color][square] & ~sealed:
+                walls |= chess.BB_SQUARES[max(square, square + back)]
+    return walls
+
+
+def _max_matching(options: list[list[int]]) -> int:
+    """The largest number of rows that get distinct columns, row i taking a column of
+    ``options[i]`` (augmenting paths; a side has at most 15 pieces)."""
+    owner: dict[int, int] = {}
+
+    def augment(row: int, seen: set[int]) -> bool:
+        for column in options[row]:
+            if column in seen:
+                continue
+            seen.add(column)
+            if column not in owner or augment(owner[column], seen):
+                owner[column] = row
+                return True
+        return False
+
+    return sum(augment(row, set()) for row in range(len(options)))
+
+
+def _promotion_squares(color: chess.Color, sealed: chess.Bitboard) -> chess.Bitboard:
+    """The squares of ``color``'s promotion rank a pawn can ever have promoted on: not
+    sealed, and with a pawn origin (behind or diagonally behind) that is not sealed."""
+    squares = 0
+    for square in chess.SquareSet(chess.BB_RANK_8 if color == chess.WHITE else chess.BB_RANK_1):
+        if not sealed & chess.BB_SQUARES[square] and _promotion_origins(square, color) & ~sealed:
+            squares |= chess.BB_SQUARES[square]
+    return squares
+
+
+def confined_regions(facts: _Facts) -> str | None:
+    """Every piece is its own initial unit or a promoted pawn, and where it stands says
+    which: an initial unit can only ever stand in its *region*, the squares reachable
+    from its initial square by its jumps or slides without landing on or sliding through
+    a sealed square (:func:`_sealed_squares`) or crossing a wall (:func:`_walls`); a
+    promoted unit only in the region of its kind from a promotion square a pawn can
+    reach (:func:`_promotion_squares`). So the pieces of a side must be matched, each
+    to a different initial unit of its type whose region holds it, or to one of the
+    ``8 - pawns`` promotions when a promotion region holds it. This generalizes
+    :func:`confined_originals` (a region of one square) to units shut in a few squares,
+    e.g. Black's h8 rook with Bf8, g7 and h7 at home, which can only ever stand on g8
+    and h8, and to pieces no unit can reach at all (Black's rooks on f7 and g8 behind
+    c8, d7, e7, g7 at home and f6, h6 single-stepped: only the h8 rook gets in).
+
+    Sound: no unit ever moved onto or through a sealed square (one unit stands there
+    throughout the game) nor across a wall, and a piece moves by its type's jumps or
+    slides (castling moves the rook by a slide along the back rank), so an initial unit
+    stays in its region all game; a promoted pawn became a piece on a promotion square
+    it reached from a pawn origin (so that square and an origin were not sealed) and
+    stayed in that square's region since; pieces keep their type. The initial units
+    among the pieces, and the promoted ones, form such a matching; promoted pieces come
+    from different pawns of the side, none of them on the board."""
+    board = facts.board
+    sealed, _ = facts.sealed
+    walls = _walls(board, sealed)
+    for color in chess.COLORS:
+        promotions = _promotion_squares(color, sealed)
+        slots = 8 - _count(board, chess.PAWN, color)
+        options: list[list[int]] = []
+        column = slots  # columns 0 .. slots-1 are promotions, the rest initial units
+        for piece_type in (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN):
+            homes = list(chess.SquareSet(_INITIAL.pieces_mask(piece_type, color)))
+            regions = [_region(chess.BB_SQUARES[home], piece_type, sealed, walls) for home in homes]
+            promoted_region = _region(promotions, piece_type, sealed, walls) if promotions else 0
+            for square in chess.SquareSet(board.pieces_mask(piece_type, color)):
+                mask = chess.BB_SQUARES[square]
+                row = [column + i for i, region in enumerate(regions) if region & mask]
+                options.append(row + (list(range(slots)) if promoted_region & mask else []))
+            column += len(homes)
+        if _max_matching(options) < len(options):
+            return (
+                f"the {_side_name(color)} pieces cannot all be initial units or promoted pawns: "
+                "some stand where no unit of their type could have gone, or there are too many promotions"
+            )
+    return None
+
+
+def _never_king_squares(board: chess.Board, sealed: chess.Bitboard, color: chess.Color) -> chess.Bitboard:
+    """Squares the king of ``color`` can never have stood on (see :func:`king_region`)."""
+    them = not color
+    forbidden = sealed
+    still = board.occupied_co[them] & sealed  # their units that never moved
+    if board.castling_rights & board.occupied_co[them]:
+        king = board.king(them)
+        if king is not None:
+            still |= chess.BB_SQUARES[king]
+        still |= board.castling_rights & board.occupied_co[them] & board.rooks
+    for square in chess.SquareSet(still):
+        piece = board.piece_at(square)
+        assert piece is not None
+        forbidden |= chess.BB_SQUARES[square] | _steps_of(piece, square)
+    third, behind = (chess.BB_RANK_3, -8) if them == chess.WHITE else (chess.BB_RANK_6, 8)
+    for square in chess.SquareSet(board.pieces_mask(chess.PAWN, them) & third):
+        if sealed & chess.BB_SQUARES[square + behind]:
+            forbidden |= chess.BB_SQUARES[square]
+    return forbidden
+
+
+def king_region(facts: _Facts) -> str | None:
+    """Each king can have walked from its initial square to its square by king steps
+    avoiding the squares it can never have stood on: those where one unit has stood all
+    game (sealed squares, :func:`_sealed_squares`), and those attacked all game by an
+    opponent unit that never moved, whatever stands between (a pawn's captures, a
+    knight's jumps, a king's and a slider's neighbours along its lines). Units that never
+    moved are the units on sealed squares and, when the opponent still has a castling
+    right, its king and the right's rook. One more: an opponent pawn on its third rank
+    whose square behind is sealed came there by a capture from its second rank, where it
+    had stood since the start attacking that square; so that square was attacked or
+    occupied by it all game. (Borodatov: with White's king still on e1, its f1 and f2,
+    the h3 of the g2 pawn and the g3 of the pawn from f2 or h2 shut Black's king out of
+    g1, h1 and h2.)
+
+    Sound: a king never moves onto an occupied square, never moves into check, and is
+    never put in check on a square by a unit that does not move (a check by a unit that
+    never moved, along no line, would have to be given by it); so it never stood on
+    those squares, at any time, and all its moves (castling too: the king passes the
+    square between) are king steps between squares it stood on or passed. The square
+    under the third-rank pawn: before the capture the pawn stood on the origin, attacking
+    it (a capture goes to a square the pawn attacks), after it the pawn stands on it."""
+    board = facts.board
+    sealed, _ = facts.sealed
+    for color in chess.COLORS:
+        king = board.king(color)
+        if king is None:
+            continue
+        home = chess.E1 if color == chess.WHITE else chess.E8
+        never = _never_king_squares(board, sealed, color) & ~chess.BB_SQUARES[home]
+        if not _region(chess.BB_SQUARES[home], chess.KING, never) & chess.BB_SQUARES[king]:
+            return (
+                f"the {_side_name(color)} king on {chess.square_name(king)} could not have got there from "
+                f"{chess.square_name(home)}: every way passes squares occupied or attacked all game"
+            )
+    return None
+
+
+def _promoted_in_place(board: chess.Board, sealed: chess.Bitboard, color: chess.Color) -> chess.Bitboard:
+    """The pieces of ``color`` on its promotion rank whose entry squares, the pawn
+    origins of a promotion aside, are all sealed (see :func:`promoted_in_place`)."""
+    found = 0
+    rank = chess.BB_RANK_8 if color == chess.WHITE else chess.BB_RANK_1
+    for square in chess.SquareSet(board.occupied_co[color] & rank & ~board.pawns & ~board.kings):
+        piece = board.piece_at(square)
+        assert piece is not None
+        if not _steps_of(piece, square) & ~sealed:  # the squares it could have moved from
+            found |= chess.BB_SQUARES[square]
+    return found
+
+
+def promoted_in_place(facts: _Facts) -> str | None:
+    """A piece on its side's promotion rank that no piece move can have brought there
+    (every square it could have come from by its own move is sealed, see
+    :func:`_sealed_squares`) is a pawn that promoted on that very square, so on that
+    file; the pawns' least number of captures (:func:`min_pawn_captures`, with these
+    pieces as promotions on their files and the rest of the board's pieces counted as
+    usual) is at most the number of units the opponent is missing. (Willcocks: White's
+    bishop on h8 with Black's g7 pawn at home came from h7 by promotion, so some white
+    pawn walked to the h-file.)
+
+    Sound: no unit ever moved onto or through a sealed square, so the piece did not
+    arrive by a move of its own (nor did it ever leave: its exits are the same squares);
+    a piece of one side never starts on the opponent's back rank; so it is a promoted
+    pawn that promoted on its square. Its pawn, from file g, changed file at least
+    |p - g| times, once per capture, p being the piece's file. The other pieces of each
+    kind beyond the initial count are promoted pawns too; all these pawns are distinct,
+    and :func:`pawn_captures` gives the rest of the argument."""
+    board = facts.board
+    sealed, _ = facts.sealed
+    for color in chess.COLORS:
+        pinned = _promoted_in_place(board, sealed, color)
+        if not pinned:
+            continue
+        rest = board.copy(stack=False)
+        for square in chess.SquareSet(pinned):
+            rest.remove_piece_at(square)
+        files = tuple(chess.square_file(square) for square in chess.SquareSet(pinned))
+        needed = min_pawn_captures(rest, color, promotion_files=files)
+        missing = 16 - chess.popcount(board.occupied_co[not color])
+        if needed is None or needed > missing:
+            names = ", ".join(chess.square_name(square) for square in chess.SquareSet(pinned))
+            return (
+                f"the {_side_name(color)} piece(s) on {names} promoted there, and with them the "
+                f"{_side_name(color)} pawns need {'more' if needed is None else needed} captures; "
+                f"{_side_name(not color)} is missing only {missing} units"
+            )
+    return None
+
+
+def _forced_excess(board: chess.Board, sealed: chess.Bitboard, color: chess.Color) -> tuple[int, int, int]:
+    """The promoted pieces of ``color`` that :func:`confined_originals` proves, as
+    (queens, rooks and knights; light bishops; dark bishops): per kind, the pieces not
+    standing on a confined unit's square beyond the kind's unconfined initial units."""
+    free: dict[tuple[chess.PieceType, bool], int] = {}
+    confined_homes = 0
+    for square in chess.SquareSet(_INITIAL.occupied_co[color] & ~_INITIAL.pawns & ~_INITIAL.kings):
+        piece = _INITIAL.piece_at(square)
+        assert piece is not None
+        if _entry_squares(square, piece) & ~sealed:
+            kind = _kind(piece.piece_type, square)
+            free[kind] = free.get(kind, 0) + 1
+        else:
+            confined_homes |= chess.BB_SQUARES[square]
+    counts: dict[tuple[chess.PieceType, bool], int] = {}
+    for square, piece in board.piece_map(mask=board.occupied_co[color] & ~board.pawns & ~board.kings).items():
+        if not confined_homes & chess.BB_SQUARES[square]:
+            kind = _kind(piece.piece_type, square)
+            counts[kind] = counts.get(kind, 0) + 1
+    promoted = {kind: max(0, count - free.get(kind, 0)) for kind, count in counts.items()}
+    light = promoted.get((chess.BISHOP, True), 0)
+    dark = promoted.get((chess.BISHOP, False), 0)
+    return sum(promoted.values()) - light - dark, light, dark
+
+
+def _larger(a: tuple[int, int, int], b: tuple[int, int, int]) -> tuple[int, int, int]:
+    return max(a[0], b[0]), max(a[1], b[1]), max(a[2], b[2])
+
+
+def _captured_at_home(board: chess.Board, sealed: chess.Bitboard, color: chess.Color) -> int:
+    """The initial pieces of ``color`` that never left their square, are not on it, and
+    cannot have been taken there by a pawn (see :func:`captured_at_home`)."""
+    count = 0
+    for home in chess.SquareSet(_INITIAL.occupied_co[color] & ~_INITIAL.pawns & ~_INITIAL.kings):
+        unit = _INITIAL.piece_at(home)
+        assert unit is not None
+        if board.piece_at(home) != unit and not _entry_squares(home, unit) & ~sealed:
+            count += not chess.BB_PAWN_ATTACKS[color][home] & ~sealed
+    return count
+
+
+def captured_at_home(facts: _Facts) -> str | None:
+    """The pawn fates (:mod:`retro.pawn_fates`) with what the sealed squares prove: the
+    promoted pieces of :func:`confined_originals` (a piece of a kind whose initial unit
+    never left its square is promoted), and captures made by pieces: an initial piece
+    whose every exit is sealed (:func:`_sealed_squares`) never left its square, so when
+    the square does not hold it now it was captured there, and when both squares from
+    which an opponent pawn captures onto it are sealed too, an opponent *piece* took it.
+    (Eriksson: Black's c8 bishop, shut in by b7 and d7 at home, was taken on c8 by a
+    white piece, so the e6 bishop is Black's promoted f-pawn, White's f-pawn left the
+    f-file to let it pass, and the white pawns' captures and the one on c8 use up all
+    of Black's missing units: Nb5 took nothing on c3.)
+
+    Sound: the unit could not leave (its exits, the entries of its square for its type,
+    are occupied all game by other units), so it is gone only by a capture on its
+    square; a pawn captures onto a square only from the two squares diagonally behind
+    it, sealed here, so the capturer was a piece, and that capture is not one of the
+    pawns' captures. Each capture removes a different unit of the side, so the pawns'
+    captures are at most the side's missing units less these; the promoted pieces are
+    those of :func:`confined_originals`, whose argument is there. The model is then the
+    pawn fates' with these bounds."""
+    board = facts.board
+    sealed, _ = facts.sealed
+    piece_captures = {color: _captured_at_home(board, sealed, not color) for color in chess.COLORS}
+    plain = {color: excess_pieces(board, color) for color in chess.COLORS}
+    forced = {color: _larger(plain[color], _forced_excess(board, sealed, color)) for color in chess.COLORS}
+    excess = {color: forced[color] for color in chess.COLORS if forced[color] != plain[color]}
+    if not any(piece_captures.values()) and not excess:
+        return None
+    if pawn_fates_feasible(board, excess=excess, piece_captures=piece_captures) is False:
+        return (
+            "no fates of the sixteen original pawns explain the pawns, the promoted pieces and the captures "
+            "once the pieces shut in on their initial squares are counted (taken there by pieces, or promoted "
+            "pieces of their kind)"
+        )
+    return None
+
+
 def no_last_move(facts: _Facts) -> str | None:
     """The position has a possible last move. Sound: every legal position but the
     initial one was reached by a legal move from a legal predecessor, the initial
@@ -571,6 +896,10 @@ RULES: list[tuple[str, Rule]] = [
     ("pawn-fates", pawn_fates),
     ("unreachable-square", unreachable_square),
     ("confined-originals", confined_originals),
+    ("confined-regions", confined_regions),
+    ("king-region", king_region),
+    ("promoted-in-place", promoted_in_place),
+    ("captured-at-home", captured_at_home),
     ("no-last-move", no_last_move),
 ]
 RULE_NAMES = [name for name, _ in RULES]

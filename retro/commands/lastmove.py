@@ -24,6 +24,10 @@ budget, cages found automatically around the candidates' clusters (verified by t
 cage verifier), retro-stalemate (at least D further retractions) and, with --dead-reckoning,
 FIDE Article 5.2.2 (no predecessor may be a dead position). Prints each surviving
 sequence in forward notation, latest move first, with the move type of the last move.
+The legality pipeline costs seconds per candidate, so it runs only when the quick
+filters leave several candidates, and stops once two have survived it: the answer is
+then "multiple" whatever the others give, and they are listed as "unchecked"
+(--check-all runs it on every candidate).
 
 The position is either
   - a bare piece placement (as problems are printed): the side that made the last move
@@ -114,6 +118,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "candidates not checked (default 60)",
     )
     parser.add_argument(
+        "--check-all",
+        action="store_true",
+        help="run the legality pipeline on every candidate; by default it stops once two "
+        "candidates have survived it (the answer is then 'multiple' whatever the others give) "
+        "and lists the rest as unchecked",
+    )
+    parser.add_argument(
         "-v", "--verbose", action="store_true", help="print every rejected retraction and the rule that rejected it"
     )
     add_batch_arguments(parser)
@@ -151,6 +162,7 @@ def _solve_line(line: str, *, args: argparse.Namespace) -> dict:
         legality_max_nodes=args.budget,
         check_single=args.check_single,
         time_limit=args.time_limit,
+        question="all" if args.check_all else "moves",
         progress=report,
     )
     return verdict.as_dict()
@@ -181,9 +193,8 @@ def _text(record: dict, verbose: bool) -> str:
         lines.append(f"{_SIDE[side]} made the last move:")
         found = [s for s in record["solutions"] if s["side"] == side]
         for solution in found:
-            lines.append(f"  {' '.join(solution['moves'])}   [{solution['type']}]")
-        if record["unchecked"]:
-            lines.append(f"  ({record['unchecked']} candidates kept unchecked: the time limit was reached)")
+            mark = "" if solution.get("checked", True) else "   (unchecked)"
+            lines.append(f"  {' '.join(solution['moves'])}   [{solution['type']}]{mark}")
         if not found:
             lines.append("  no possible last move")
         if verbose:
@@ -191,6 +202,12 @@ def _text(record: dict, verbose: bool) -> str:
                 if rejection["side"] == side:
                     moves = " ".join(rejection["moves"]) or "(the diagram itself)"
                     lines.append(f"  not {moves}  [{rejection['rule']}]: {rejection['reason']}")
+    if record["unchecked"]:
+        lines.append(
+            f"{record['unchecked']} candidates marked unchecked passed the quick rules but not the legality "
+            "pipeline: it stopped at the time limit, or once two candidates had survived it (then the "
+            "answer is 'multiple' whatever they give; --check-all checks them all)"
+        )
     status = record["status"]
     lines.append(
         "unique solution"

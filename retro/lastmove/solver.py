@@ -42,6 +42,11 @@ Choices where the problem statement is silent (what composers expect):
   predecessor rights must include the successor's), so no chain is missed.
 * The solutions are printed in forward notation, latest move first, with their move
   type (:mod:`retro.lastmove.notation`).
+* The legality pipeline and dead reckoning stop once the answer to the question asked
+  is settled (two survivors of every filter for "which last moves?"; see :func:`solve`):
+  the remaining candidates are kept as solutions marked unchecked. Keeping them is
+  sound (no candidate is rejected without a rule), and the legality checks skipped
+  could not change the status (the automatic cages, which could, still see them all).
 """
 
 from __future__ import annotations
@@ -49,6 +54,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Callable, Iterator
+from typing import Literal
 
 import chess
 
@@ -72,15 +78,17 @@ def _side(color: chess.Color) -> str:
 class Solution:
     """A surviving sequence: ``side`` made the latest move; ``moves`` in forward
     notation, latest first; ``type`` is the move type of the latest move; ``positions``
-    the FENs before each move (latest first)."""
+    the FENs before each move (latest first); ``checked`` is False when the costly
+    filters did not run on it (the time limit, or the answer was settled without it)."""
 
     side: chess.Color
     moves: tuple[str, ...]
     type: str
     positions: tuple[str, ...]
+    checked: bool = True
 
     def as_dict(self) -> dict[str, object]:
-        return {"side": _side(self.side), "moves": list(self.moves), "type": self.type}
+        return {"side": _side(self.side), "moves": list(self.moves), "type": self.type, "checked": self.checked}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -175,6 +183,10 @@ def diagram_positions(board: chess.Board, retract: chess.Color) -> list[chess.Bo
     return result
 
 
+Question = Literal["moves", "types", "all"]
+"""What the answer must settle, see :func:`solve`."""
+
+
 Reason = tuple[str, str]
 """(rule name, explanation) of a rejection."""
 
@@ -248,19 +260,22 @@ class _Filters:
             )
         return self._dead[key]
 
-    def costly_chain(self, chain: Chain, deadline: float | None = None) -> Reason | None:
+    def costly_chain(self, chain: Chain, deadline: float | None = None, *, cages_only: bool = False) -> Reason | None:
         """Why a candidate's positions cannot occur by the costly filters, or None:
 
         * a cage among the proposals of the earliest position (:mod:`cages.propose`; no
           proposal is verified after ``deadline``, a :func:`time.perf_counter` value);
-        * the legality pipeline on the earliest position (if it is legal, so is every
-          later one, reached from it by the sequence's moves; if a later one is
-          illegal, so is it);
-        * dead reckoning on each position (the game would have ended there)."""
+        * unless ``cages_only``, the legality pipeline on the earliest position (if it is
+          legal, so is every later one, reached from it by the sequence's moves; if a
+          later one is illegal, so is it);
+        * unless ``cages_only``, dead reckoning on each position (the game would have
+          ended there)."""
         if self._finder is not None:
             cage = self._finder.find(chain[-1], deadline=deadline)
             if cage is not None:
                 return "automatic cage", f"contains the cage {cage} (found automatically)"
+        if cages_only:
+            return None
         reason = self.legality(chain[-1])
         for position in chain if reason is None else ():
             reason = self.dead(position)
@@ -328,6 +343,7 @@ def solve(
     legality_time_limit: float = 2.0,
     dead_max_nodes: int = 100_000,
     time_limit: float | None = 60.0,
+    question: Question = "moves",
     progress: Callable[[str], None] | None = None,
 ) -> LastMoveVerdict:
     """Solve a last-move problem: the sequences of ``moves`` retractions, the first by
@@ -340,7 +356,17 @@ def solve(
     the cheap ones leave more than one candidate sequence, or always with ``check_single``;
     automatic cages join ``cages`` (a new in-memory library when it is None). Once
     ``time_limit`` seconds have passed they stop and the candidates not yet checked are
-    kept (counted in ``unchecked``). ``progress`` receives a line per costly check."""
+    kept (counted in ``unchecked``).
+
+    ``question`` says what the answer must settle, so that the legality pipeline and
+    dead reckoning (seconds per candidate) stop once it is settled: ``moves`` (the
+    default) once two candidates survived every filter, since the answer is then
+    ``multiple`` whatever the others give; ``types`` (a type-A problem: what kind of
+    move was the last?) once two survivors differ in side or move type; ``all`` never.
+    The candidates left are still offered to the automatic cages (cheap, and a cage
+    found may remove an earlier survivor), are kept as solutions with ``checked``
+    False, and are counted in ``unchecked``. ``progress`` receives a line per costly
+    check."""
     if moves < 1:
         raise ValueError("the number of moves to retract must be at least 1")
     if full_fen and retract is None:
@@ -401,26 +427,33 @@ def solve(
             else:
                 rejections.setdefault((side, ()), (reason[0], f"the diagram itself: {reason[1]}"))
     # Phase 2: the costly filters, only when they can make a difference.
-    unchecked = 0
     solutions: list[Solution] = []
+    announced = False
     costly = (use_legality or dead_reckoning or auto_cages) and (len(candidates) > 1 or check_single)
     for number, ((side, line), (kind, chains)) in enumerate(sorted(candidates.items(), key=_order), 1):
         survivor: Chain | None = chains[0]
+        checked = True
         if costly and time_limit is not None and time.perf_counter() - start > time_limit:
-            unchecked += 1
+            checked = False
         elif costly:
-            if progress is not None:
+            settled = _settled(solutions, question)
+            if progress is not None and not settled:
                 progress(f"checking candidate {number}/{len(candidates)}: {' '.join(line)}")
+            elif progress is not None and not announced:
+                progress(f"answer settled: candidates {number}-{len(candidates)} get the automatic cages only")
+                announced = True
             survivor = None
             for chain in chains:
-                reason = filters.costly_chain(chain, None if time_limit is None else start + time_limit)
+                deadline = None if time_limit is None else start + time_limit
+                reason = filters.costly_chain(chain, deadline, cages_only=settled)
                 if reason is None:
                     survivor = chain
                     break
                 rejections[side, line] = reason
+            checked = not settled
         if survivor is not None:
             rejections.pop((side, line), None)
-            solutions.append(Solution(side, line, kind, tuple(p.fen() for p in survivor)))
+            solutions.append(Solution(side, line, kind, tuple(p.fen() for p in survivor), checked))
     if finder is not None and finder.verified and len(solutions) > 1:
         solutions = _recheck(solutions, candidates, filters, extra_depth, rejections)
     # A line rejected for one variant but surviving for another is not rejected.
@@ -428,6 +461,7 @@ def solve(
         for prefix_length in range(1, len(solution.moves) + 1):
             rejections.pop((solution.side, solution.moves[:prefix_length]), None)
     status = status_of(len(solutions))
+    unchecked = sum(not s.checked for s in solutions)
     return LastMoveVerdict(
         fen=board.fen() if full_fen else board.board_fen(),
         retract=retract,
@@ -442,6 +476,20 @@ def solve(
         unchecked=unchecked,
         seconds=time.perf_counter() - start,
     )
+
+
+def _settled(solutions: list[Solution], question: Question) -> bool:
+    """Whether the candidates that survived every filter already fix the answer to
+    ``question``: two of them for ``moves`` (the status is ``multiple`` whatever the
+    other candidates give: a filter never removes a survivor, except the cages found
+    later, whose recheck :func:`_recheck` still runs), two with different sides or move
+    types for ``types``, never for ``all``."""
+    survivors = [s for s in solutions if s.checked]
+    if question == "moves":
+        return len(survivors) >= 2
+    if question == "types":
+        return len({(s.side, s.type) for s in survivors}) >= 2
+    return False
 
 
 def _recheck(

@@ -76,7 +76,28 @@ def test_cli_prints_solutions_and_json(capsys):
     assert "a2-a3+" in out and "unique solution" in out
     assert main(["lastmove", "8/8/8/8/1k6/P7/1K6/8", "--retract", "w", "--no-legality", "--json"]) == 0
     record = json.loads(capsys.readouterr().out)
-    assert record["status"] == "unique" and record["solutions"][0] == {"side": "w", "moves": ["a2-a3+"], "type": "P-"}
+    assert record["status"] == "unique" and record["solutions"][0] == {
+        "side": "w",
+        "moves": ["a2-a3+"],
+        "type": "P-",
+        "checked": True,
+    }
+
+
+def test_legality_checks_stop_once_two_candidates_survive():
+    """White's queen checks from e6: some 90 queen moves and captures onto e6 pass the
+    quick filters and the legality pipeline refutes none of them (it only proves
+    illegality). Once two have survived it the answer is 'multiple' whatever the rest
+    give, so the others are kept unchecked instead of costing seconds each."""
+    board = chess.Board("4k3/8/4Q3/8/8/8/8/4K3 b - - 0 1")
+    verdict = solve(board, full_fen=True, legality_time_limit=0.3, auto_cages=False)
+    checked = [s for s in verdict.solutions if s.checked]
+    assert verdict.status == "multiple" and len(checked) == 2
+    assert verdict.unchecked == len(verdict.solutions) - 2 > 80
+    assert verdict.as_dict()["unchecked"] == verdict.unchecked
+    # "types" settles only when two survivors differ in type: Qa2-e6+ (Q-) and Qa2xBe6+ (QxB)
+    by_type = solve(board, full_fen=True, legality_time_limit=0.3, auto_cages=False, question="types")
+    assert {s.type for s in by_type.solutions if s.checked} == {"Q-", "QxB"}
 
 
 def test_cli_bad_board_exit_2(capsys):

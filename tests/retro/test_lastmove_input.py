@@ -133,9 +133,9 @@ def test_time_limit_keeps_unchecked_candidates_and_progress_reports():
     cheap = solve(board, full_fen=True, use_legality=False)
     assert verdict.unchecked == len(cheap.solutions) > 10 and not lines
     assert [s.moves for s in verdict.solutions] == [s.moves for s in cheap.solutions]
-    # Two candidates and time to check them: one progress line each.
-    two = solve(
-        chess.Board("8/8/8/8/8/6P1/3P2Pk/2KR3N w - - 0 1"), chess.BLACK, progress=lines.append, legality_time_limit=0.5
-    )
+    # Two candidates and time to check them: one progress line each (Darvall's problem:
+    # Ba7xNb8 and a7xNb8=B pass every filter but the cage of paper 003's Figure 5).
+    darvall = chess.Board("KBrk4/1pppRp2/1p2p3/8/8/8/8/8 w - - 0 1")
+    two = solve(darvall, chess.WHITE, progress=lines.append, legality_time_limit=0.5)
     assert len(lines) == 2 and lines[0].startswith("checking candidate 1/2")
     assert two.unchecked == 0

@@ -17,10 +17,12 @@ the same for a given seed whatever the machine's load, until the time limit cuts
 **Adaptive split** (:class:`Portfolio`). A slice of one unit *explores*: a new start (the
 next pawn plan's initial path, or a fresh seed). A longer slice *exploits*: it goes to
 the arm whose best line came closest to the goal (lowest heuristic), so time goes to
-the starts that progress; it continues that arm's best committed line when the arm's
-last slice improved it, and otherwise restarts from a seeded random prefix of that line
-(a committed prefix the legs had passed through), so a stalled line is left at another
-point instead of being resumed where it stalls.
+the starts that progress. It resumes that arm's search where it stopped when the arm's
+last slice improved its best line (a resumed search makes the same moves as one long
+search: the legs may have to climb before they descend again), and otherwise restarts
+from a seeded random prefix of that best line (a committed prefix the legs had passed
+through), so a stalled search is left at another point instead of being resumed where
+it stalls.
 
 Soundness does not depend on any of this: every move played is a real move, and the
 final game is replay-checked (:mod:`astar.proofgame`).
@@ -30,7 +32,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import chess
 
@@ -66,6 +68,7 @@ class Arm(Generic[Start]):
     runs: int = 0
     improved: bool = True  # the last slice lowered best_h
     dead: bool = False  # the goal is unreachable from the start
+    search: Any = None  # the caller's search from this arm, to resume
 
 
 class Portfolio(Generic[Start]):
@@ -91,14 +94,18 @@ class Portfolio(Generic[Start]):
         """The live arm closest to the goal (the earliest among equals)."""
         return min(self.live(), key=lambda arm: arm.best_h, default=None)
 
-    def pick(self) -> tuple[Arm[Start], tuple[chess.Move, ...]]:
-        """The best arm and the line to continue from: its best line when its last slice
-        improved it, else a random prefix of that line no shorter than the arm's start."""
+    def pick(self) -> tuple[Arm[Start], tuple[chess.Move, ...] | None]:
+        """The best arm, and None when its search is to be resumed (its last slice
+        improved its best line), else the line to search afresh from: a random prefix
+        of its best line, no shorter than the arm's start (its best line itself when
+        it has no search yet)."""
         arm = self.best()
         if arm is None:
             raise ValueError("no live arm")
-        if arm.improved or len(arm.best_moves) <= len(arm.prefix):
-            return arm, arm.best_moves or arm.prefix
+        if arm.improved:
+            return arm, None if arm.search is not None else arm.best_moves or arm.prefix
+        if len(arm.best_moves) <= len(arm.prefix):
+            return arm, arm.prefix
         return arm, arm.best_moves[: self.rng.randint(len(arm.prefix), len(arm.best_moves) - 1)]
 
     def report(self, arm: Arm[Start], best_h: int, best_moves: tuple[chess.Move, ...], *, dead: bool) -> None:

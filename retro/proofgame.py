@@ -9,23 +9,29 @@ Pipeline (texel documentation, "If a position cannot be proven illegal ..."):
 2. A forced last move (:mod:`astar.last_move`) replaces the goal by its predecessor,
    the first candidate whose predecessor has a proof kernel, and that kernel replaces
    the goal's (which may count the last move itself).
-3. The initial path (:mod:`astar.initial_path`): when the pipeline found a kernel, the
-   extended kernel is solved again with pawns advancing as late as possible and its
+3. The initial paths (:mod:`astar.initial_path`): when the pipeline found a kernel, its
+   extended kernel is solved with pawns advancing as late as possible, and its
    captures, then the quiet promotions the goal (or the forced last move's
    predecessor) needs, are played as real moves from the initial position (the start
-   position unless ``init`` is given), using at most half of the attempt's time. When
-   that path stops early, the extended kernel with the pawns as early as the solver
-   likes is tried too, then up to :data:`SHUFFLED_PLANS` whose objective weights the
-   pawns at random (seeded: some pawns go early, so each attempt and each batch pass
-   plays other plans, e.g. one that moves a pawn out of the way the late and early
-   plans keep home), until a path plays every capture and promotion; the path with
-   more captures (then promotions) is kept.
-4. Weighted A* in committed legs (:func:`astar.search.search_descending`) from the end
-   of the initial path to the goal (or to the forced last move's predecessor); when the
-   goal is unreachable from there, from the initial position with the attempt's time
-   left. With a kernel and a time limit, steps 3 and 4 are two attempts with half of
-   the time each, the second with new seeds (another path: whether the final search
-   succeeds turns on the path's details, such as where its promoted pieces stand).
+   position unless ``init`` is given). When that path stops early, the extended kernel
+   with the pawns as early as the solver likes is tried too, then up to
+   :data:`SHUFFLED_PLANS` whose objective weights the pawns at random (seeded: some
+   pawns go early, e.g. one that must move out of the way the late and early plans
+   keep home), until a path plays every capture and promotion (the path with more
+   captures, then promotions, is kept); at most half of the time. Later plans (up to
+   :data:`MAX_SHUFFLED_PLANS` random ones) are played one at a time when the schedule
+   below explores; one that stops short is passed over while a complete path exists.
+4. Weighted A* in committed legs (:class:`astar.search.Descent`) toward the goal (or the
+   forced last move's predecessor), on a restart portfolio (:mod:`astar.portfolio`):
+   slices of Luby's sequence times :data:`SLICE_NODES` nodes. A one-unit slice explores
+   a new start: the next plan's initial path; once the plans are exhausted or a start
+   proved a dead end, the initial position; else the best start again with a new
+   seed. A longer slice goes to the start whose best line came closest to the goal:
+   its search goes on when its last slice improved that line, else a new search starts
+   from a random committed prefix of it. Whether the final search succeeds turns on
+   the path's details (where its promoted pieces stand) and on where the legs commit,
+   which no rule predicts: the dev positions one pass left unknown were proved by
+   other seeds and plans.
 5. ``legal`` is returned only with a :class:`~astar.proofgame.ProofGame` that replays
    from the initial position to the goal exactly. Everything else is ``unknown``:
    an exhausted search is reported as unknown too (conservative choice), with the
@@ -48,7 +54,7 @@ from astar.last_move import ForcedLastMove, forced_last_moves
 from astar.nonadmissible import NonAdmissibleHeuristic
 from astar.portfolio import Arm, Portfolio
 from astar.proofgame import ProofGame, ProofGameError
-from astar.search import SearchResult, search_descending
+from astar.search import Descent, SearchResult
 from proofkernel.blocked import blocked_squares
 from proofkernel.extended import extend_kernel
 from proofkernel.moves import parse_move
@@ -187,27 +193,35 @@ class _Legs:
         admissible, guide = Heuristic(self.target, mask), NonAdmissibleHeuristic(self.target, mask)
         return (guide, admissible) if self.non_admissible else (admissible, guide)
 
-    def search(
-        self, begin: chess.Board, prefix: tuple[chess.Move, ...], *, max_nodes: int, time_limit: float | None, seed: int
-    ) -> SearchResult:
-        """Search from ``begin``, reached from ``init`` by ``prefix``."""
+    def descent(self, begin: chess.Board, prefix: tuple[chess.Move, ...], *, seed: int) -> _Descent:
+        """A committed-leg search from ``begin``, reached from ``init`` by ``prefix``."""
+        return _Descent(
+            prefix, Descent(begin, self.target, heuristics=self.heuristics, weight=self.weight, seed=seed)
+        )
+
+    def run(self, search: _Descent, *, max_nodes: int, time_limit: float | None) -> SearchResult:
+        """Go on with ``search``; the result's lines start at ``init``."""
         report = None
         if self.on_improve is not None:
             on_improve, init_fen = self.on_improve, self.init.fen()
 
             def report(h: int, moves: tuple[chess.Move, ...]) -> None:
-                on_improve(h, ProofGame(init_fen, prefix + moves).san())
+                on_improve(h, ProofGame(init_fen, search.prefix + moves).san())
 
-        return search_descending(
-            begin,
-            self.target,
-            heuristics=self.heuristics,
-            weight=self.weight,
-            max_nodes=max_nodes,
-            time_limit=time_limit,
-            seed=seed,
-            on_improve=report,
+        result = search.descent.run(max_nodes=max_nodes, time_limit=time_limit, on_improve=report)
+        return dataclasses.replace(
+            result,
+            moves=search.prefix + result.moves if result.moves else (),
+            best_moves=search.prefix + result.best_moves if result.best_moves else (),
         )
+
+
+@dataclass(frozen=True)
+class _Descent:
+    """A committed-leg search from the position ``prefix`` reaches."""
+
+    prefix: tuple[chess.Move, ...]
+    descent: Descent
 
 
 def _attempts(
@@ -222,6 +236,7 @@ def _attempts(
     searched = 0
     while plans.nodes + searched < max_nodes and (deadline is None or time.monotonic() < deadline):
         units, explore = portfolio.next_slice()
+        line: tuple[chess.Move, ...] | None
         if explore:
             arm = _explore(portfolio, plans, deadline)
             if arm is None:  # every start is a dead end
@@ -229,18 +244,20 @@ def _attempts(
             line = arm.prefix
         else:
             arm, line = portfolio.pick()
-        begin = legs.init.copy(stack=False)
-        for move in line:
-            begin.push(move)
+        if line is not None:  # a new search (a new seed) from ``line``, else the arm's own goes on
+            begin = legs.init.copy(stack=False)
+            for move in line:
+                begin.push(move)
+            arm.search = legs.descent(begin, line, seed=seed + 1000 * (portfolio.slices - 1))
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
         budget = max(1, min(units * SLICE_NODES, max_nodes - plans.nodes - searched))
-        result = legs.search(begin, line, max_nodes=budget, time_limit=left, seed=seed + 1000 * (portfolio.slices - 1))
+        result = legs.run(arm.search, max_nodes=budget, time_limit=left)
         searched += max(1, result.nodes)
         if result.status == "found":
-            return dataclasses.replace(result, moves=line + result.moves, nodes=plans.nodes + searched), arm.origin
-        dead = result.status == "unreachable" and line == arm.prefix
-        portfolio.report(arm, result.best_h, line + result.best_moves if result.best_moves else (), dead=dead)
-        if dead and not line:  # unreachable from the initial position: from every start
+            return dataclasses.replace(result, nodes=plans.nodes + searched), arm.origin
+        dead = result.status == "unreachable" and arm.search.prefix == arm.prefix
+        portfolio.report(arm, result.best_h, result.best_moves, dead=dead)
+        if dead and not arm.prefix:  # unreachable from the initial position: from every start
             return SearchResult("unreachable", (), plans.nodes + searched, time.monotonic() - start), plans.best
     best = portfolio.best()
     seconds = time.monotonic() - start
@@ -375,7 +392,8 @@ class _Plans:
         """A new initial path, or None when no plan is left. The first call plays the
         late plan and, while the path stops short, the early one and up to
         :data:`SHUFFLED_PLANS` random ones (half of the time left), returning the best
-        path. A later call plays the next plan (a quarter of the time left); with
+        path. A later call plays the next plan (a quarter of the time left, and the nodes
+        of a one-unit slice: a plan that gets stuck must not eat the run); with
         ``have_complete``, a path that stops short is passed over."""
         if self.kernel is None:
             return None
@@ -401,6 +419,7 @@ class _Plans:
                 extended.pawn_plan,
                 self.blocked,
                 goal=self.target,
+                max_nodes=None if first else SLICE_NODES,
                 time_limit=left,
                 seed=self.seed,
             )

@@ -43,7 +43,9 @@ def test_longer_slices_go_to_the_arm_closest_to_the_goal() -> None:
     assert portfolio.next_slice() == (1, True)
     assert portfolio.next_slice() == (2, False)
     arm, line = portfolio.pick()
-    assert arm is early and line == early.best_moves  # it improved: continue its best line
+    assert arm is early and line == early.best_moves  # it improved, no search yet: from its best line
+    early.search = "the search from d2d4"
+    assert portfolio.pick() == (early, None)  # it improved: its search goes on
     # a dead start is never picked, however close its line came
     portfolio.report(early, INF, (), dead=True)
     assert portfolio.best() is late

@@ -18,8 +18,8 @@ the same for a given seed whatever the machine's load, until the time limit cuts
 next pawn plan's initial path, or a fresh seed). A longer slice *exploits*: it goes to
 the arm whose best line came closest to the goal (lowest heuristic), so time goes to
 the starts that progress. It resumes that arm's search where it stopped when the arm's
-last slice improved its best line (a resumed search makes the same moves as one long
-search: the legs may have to climb before they descend again), and otherwise restarts
+last slice improved its best line (a resumed search goes on like one long search: the
+legs may have to climb before they descend again), and otherwise restarts
 from a seeded random prefix of that best line (a committed prefix the legs had passed
 through), so a stalled search is left at another point instead of being resumed where
 it stalls.
@@ -63,6 +63,7 @@ class Arm(Generic[Start]):
 
     origin: Start
     prefix: tuple[chess.Move, ...]
+    label: str = ""  # what the start is, for the reader
     best_h: int = INF
     best_moves: tuple[chess.Move, ...] = ()
     runs: int = 0

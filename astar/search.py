@@ -334,7 +334,8 @@ class Descent:
     """The committed-leg search of :func:`search_descending`, resumable: each
     :meth:`run` goes on from where the previous one stopped (the committed line, the
     leading heuristic, the positions committed to, the seed), so a search cut into
-    slices makes the same moves as one run of their total nodes."""
+    slices makes the moves of one long run, except that the leg a run's budget cuts
+    short commits to its best node early."""
 
     def __init__(
         self,

@@ -118,7 +118,7 @@ def main() -> None:
         ours = len(verdict.proof_game.moves) if verdict.proof_game else "-"
         print(
             f"{verdict.status:8s} {verdict.seconds:6.1f}s {verdict.nodes:7d} nodes "
-            f"known-len {len(row['proof'].split()):4d} ours {ours}  #{index} {verdict.reason}",
+            f"known-len {len(row['proof'].split()):4d} ours {ours}  #{index} {verdict.reason}{verdict.found_by}",
             flush=True,
         )
     if pool is not None:

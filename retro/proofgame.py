@@ -77,6 +77,8 @@ class ProofGameVerdict:
     nodes: int = 0
     seconds: float = 0.0
     best_line: tuple[str, ...] = field(default=())
+    #: which start and slice of the restart portfolio found the proof game (not in the JSON record)
+    found_by: str = field(default="", compare=False)
 
     @property
     def proof(self) -> list[str]:
@@ -122,11 +124,12 @@ def prove(
         board, pipeline.kernel_result if init is None else None, start=start, time_limit=time_limit, max_nodes=max_nodes
     )
     legs = _Legs(init_board, aim.target, weight, non_admissible, on_improve)
-    result, path = _attempts(legs, aim, max_nodes=max_nodes, time_limit=time_limit, start=start, seed=seed)
+    result, path, found_by = _attempts(legs, aim, max_nodes=max_nodes, time_limit=time_limit, start=start, seed=seed)
     seconds = time.monotonic() - start
     if result.status == "found":
-        return _replayed(
-            board, init_board, result.moves + ((aim.last.move,) if aim.last else ()), kernel, result.nodes, seconds
+        moves = result.moves + ((aim.last.move,) if aim.last else ())
+        return dataclasses.replace(
+            _replayed(board, init_board, moves, kernel, result.nodes, seconds), found_by=found_by
         )
     best = tuple(ProofGame(init_board.fen(), result.best_moves).san()) if result.best_moves else ()
     return ProofGameVerdict(
@@ -226,10 +229,11 @@ class _Descent:
 
 def _attempts(
     legs: _Legs, aim: _Aim, *, max_nodes: int, time_limit: float | None, start: float, seed: int
-) -> tuple[SearchResult, InitialPath | None]:
+) -> tuple[SearchResult, InitialPath | None, str]:
     """Steps 3 and 4 of the module docstring, on the restart schedule of
     :mod:`astar.portfolio`: the search result (its ``nodes`` count every initial path and
-    every slice) and the initial path of the arm that came closest to the target."""
+    every slice), the initial path of the arm that found it or came closest to the
+    target, and which start and slice found it."""
     deadline = None if time_limit is None else start + time_limit
     plans = _Plans(aim.kernel, legs.init, aim.kernel_goal, legs.target, seed)
     portfolio: Portfolio[InitialPath | None] = Portfolio(seed)
@@ -254,18 +258,21 @@ def _attempts(
         result = legs.run(arm.search, max_nodes=budget, time_limit=left)
         searched += max(1, result.nodes)
         if result.status == "found":
-            return dataclasses.replace(result, nodes=plans.nodes + searched), arm.origin
+            how = "resumed" if line is None else "new search" if line == arm.prefix else f"restart at ply {len(line)}"
+            found_by = f"{arm.label or 'start'}, slice {portfolio.slices} ({units} units, {how})"
+            return dataclasses.replace(result, nodes=plans.nodes + searched), arm.origin, found_by
         dead = result.status == "unreachable" and arm.search.prefix == arm.prefix
         portfolio.report(arm, result.best_h, result.best_moves, dead=dead)
         if dead and not arm.prefix:  # unreachable from the initial position: from every start
-            return SearchResult("unreachable", (), plans.nodes + searched, time.monotonic() - start), plans.best
+            return SearchResult("unreachable", (), plans.nodes + searched, time.monotonic() - start), plans.best, ""
     best = portfolio.best()
     seconds = time.monotonic() - start
     if best is None:
-        return SearchResult("budget", (), plans.nodes + searched, seconds), plans.best
+        return SearchResult("budget", (), plans.nodes + searched, seconds), plans.best, ""
     return (
         SearchResult("budget", (), plans.nodes + searched, seconds, best.best_moves, best.best_h),
         best.origin or plans.best,
+        "",
     )
 
 
@@ -284,11 +291,11 @@ def _explore(
         if portfolio.live():
             break  # one plan per exploring slice while an arm can take the slice instead
     if path is not None:
-        portfolio.arms.append(Arm(path, path.moves))
+        portfolio.arms.append(Arm(path, path.moves, plans.label))
         return portfolio.arms[-1]
     dead_end = len(portfolio.live()) < len(portfolio.arms)
     if (plans.exhausted or dead_end) and all(arm.prefix for arm in portfolio.arms):
-        portfolio.arms.append(Arm(None, ()))
+        portfolio.arms.append(Arm(None, (), "initial position"))
         return portfolio.arms[-1]
     return portfolio.best()
 
@@ -383,9 +390,11 @@ class _Plans:
         # the searches end at the target: its pieces that never move; the kernel's goal may differ
         self.blocked = blocked_squares(target, init)
         self.kernel_blocked = blocked_squares(goal, init)
-        self.queue = [(True, None), (False, None)] + [(True, seed + 7919 * k) for k in range(MAX_SHUFFLED_PLANS)]
+        self.queue: list[tuple[str, bool, int | None]] = [("late plan", True, None), ("early plan", False, None)]
+        self.queue += [(f"random plan {k}", True, seed + 7919 * k) for k in range(MAX_SHUFFLED_PLANS)]
         self.played: set = set()  # plans already played: the same plan gives the same path
         self.best: InitialPath | None = None  # the path with most captures (then promotions)
+        self.label = ""  # the plan of the path last returned
         self.nodes = 0
 
     def next_path(self, deadline: float | None, *, have_complete: bool) -> InitialPath | None:
@@ -401,9 +410,9 @@ class _Plans:
         budget = None if deadline is None else (deadline - time.monotonic()) / (2 if first else 4)
         began = time.monotonic()
         tries = 2 + SHUFFLED_PLANS if first else 1
-        path = None
+        path, label, best_label = None, "", ""
         while self.queue and tries > 0:
-            late, shuffle = self.queue.pop(0)
+            label, late, shuffle = self.queue.pop(0)
             extended = extend_kernel(
                 self.kernel, self.init, self.goal, self.kernel_blocked, late_pawns=late, shuffle=shuffle
             )
@@ -425,11 +434,13 @@ class _Plans:
             )
             self.nodes += path.nodes
             if self.best is None or (path.done, path.promoted) > (self.best.done, self.best.promoted):
-                self.best = path
+                self.best, best_label = path, label
             if not path.reason:  # every capture and promotion played
                 break
         if first:
+            self.label = best_label if self.best is not None else ""
             return self.best
+        self.label = label
         return path if path is not None and (not path.reason or not have_complete) else None
 
     @property

@@ -259,7 +259,7 @@ def _attempts(
         searched += max(1, result.nodes)
         if result.status == "found":
             how = "resumed" if line is None else "new search" if line == arm.prefix else f"restart at ply {len(line)}"
-            found_by = f"{arm.label or 'start'}, slice {portfolio.slices} ({units} units, {how})"
+            found_by = f"{arm.label or 'start'}, slice {portfolio.slices} of {units} unit(s), {how}"
             return dataclasses.replace(result, nodes=plans.nodes + searched), arm.origin, found_by
         dead = result.status == "unreachable" and arm.search.prefix == arm.prefix
         portfolio.report(arm, result.best_h, result.best_moves, dead=dead)

@@ -196,13 +196,13 @@ class _Legs:
         admissible, guide = Heuristic(self.target, mask), NonAdmissibleHeuristic(self.target, mask)
         return (guide, admissible) if self.non_admissible else (admissible, guide)
 
-    def descent(self, begin: chess.Board, prefix: tuple[chess.Move, ...], *, seed: int) -> _Descent:
+    def start(self, begin: chess.Board, prefix: tuple[chess.Move, ...], *, seed: int) -> _Search:
         """A committed-leg search from ``begin``, reached from ``init`` by ``prefix``."""
-        return _Descent(
+        return _Search(
             prefix, Descent(begin, self.target, heuristics=self.heuristics, weight=self.weight, seed=seed)
         )
 
-    def run(self, search: _Descent, *, max_nodes: int, time_limit: float | None) -> SearchResult:
+    def run(self, search: _Search, *, max_nodes: int, time_limit: float | None) -> SearchResult:
         """Go on with ``search``; the result's lines start at ``init``."""
         report = None
         if self.on_improve is not None:
@@ -220,7 +220,7 @@ class _Legs:
 
 
 @dataclass(frozen=True)
-class _Descent:
+class _Search:
     """A committed-leg search from the position ``prefix`` reaches."""
 
     prefix: tuple[chess.Move, ...]
@@ -252,7 +252,7 @@ def _attempts(
             begin = legs.init.copy(stack=False)
             for move in line:
                 begin.push(move)
-            arm.search = legs.descent(begin, line, seed=seed + 1000 * (portfolio.slices - 1))
+            arm.search = legs.start(begin, line, seed=seed + 1000 * (portfolio.slices - 1))
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
         budget = max(1, min(units * SLICE_NODES, max_nodes - plans.nodes - searched))
         result = legs.run(arm.search, max_nodes=budget, time_limit=left)

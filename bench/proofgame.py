@@ -151,8 +151,10 @@ def main() -> None:
         f"time per position: median {statistics.median(times):.2f} s, mean {statistics.mean(times):.2f} s, "
         f"max {max(times):.2f} s; total {time.perf_counter() - start:.0f} s wall, {cpu:.0f} s CPU"
     )
-    print(f"load average (1, 5, 15 min) at the start {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}, at the end "
-          + " ".join(f"{x:.1f}" for x in os.getloadavg()))
+    print(
+        f"load average (1, 5, 15 min) at the start {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}, at the end "
+        + " ".join(f"{x:.1f}" for x in os.getloadavg())
+    )
     print(
         f"nodes per position: median {statistics.median(nodes):.0f}, mean {statistics.mean(nodes):.0f}, "
         f"max {max(nodes)}"

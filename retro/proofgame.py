@@ -198,9 +198,7 @@ class _Legs:
 
     def start(self, begin: chess.Board, prefix: tuple[chess.Move, ...], *, seed: int) -> _Search:
         """A committed-leg search from ``begin``, reached from ``init`` by ``prefix``."""
-        return _Search(
-            prefix, Descent(begin, self.target, heuristics=self.heuristics, weight=self.weight, seed=seed)
-        )
+        return _Search(prefix, Descent(begin, self.target, heuristics=self.heuristics, weight=self.weight, seed=seed))
 
     def run(self, search: _Search, *, max_nodes: int, time_limit: float | None) -> SearchResult:
         """Go on with ``search``; the result's lines start at ``init``."""

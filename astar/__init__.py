@@ -13,6 +13,8 @@ Modules:
 * :mod:`astar.initial_path` - the extended kernel's captures as real moves (partial-goal
   legs instead of texel's multi-occupancy play-out).
 * :mod:`astar.last_move` - forced irreversible last moves.
+* :mod:`astar.portfolio` - the restart schedule that splits one run's budget between
+  its starts (initial paths of several pawn plans, committed prefixes).
 
 Not implemented: texel's recursive halving of a kernel whose initial path fails, and
 deadlock detection in the heuristic.

@@ -671,12 +671,14 @@ def initial_path(
     place: bool = True,
     tries: int = 3,
     leg_nodes: int = 3_000,
+    max_nodes: int | None = None,
     time_limit: float | None = None,
     seed: int = 0,
 ) -> InitialPath:
     """Realise ``kernel`` (with its extended-kernel moves and pawn plan) from ``init``;
     with ``goal``, then also the quiet promotions (and, with ``place``, each promoted
-    piece's walk to an unfilled goal square of its kind)."""
+    piece's walk to an unfilled goal square of its kind). ``max_nodes`` bounds the
+    nodes of all legs together (a leg gets at most what is left)."""
     path = _PathBuilder(
         init,
         kernel,
@@ -685,6 +687,7 @@ def initial_path(
         place=place,
         tries=tries,
         leg_nodes=leg_nodes,
+        max_nodes=max_nodes,
         time_limit=time_limit,
         seed=seed,
     )
@@ -716,9 +719,11 @@ class _PathBuilder:
         place: bool,
         tries: int,
         leg_nodes: int,
+        max_nodes: int | None,
         time_limit: float | None,
         seed: int,
     ) -> None:
+        self.max_nodes = max_nodes
         self.deadline = None if time_limit is None else time.monotonic() + time_limit
         self.rng = random.Random(seed)
         self.kernel, self.blocked, self.goal = kernel, blocked, goal
@@ -738,6 +743,10 @@ class _PathBuilder:
 
     def play(self, leg: _Leg | _PromotionLeg, budget: int) -> bool:
         """Search ``leg`` within ``budget`` nodes and play it; False when it was not found."""
+        if self.max_nodes is not None:
+            budget = min(budget, self.max_nodes - self.nodes)
+            if budget <= 0:
+                return False
         found, spent = _search_leg(
             self.board, leg, self.blocked, max_nodes=budget, deadline=self.deadline, rng=self.rng
         )

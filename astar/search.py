@@ -23,7 +23,8 @@
   leads the following legs (switching back at once let the admissible leg undo what the
   non-admissible one had prepared, e.g. a king stepping off the file a rook must cross);
   a dead end (unreachable from the committed node) or a committed position met again in
-  the same attempt starts over from the beginning with a new seed. Committing is what
+  the same attempt starts over from the beginning with a new seed. :class:`Descent` is
+  the same search, resumable in slices (:mod:`astar.portfolio`). Committing is what
   makes it incomplete, never unsound: the moves are real and the final game is
   replay-checked.
 * Moves that move or capture a piece on a blocked square are never generated (that
@@ -46,7 +47,15 @@ import chess
 from astar.heuristic import INF, Heuristic, deadlocked_mask, position_key
 from astar.paths import piece_distances
 
-__all__ = ["SearchResult", "search", "search_with_restarts", "search_descending", "position_key", "child_key"]
+__all__ = [
+    "Descent",
+    "SearchResult",
+    "search",
+    "search_with_restarts",
+    "search_descending",
+    "position_key",
+    "child_key",
+]
 
 
 @dataclass(frozen=True)
@@ -315,57 +324,93 @@ def search_descending(
     """Legs of at most ``leg_nodes`` nodes, each from the best node of the previous one
     (see the module docstring). ``heuristics(board)`` gives the admissible and the
     non-admissible heuristic for a search starting at ``board``."""
-    start = time.monotonic()
-    total = 0
-    current = init
-    path: tuple[chess.Move, ...] = ()
-    best_h = INF
-    best_path: tuple[chess.Move, ...] = ()
-    fallback = 0  # 1 while the non-admissible heuristic leads
-    committed = {position_key(init)}  # the positions the legs of this attempt started from
-    while total < max_nodes:
-        left = None if time_limit is None else time_limit - (time.monotonic() - start)
-        if left is not None and left <= 0:
-            break
-        result: SearchResult | None = None
-        pair = heuristics(current)
-        for index in (fallback, 1 - fallback):
-            result = search(
-                current,
-                goal,
-                heuristic=pair[index],
-                weight=weight,
-                max_nodes=max(1, min(leg_nodes, max_nodes - total)),
-                time_limit=left,
-                seed=seed,
-                patience=patience,
-            )
-            seed += 1
-            total += result.nodes
-            if result.status == "found":
-                return SearchResult("found", path + result.moves, total, time.monotonic() - start)
-            if result.status == "unreachable" or result.best_moves:
-                fallback = index  # the heuristic that progressed leads the next leg
+    descent = Descent(
+        init, goal, heuristics=heuristics, weight=weight, leg_nodes=leg_nodes, seed=seed, patience=patience
+    )
+    return descent.run(max_nodes=max_nodes, time_limit=time_limit, on_improve=on_improve)
+
+
+class Descent:
+    """The committed-leg search of :func:`search_descending`, resumable: each
+    :meth:`run` goes on from where the previous one stopped (the committed line, the
+    leading heuristic, the positions committed to, the seed), so a search cut into
+    slices makes the moves of one long run, except that the leg a run's budget cuts
+    short commits to its best node early."""
+
+    def __init__(
+        self,
+        init: chess.Board,
+        goal: chess.Board,
+        *,
+        heuristics: Callable[[chess.Board], tuple[Heuristic, Heuristic]],
+        weight: tuple[int, int] = (1, 5),
+        leg_nodes: int = 5_000,
+        seed: int = 0,
+        patience: int | None = 700,
+    ) -> None:
+        self.init, self.goal, self.heuristics = init, goal, heuristics
+        self.weight, self.leg_nodes, self.seed, self.patience = weight, leg_nodes, seed, patience
+        self.current = init
+        self.path: tuple[chess.Move, ...] = ()
+        self.best_h = INF
+        self.best_path: tuple[chess.Move, ...] = ()
+        self.fallback = 0  # 1 while the non-admissible heuristic leads
+        self.committed = {position_key(init)}  # the positions the legs of this attempt started from
+
+    def run(
+        self,
+        *,
+        max_nodes: int,
+        time_limit: float | None = None,
+        on_improve: Callable[[int, tuple[chess.Move, ...]], None] | None = None,
+    ) -> SearchResult:
+        """At most ``max_nodes`` more nodes; ``best_moves`` and ``best_h`` of the result
+        are the best over every run so far."""
+        start = time.monotonic()
+        total = 0
+        while total < max_nodes:
+            left = None if time_limit is None else time_limit - (time.monotonic() - start)
+            if left is not None and left <= 0:
                 break
-        dead_end = result is None or result.status == "unreachable" or not result.best_moves
-        if dead_end and not path and result is not None and result.status == "unreachable":
-            return SearchResult("unreachable", (), total, time.monotonic() - start)
-        if not dead_end:
-            assert result is not None  # a leg without a result is a dead end
-            path = path + result.best_moves
-            current = current.copy(stack=False)
-            for move in result.best_moves:
-                current.push(move)
-            key = position_key(current)
-            dead_end = key in committed  # the legs go round in circles (one heuristic undoing the other)
-            committed.add(key)
-        if dead_end:
-            current, path, fallback = init, (), 0  # start over with a new seed
-            committed = {position_key(init)}
-            continue
-        assert result is not None
-        if result.best_h < best_h:
-            best_h, best_path = result.best_h, path
-            if on_improve is not None:
-                on_improve(best_h, best_path)
-    return SearchResult("budget", (), total, time.monotonic() - start, best_path, best_h)
+            result: SearchResult | None = None
+            pair = self.heuristics(self.current)
+            for index in (self.fallback, 1 - self.fallback):
+                result = search(
+                    self.current,
+                    self.goal,
+                    heuristic=pair[index],
+                    weight=self.weight,
+                    max_nodes=max(1, min(self.leg_nodes, max_nodes - total)),
+                    time_limit=left,
+                    seed=self.seed,
+                    patience=self.patience,
+                )
+                self.seed += 1
+                total += result.nodes
+                if result.status == "found":
+                    return SearchResult("found", self.path + result.moves, total, time.monotonic() - start)
+                if result.status == "unreachable" or result.best_moves:
+                    self.fallback = index  # the heuristic that progressed leads the next leg
+                    break
+            dead_end = result is None or result.status == "unreachable" or not result.best_moves
+            if dead_end and not self.path and result is not None and result.status == "unreachable":
+                return SearchResult("unreachable", (), total, time.monotonic() - start)
+            if not dead_end:
+                assert result is not None  # a leg without a result is a dead end
+                self.path = self.path + result.best_moves
+                self.current = self.current.copy(stack=False)
+                for move in result.best_moves:
+                    self.current.push(move)
+                key = position_key(self.current)
+                dead_end = key in self.committed  # the legs go round in circles (one heuristic undoing the other)
+                self.committed.add(key)
+            if dead_end:
+                self.current, self.path, self.fallback = self.init, (), 0  # start over with a new seed
+                self.committed = {position_key(self.init)}
+                continue
+            assert result is not None
+            if result.best_h < self.best_h:
+                self.best_h, self.best_path = result.best_h, self.path
+                if on_improve is not None:
+                    on_improve(self.best_h, self.best_path)
+        return SearchResult("budget", (), total, time.monotonic() - start, self.best_path, self.best_h)

@@ -9,23 +9,29 @@ Pipeline (texel documentation, "If a position cannot be proven illegal ..."):
 2. A forced last move (:mod:`astar.last_move`) replaces the goal by its predecessor,
    the first candidate whose predecessor has a proof kernel, and that kernel replaces
    the goal's (which may count the last move itself).
-3. The initial path (:mod:`astar.initial_path`): when the pipeline found a kernel, the
-   extended kernel is solved again with pawns advancing as late as possible and its
+3. The initial paths (:mod:`astar.initial_path`): when the pipeline found a kernel, its
+   extended kernel is solved with pawns advancing as late as possible, and its
    captures, then the quiet promotions the goal (or the forced last move's
    predecessor) needs, are played as real moves from the initial position (the start
-   position unless ``init`` is given), using at most half of the attempt's time. When
-   that path stops early, the extended kernel with the pawns as early as the solver
-   likes is tried too, then up to :data:`SHUFFLED_PLANS` whose objective weights the
-   pawns at random (seeded: some pawns go early, so each attempt and each batch pass
-   plays other plans, e.g. one that moves a pawn out of the way the late and early
-   plans keep home), until a path plays every capture and promotion; the path with
-   more captures (then promotions) is kept.
-4. Weighted A* in committed legs (:func:`astar.search.search_descending`) from the end
-   of the initial path to the goal (or to the forced last move's predecessor); when the
-   goal is unreachable from there, from the initial position with the attempt's time
-   left. With a kernel and a time limit, steps 3 and 4 are two attempts with half of
-   the time each, the second with new seeds (another path: whether the final search
-   succeeds turns on the path's details, such as where its promoted pieces stand).
+   position unless ``init`` is given). When that path stops early, the extended kernel
+   with the pawns as early as the solver likes is tried too, then up to
+   :data:`SHUFFLED_PLANS` whose objective weights the pawns at random (seeded: some
+   pawns go early, e.g. one that must move out of the way the late and early plans
+   keep home), until a path plays every capture and promotion (the path with more
+   captures, then promotions, is kept); at most half of the time. Later plans (up to
+   :data:`MAX_SHUFFLED_PLANS` random ones) are played one at a time when the schedule
+   below explores; one that stops short is passed over while a complete path exists.
+4. Weighted A* in committed legs (:class:`astar.search.Descent`) toward the goal (or the
+   forced last move's predecessor), on a restart portfolio (:mod:`astar.portfolio`):
+   slices of Luby's sequence times :data:`SLICE_NODES` nodes. A one-unit slice explores
+   a new start: the next plan's initial path; once the plans are exhausted or a start
+   proved a dead end, the initial position; else the best start again with a new
+   seed. A longer slice goes to the start whose best line came closest to the goal:
+   its search goes on when its last slice improved that line, else a new search starts
+   from a random committed prefix of it. Whether the final search succeeds turns on
+   the path's details (where its promoted pieces stand) and on where the legs commit,
+   which no rule predicts: the dev positions one pass left unknown were proved by
+   other seeds and plans.
 5. ``legal`` is returned only with a :class:`~astar.proofgame.ProofGame` that replays
    from the initial position to the goal exactly. Everything else is ``unknown``:
    an exhausted search is reported as unknown too (conservative choice), with the
@@ -46,8 +52,9 @@ from astar.heuristic import Heuristic
 from astar.initial_path import InitialPath, initial_path
 from astar.last_move import ForcedLastMove, forced_last_moves
 from astar.nonadmissible import NonAdmissibleHeuristic
+from astar.portfolio import Arm, Portfolio
 from astar.proofgame import ProofGame, ProofGameError
-from astar.search import SearchResult, search_descending
+from astar.search import Descent, SearchResult
 from proofkernel.blocked import blocked_squares
 from proofkernel.extended import extend_kernel
 from proofkernel.moves import parse_move
@@ -70,6 +77,8 @@ class ProofGameVerdict:
     nodes: int = 0
     seconds: float = 0.0
     best_line: tuple[str, ...] = field(default=())
+    #: which start and slice of the restart portfolio found the proof game (not in the JSON record)
+    found_by: str = field(default="", compare=False)
 
     @property
     def proof(self) -> list[str]:
@@ -115,11 +124,12 @@ def prove(
         board, pipeline.kernel_result if init is None else None, start=start, time_limit=time_limit, max_nodes=max_nodes
     )
     legs = _Legs(init_board, aim.target, weight, non_admissible, on_improve)
-    result, path = _attempts(legs, aim, max_nodes=max_nodes, time_limit=time_limit, start=start, seed=seed)
+    result, path, found_by = _attempts(legs, aim, max_nodes=max_nodes, time_limit=time_limit, start=start, seed=seed)
     seconds = time.monotonic() - start
     if result.status == "found":
-        return _replayed(
-            board, init_board, result.moves + ((aim.last.move,) if aim.last else ()), kernel, result.nodes, seconds
+        moves = result.moves + ((aim.last.move,) if aim.last else ())
+        return dataclasses.replace(
+            _replayed(board, init_board, moves, kernel, result.nodes, seconds), found_by=found_by
         )
     best = tuple(ProofGame(init_board.fen(), result.best_moves).san()) if result.best_moves else ()
     return ProofGameVerdict(
@@ -186,76 +196,106 @@ class _Legs:
         admissible, guide = Heuristic(self.target, mask), NonAdmissibleHeuristic(self.target, mask)
         return (guide, admissible) if self.non_admissible else (admissible, guide)
 
-    def search(
-        self, begin: chess.Board, prefix: tuple[chess.Move, ...], *, max_nodes: int, time_limit: float | None, seed: int
-    ) -> SearchResult:
-        """Search from ``begin``, reached from ``init`` by ``prefix``."""
+    def start(self, begin: chess.Board, prefix: tuple[chess.Move, ...], *, seed: int) -> _Search:
+        """A committed-leg search from ``begin``, reached from ``init`` by ``prefix``."""
+        return _Search(prefix, Descent(begin, self.target, heuristics=self.heuristics, weight=self.weight, seed=seed))
+
+    def run(self, search: _Search, *, max_nodes: int, time_limit: float | None) -> SearchResult:
+        """Go on with ``search``; the result's lines start at ``init``."""
         report = None
         if self.on_improve is not None:
             on_improve, init_fen = self.on_improve, self.init.fen()
 
             def report(h: int, moves: tuple[chess.Move, ...]) -> None:
-                on_improve(h, ProofGame(init_fen, prefix + moves).san())
+                on_improve(h, ProofGame(init_fen, search.prefix + moves).san())
 
-        return search_descending(
-            begin,
-            self.target,
-            heuristics=self.heuristics,
-            weight=self.weight,
-            max_nodes=max_nodes,
-            time_limit=time_limit,
-            seed=seed,
-            on_improve=report,
+        result = search.descent.run(max_nodes=max_nodes, time_limit=time_limit, on_improve=report)
+        return dataclasses.replace(
+            result,
+            moves=search.prefix + result.moves if result.moves else (),
+            best_moves=search.prefix + result.best_moves if result.best_moves else (),
         )
+
+
+@dataclass(frozen=True)
+class _Search:
+    """A committed-leg search from the position ``prefix`` reaches."""
+
+    prefix: tuple[chess.Move, ...]
+    descent: Descent
 
 
 def _attempts(
     legs: _Legs, aim: _Aim, *, max_nodes: int, time_limit: float | None, start: float, seed: int
-) -> tuple[SearchResult, InitialPath | None]:
-    """Steps 3 and 4 of the module docstring: the search result (its ``nodes`` count every
-    attempt) and the last attempt's initial path. With a kernel and a time limit, two
-    attempts, each with half of the time: the second plays another initial path (new
-    seed), as the final search's fate turns on the path's details (where its promoted
-    pieces stand)."""
-    # the searches end at the target: its pieces that never move
-    blocked = blocked_squares(legs.target, legs.init)
-    attempts = 2 if aim.kernel is not None and time_limit is not None else 1
-    nodes = 0
-    for attempt in range(attempts):
-        began = time.monotonic()
-        budget = None if time_limit is None else max(0.0, time_limit - (began - start))
-        if budget is not None and attempt + 1 < attempts:
-            budget /= attempts - attempt
-        path = _initial_path(
-            aim.kernel, legs.init, aim.kernel_goal, legs.target, blocked, began, budget, seed + attempt
-        )
-        result = _attempt(
-            legs, path, nodes=nodes, max_nodes=max_nodes, began=began, budget=budget, seed=seed + 1000 * attempt
-        )
-        nodes = result.nodes
-        if result.status == "found" or nodes >= max_nodes:
-            break
-    return result, path
+) -> tuple[SearchResult, InitialPath | None, str]:
+    """Steps 3 and 4 of the module docstring, on the restart schedule of
+    :mod:`astar.portfolio`: the search result (its ``nodes`` count every initial path and
+    every slice), the initial path of the arm that found it or came closest to the
+    target, and which start and slice found it."""
+    deadline = None if time_limit is None else start + time_limit
+    plans = _Plans(aim.kernel, legs.init, aim.kernel_goal, legs.target, seed)
+    portfolio: Portfolio[InitialPath | None] = Portfolio(seed)
+    searched = 0
+    while plans.nodes + searched < max_nodes and (deadline is None or time.monotonic() < deadline):
+        units, explore = portfolio.next_slice()
+        line: tuple[chess.Move, ...] | None
+        if explore:
+            arm = _explore(portfolio, plans, deadline)
+            if arm is None:  # every start is a dead end
+                break
+            line = arm.prefix
+        else:
+            arm, line = portfolio.pick()
+        if line is not None:  # a new search (a new seed) from ``line``, else the arm's own goes on
+            begin = legs.init.copy(stack=False)
+            for move in line:
+                begin.push(move)
+            arm.search = legs.start(begin, line, seed=seed + 1000 * (portfolio.slices - 1))
+        left = None if deadline is None else max(0.0, deadline - time.monotonic())
+        budget = max(1, min(units * SLICE_NODES, max_nodes - plans.nodes - searched))
+        result = legs.run(arm.search, max_nodes=budget, time_limit=left)
+        searched += max(1, result.nodes)
+        if result.status == "found":
+            how = "resumed" if line is None else "new search" if line == arm.prefix else f"restart at ply {len(line)}"
+            found_by = f"{arm.label or 'start'}, slice {portfolio.slices} of {units} unit(s), {how}"
+            return dataclasses.replace(result, nodes=plans.nodes + searched), arm.origin, found_by
+        dead = result.status == "unreachable" and arm.search.prefix == arm.prefix
+        portfolio.report(arm, result.best_h, result.best_moves, dead=dead)
+        if dead and not arm.prefix:  # unreachable from the initial position: from every start
+            return SearchResult("unreachable", (), plans.nodes + searched, time.monotonic() - start), plans.best, ""
+    best = portfolio.best()
+    seconds = time.monotonic() - start
+    if best is None:
+        return SearchResult("budget", (), plans.nodes + searched, seconds), plans.best, ""
+    return (
+        SearchResult("budget", (), plans.nodes + searched, seconds, best.best_moves, best.best_h),
+        best.origin or plans.best,
+        "",
+    )
 
 
-def _attempt(
-    legs: _Legs, path: InitialPath | None, *, nodes: int, max_nodes: int, began: float, budget: float | None, seed: int
-) -> SearchResult:
-    """One attempt: the search from the end of ``path`` (``nodes`` spent before it); when
-    the target is unreachable from there, from the initial position instead. The result's
-    moves start at the initial position and its ``nodes`` include ``nodes``."""
-    begin = path.board if path is not None else legs.init
-    prefix = path.moves if path is not None else ()
-    nodes += path.nodes if path is not None else 0
-    left = None if budget is None else max(0.0, budget - (time.monotonic() - began))
-    result = legs.search(begin, prefix, max_nodes=max(1, max_nodes - nodes), time_limit=left, seed=seed)
-    nodes += result.nodes
-    if result.status == "unreachable" and prefix:
-        # the initial path led into a dead end: search from the initial position instead
-        left = None if budget is None else max(0.0, budget - (time.monotonic() - began))
-        again = legs.search(legs.init, (), max_nodes=max(1, max_nodes - nodes), time_limit=left, seed=seed + 1)
-        return dataclasses.replace(again, nodes=nodes + again.nodes)
-    return dataclasses.replace(result, moves=prefix + result.moves, best_moves=prefix + result.best_moves, nodes=nodes)
+def _explore(
+    portfolio: Portfolio[InitialPath | None], plans: _Plans, deadline: float | None
+) -> Arm[InitialPath | None] | None:
+    """The arm of an exploring slice: the next pawn plan's initial path (one that stops
+    short only while no live arm has a complete one); the initial position, once, when
+    the plans are exhausted or an arm proved a dead end (where texel and the previous
+    searches restarted); else the best arm again, from its start with a new seed. None
+    when no start is left."""
+    path = None
+    while path is None and not plans.exhausted and (deadline is None or time.monotonic() < deadline):
+        complete = any(arm.origin is not None and not arm.origin.reason for arm in portfolio.live())
+        path = plans.next_path(deadline, have_complete=complete)
+        if portfolio.live():
+            break  # one plan per exploring slice while an arm can take the slice instead
+    if path is not None:
+        portfolio.arms.append(Arm(path, path.moves, plans.label))
+        return portfolio.arms[-1]
+    dead_end = len(portfolio.live()) < len(portfolio.arms)
+    if (plans.exhausted or dead_end) and all(arm.prefix for arm in portfolio.arms):
+        portfolio.arms.append(Arm(None, (), "initial position"))
+        return portfolio.arms[-1]
+    return portfolio.best()
 
 
 def _replayed(
@@ -321,44 +361,86 @@ def _predecessor_with_kernel(
     return _Aim(candidates[0], goal_kernel, goal)
 
 
-#: Plans with random weights the initial path tries, after the late and the early one,
-#: until one plays every capture and promotion.
+#: Nodes of a one-unit slice of the restart schedule (:mod:`astar.portfolio`): one
+#: committed leg's worth (:func:`astar.search.search_descending`'s ``leg_nodes``).
+SLICE_NODES = 5_000
+
+#: Plans with random weights the first initial path tries, after the late and the early
+#: one, until one plays every capture and promotion.
 SHUFFLED_PLANS = 4
 
+#: Plans with random weights tried in all (the later ones one per exploring slice).
+MAX_SHUFFLED_PLANS = 32
 
-def _initial_path(
-    kernel_result: KernelResult | None,
-    init: chess.Board,
-    goal: chess.Board,
-    target: chess.Board,
-    blocked: int,
-    start: float,
-    time_limit: float | None,
-    seed: int,
-) -> InitialPath | None:
-    """The initial path of the kernel the pipeline found (None without one)."""
-    if kernel_result is None or kernel_result.status != KernelSearchStatus.FOUND:
-        return None
-    kernel = tuple(parse_move(text) for text in kernel_result.kernel)
-    kernel_blocked = blocked_squares(goal, init)
-    best = None
-    played = set()  # plans already played: the same plan gives the same path
-    # pawns as late as possible first; when that path stops short (a piece that had to
-    # pass before a pawn moved, e.g. a rook into a square the late pawns close), the
-    # plan with pawns as early as the solver likes, then some with random weights (some
-    # pawns early, seeded: each attempt and pass tries others)
-    plans = [(True, None), (False, None)] + [(True, seed + 7919 * k) for k in range(SHUFFLED_PLANS)]
-    for late, shuffle in plans:
-        extended = extend_kernel(kernel, init, goal, kernel_blocked, late_pawns=late, shuffle=shuffle)
-        if extended.status != "found" or (extended.moves, extended.pawn_plan) in played:
-            continue
-        played.add((extended.moves, extended.pawn_plan))
-        left = None if time_limit is None else max(0.0, (time_limit - (time.monotonic() - start)) / 2)
-        path = initial_path(
-            init, kernel, extended.moves, extended.pawn_plan, blocked, goal=target, time_limit=left, seed=seed
-        )
-        if best is None or (path.done, path.promoted) > (best.done, best.promoted):
-            best = path
-        if not best.reason:  # every capture and promotion played
-            break
-    return best
+
+class _Plans:
+    """The initial paths from ``init`` of ``kernel`` (none unless found) to ``goal``,
+    with the quiet promotions of ``target``, one per distinct pawn plan: pawns as late
+    as possible, as early as the solver likes, then with random weights (seeds
+    ``seed + 7919 k``)."""
+
+    def __init__(
+        self, kernel: KernelResult | None, init: chess.Board, goal: chess.Board, target: chess.Board, seed: int
+    ) -> None:
+        self.init, self.goal, self.target, self.seed = init, goal, target, seed
+        found = kernel is not None and kernel.status == KernelSearchStatus.FOUND
+        self.kernel = tuple(parse_move(text) for text in kernel.kernel) if found and kernel is not None else None
+        # the searches end at the target: its pieces that never move; the kernel's goal may differ
+        self.blocked = blocked_squares(target, init)
+        self.kernel_blocked = blocked_squares(goal, init)
+        self.queue: list[tuple[str, bool, int | None]] = [("late plan", True, None), ("early plan", False, None)]
+        self.queue += [(f"random plan {k}", True, seed + 7919 * k) for k in range(MAX_SHUFFLED_PLANS)]
+        self.played: set = set()  # plans already played: the same plan gives the same path
+        self.best: InitialPath | None = None  # the path with most captures (then promotions)
+        self.label = ""  # the plan of the path last returned
+        self.nodes = 0
+
+    def next_path(self, deadline: float | None, *, have_complete: bool) -> InitialPath | None:
+        """A new initial path, or None when no plan is left. The first call plays the
+        late plan and, while the path stops short, the early one and up to
+        :data:`SHUFFLED_PLANS` random ones (half of the time left), returning the best
+        path. A later call plays the next plan (a quarter of the time left, and the nodes
+        of a one-unit slice: a plan that gets stuck must not eat the run); with
+        ``have_complete``, a path that stops short is passed over."""
+        if self.kernel is None:
+            return None
+        first = self.best is None
+        budget = None if deadline is None else (deadline - time.monotonic()) / (2 if first else 4)
+        began = time.monotonic()
+        tries = 2 + SHUFFLED_PLANS if first else 1
+        path, label, best_label = None, "", ""
+        while self.queue and tries > 0:
+            label, late, shuffle = self.queue.pop(0)
+            extended = extend_kernel(
+                self.kernel, self.init, self.goal, self.kernel_blocked, late_pawns=late, shuffle=shuffle
+            )
+            if extended.status != "found" or (extended.moves, extended.pawn_plan) in self.played:
+                continue
+            tries -= 1
+            self.played.add((extended.moves, extended.pawn_plan))
+            left = None if budget is None else max(0.0, (budget - (time.monotonic() - began)) / 2)
+            path = initial_path(
+                self.init,
+                self.kernel,
+                extended.moves,
+                extended.pawn_plan,
+                self.blocked,
+                goal=self.target,
+                max_nodes=None if first else SLICE_NODES,
+                time_limit=left,
+                seed=self.seed,
+            )
+            self.nodes += path.nodes
+            if self.best is None or (path.done, path.promoted) > (self.best.done, self.best.promoted):
+                self.best, best_label = path, label
+            if not path.reason:  # every capture and promotion played
+                break
+        if first:
+            self.label = best_label if self.best is not None else ""
+            return self.best
+        self.label = label
+        return path if path is not None and (not path.reason or not have_complete) else None
+
+    @property
+    def exhausted(self) -> bool:
+        return self.kernel is None or not self.queue

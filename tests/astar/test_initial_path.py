@@ -414,12 +414,11 @@ def test_more_random_plans_find_the_pawn_that_must_make_way(monkeypatch) -> None
 
     goal = chess.Board("1rrb1k2/2BPbrqp/3R2Q1/7P/2q2pBN/6n1/RqbQ1Bp1/2N1K1nn w - - 0 1")
     found = find_kernel(goal, time_limit=20)
-    blocked = blocked_squares(goal, START)
     monkeypatch.setattr(proofgame, "SHUFFLED_PLANS", 1)
-    one = proofgame._initial_path(found, START, goal, goal, blocked, time.monotonic(), 60, 2)
+    one = proofgame._Plans(found, START, goal, goal, 2).next_path(time.monotonic() + 120, have_complete=False)
     assert one is not None and one.done == 0
     monkeypatch.setattr(proofgame, "SHUFFLED_PLANS", 4)
-    four = proofgame._initial_path(found, START, goal, goal, blocked, time.monotonic(), 60, 2)
+    four = proofgame._Plans(found, START, goal, goal, 2).next_path(time.monotonic() + 120, have_complete=False)
     assert four is not None
     assert four.done == four.total == 4 and four.reason == ""
     assert ProofGame(START.fen(), four.moves).final_board().board_fen() == four.board.board_fen()

@@ -195,4 +195,3 @@ def realize(state: State, line: list[int], tempo: TempoUnits, generator: MoveGen
         real.append(move)
         state = play(state, move)
     return real
-

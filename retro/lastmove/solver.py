@@ -260,7 +260,7 @@ class _Filters:
         if self._finder is not None:
             cage = self._finder.find(chain[-1], deadline=deadline)
             if cage is not None:
-                return "automatic cage", f"contains the cage {cage} (found automatically)"
+                return "automatic cage", f"{cage} (found automatically)"
         reason = self.legality(chain[-1])
         for position in chain if reason is None else ():
             reason = self.dead(position)

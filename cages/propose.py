@@ -152,7 +152,12 @@ class CageFinder:
             if deadline is not None and time.perf_counter() > deadline:
                 return None
             verdict = verify(
-                partial, depth=self.depth, library=self.library, cache=self.library.cache, max_nodes=self.max_nodes
+                partial,
+                depth=self.depth,
+                library=self.library,
+                cache=self.library.cache,
+                lemmas=self.library.lemmas,
+                max_nodes=self.max_nodes,
             )
             if verdict.status == "cage":
                 spec = CageSpec(partial, depth=self.depth)

@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Protocol
 
 import chess
@@ -59,10 +59,10 @@ import chess
 from cages.retractions import HOME_SQUARES, Retraction, retractions, unblockable_checkers
 from retro.status import CageStatus
 
-__all__ = ["CageVerdict", "CageLookup", "default_zone", "verify", "Options"]
+__all__ = ["CageVerdict", "CageLookup", "default_zone", "verify", "Options", "Reductions"]
 
 Units = dict[chess.Square, chess.Piece]
-State = tuple[tuple[tuple[int, str], ...], int]  # sorted units, pending checker square (-1: none)
+State = tuple[tuple[tuple[int, int], ...], int]  # sorted (square, piece code), pending checker square (-1: none)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -114,8 +114,19 @@ def default_zone(units: Iterable[chess.Square]) -> chess.Bitboard:
     return zone
 
 
+_CODE = {chess.Piece(kind, color): kind + 8 * color for kind in chess.PIECE_TYPES for color in chess.COLORS}
+_ROOKS = (_CODE[chess.Piece(chess.ROOK, chess.WHITE)], _CODE[chess.Piece(chess.ROOK, chess.BLACK)])
+
+
+def _units_key(units: Units) -> tuple[tuple[int, int], ...]:
+    """The canonical form of a set of units: the position itself, (square, kind and colour)
+    sorted by square. Units of one kind and colour are not told apart (see the module
+    docstring: every rule of the search reads only this map)."""
+    return tuple(sorted((square, _CODE[piece]) for square, piece in units.items()))
+
+
 def _key(units: Units, pending: int) -> State:
-    return tuple(sorted((sq, p.symbol()) for sq, p in units.items())), pending
+    return _units_key(units), pending
 
 
 def _all_home(units: Units) -> bool:
@@ -185,15 +196,58 @@ def _subsumed(
     reachable state and found no failure): then no failure is reachable from S either."""
     if len(units) < 2:
         return False
-    key = tuple(sorted((sq, p.symbol()) for sq, p in units.items()))
-    for index, (_square, symbol) in enumerate(key):
-        if symbol in "Rr":
+    key = _units_key(units)
+    for index, (_square, code) in enumerate(key):
+        if code in _ROOKS:
             continue
         rest = key[:index] + key[index + 1 :]
         for smaller in ((rest, -1), (rest, pending)) if pending >= 0 else ((rest, -1),):
             if smaller in seen or (safe is not None and smaller in safe):
                 return True
     return False
+
+
+@dataclasses.dataclass(frozen=True)
+class Reductions:
+    """The state-space reductions of the breadth-first search (module docstring), each
+    sound on its own; switching one off only makes the search larger (for measurements
+    and for the tests that show each one at work)."""
+
+    subsumption: bool = True
+    sleep_sets: bool = False  # sound, but in Python it costs more time than it saves (see the docstring)
+    lemmas: bool = True
+
+
+Label = tuple[int, int, int, bool]  # a retraction: (unit's square, origin, piece code, capture)
+
+
+def _label(retraction: Retraction) -> Label:
+    return retraction.to, retraction.from_square, _CODE[retraction.piece], retraction.capture
+
+
+_PIECE = {code: piece for piece, code in _CODE.items()}
+
+
+def _independent(a: Label, b: Retraction) -> bool:
+    """Do the retraction labelled ``a`` and ``b`` commute from a state with no unblockable
+    check (module docstring, "Commuting retractions")? Two units, no castling, neither
+    crossing or entering the other's squares, and the two retracted units not giving
+    each other an unblockable check."""
+    a_to, a_from = a[0], a[1]
+    if b.rook is not None or a_to == b.to or a_from == b.from_square:
+        return False
+    if chess.between(a_from, a_to) & chess.BB_SQUARES[b.from_square]:
+        return False
+    if chess.between(b.from_square, b.to) & chess.BB_SQUARES[a_from]:
+        return False
+    a_piece = _PIECE[a[2]]
+    if a_piece.piece_type != chess.KING and b.piece.piece_type != chess.KING:
+        return True
+    pair = {a_from: a_piece, b.from_square: b.piece}
+    return not any(
+        piece.piece_type == chess.KING and unblockable_checkers(pair, square, piece.color)
+        for square, piece in pair.items()
+    )
 
 
 class _Search:
@@ -205,11 +259,17 @@ class _Search:
         library: CageLookup | None,
         cache: set[State] | None,
         max_nodes: int,
+        reductions: Reductions = Reductions(),
+        lemma_nodes: int = 0,
+        lemmas: dict[tuple[object, ...], bool] | None = None,
     ) -> None:
         self.zone, self.options, self.max_depth, self.max_nodes = zone, options, depth, max_nodes
-        self.library, self.cache = library, cache
+        self.library, self.cache, self.reductions = library, cache, reductions
+        self.lemma_nodes = lemma_nodes if reductions.lemmas else 0
+        self.lemmas: dict[tuple[object, ...], bool] = {} if lemmas is None else lemmas
         self.visited: set[State] = set()
         self.nodes = 0
+        self.edges = 0
         self.subsumed = 0
 
     def _allowed(self, retraction: Retraction) -> bool:
@@ -219,21 +279,67 @@ class _Search:
         return True
 
     def _known_cage(self, units: Units) -> bool:
-        return self.library is not None and self.library.contains(units, self.options) is not None
+        if self.library is not None and self.library.contains(units, self.options) is not None:
+            return True
+        return self.lemma_nodes > 0 and self._lemma(units)
 
-    def successors(self, units: Units, pending: int) -> Iterable[tuple[Units, int, str]]:
+    def _lemma(self, units: Units) -> bool:
+        """Does the state contain a *lemma cage*: a king with all the pawns of the state
+        (a strict part of it), verified now by a search of at most ``lemma_nodes`` states
+        under the same options (once per part and search; see the module docstring)."""
+        pawns = {square: piece for square, piece in units.items() if piece.piece_type == chess.PAWN}
+        if not pawns:
+            return False
+        for square, piece in units.items():
+            if piece.piece_type != chess.KING or len(pawns) + 1 >= len(units):
+                continue
+            part = dict(pawns)
+            part[square] = piece
+            key = (_units_key(part), self.options, self.max_depth, self.lemma_nodes)
+            if key not in self.lemmas:
+                inner = _Search(
+                    default_zone(part), self.options, self.max_depth, self.library, None, self.lemma_nodes,
+                    dataclasses.replace(self.reductions, lemmas=False),
+                )
+                self.lemmas[key] = inner.verifies(part)
+                self.nodes += inner.nodes
+            if self.lemmas[key]:
+                return True
+        return False
+
+    def verifies(self, units: Units) -> bool:
+        """Is ``units`` a cage by this search (no failure found within the budget)?"""
+        checks = _checkers(units, chess.WHITE) + _checkers(units, chess.BLACK)
+        if len(checks) > 1:
+            return True
+        pending = checks[0] if checks else -1
+        found = self.probe(units, pending, 0, [], set())
+        if found is not None and found[1].startswith("the depth bound"):
+            found = self.failure(units, pending)
+        return found is None
+
+    def moves(
+        self, units: Units, pending: int, skip: Callable[[Label], bool] | None = None
+    ) -> Iterable[tuple[Retraction, Units, int, str]]:
+        """The retractions from a state that lead to a state not known to be illegal
+        (except those whose label ``skip`` accepts)."""
         movers = [pending] if pending >= 0 else sorted(units)
         for square in movers:
             if square in self.options.frozen:
                 continue
             piece = units[square]
             for retraction in retractions(units, square):
-                if not self._allowed(retraction):
+                if not self._allowed(retraction) or (skip is not None and skip(_label(retraction))):
                     continue
+                self.edges += 1
                 result = _transition(units, retraction, self.zone)
                 if result is None or self._known_cage(result[0]):
                     continue
-                yield result[0], result[1], retraction.notation(piece)
+                yield retraction, result[0], result[1], retraction.notation(piece)
+
+    def successors(self, units: Units, pending: int) -> Iterable[tuple[Units, int, str]]:
+        for _retraction, new_units, new_pending, note in self.moves(units, pending):
+            yield new_units, new_pending, note
 
     def probe(
         self, units: Units, pending: int, depth: int, line: list[str], seen: set[State]
@@ -261,15 +367,20 @@ class _Search:
         return None
 
     def failure(self, units: Units, pending: int) -> tuple[list[str], str] | None:
-        """Breadth-first search over the reachable states, so that a state's depth is
-        its distance from the given position; the failing line and reason, or None."""
+        """Breadth-first search over the reachable states (with the sleep sets of the
+        module docstring); the failing line and reason, or None."""
         root = _key(units, pending)
         parents: dict[State, tuple[State, str] | None] = {root: None}
-        frontier = [(units, pending)]
-        depth = 0
+        sleep: dict[State, frozenset[Label]] = {root: frozenset()}
+        depth_of: dict[State, int] = {root: 0}  # the length of the path that found the state
+        expanded: set[State] = set()
+        # A frontier entry: units, pending, and the transitions still to explore (None: all
+        # but the state's sleep set; a set: a re-expansion of transitions that had slept).
+        frontier: list[tuple[Units, int, frozenset[Label] | None]] = [(units, pending, None)]
+        use_sleep = self.reductions.sleep_sets
         while frontier:
-            next_frontier = []
-            for state_units, state_pending in frontier:
+            next_frontier: list[tuple[Units, int, frozenset[Label] | None]] = []
+            for state_units, state_pending, only in frontier:
                 key = _key(state_units, state_pending)
                 self.nodes += 1
                 if self.nodes > self.max_nodes:
@@ -279,21 +390,44 @@ class _Search:
                     reason = "all units are gone"
                 elif _all_home(state_units):
                     reason = "all remaining units stand on home squares"
-                elif depth >= self.max_depth:
+                elif depth_of[key] >= self.max_depth:
                     reason = f"the depth bound {self.max_depth} was reached"
                 if reason is not None:
                     return self._line(parents, key), reason
-                for new_units, new_pending, note in self.successors(state_units, state_pending):
+                asleep = sleep[key] if only is None else frozenset()
+                expanded.add(key)
+                done: list[Label] = []  # explored calm transitions, for the children's sleep sets
+
+                def skip(label: Label, asleep: frozenset[Label] = asleep, only: frozenset[Label] | None = only) -> bool:
+                    return label in asleep or (only is not None and label not in only)
+
+                for retraction, new_units, new_pending, note in self.moves(state_units, state_pending, skip):
+                    label = _label(retraction)
                     new_key = _key(new_units, new_pending)
-                    if new_key in parents or (self.cache is not None and new_key in self.cache):
+                    calm = use_sleep and only is None and state_pending < 0 and new_pending < 0
+                    child_sleep = (
+                        frozenset([x for x in (*asleep, *done) if _independent(x, retraction)]) if calm else frozenset()
+                    )
+                    if (self.cache is not None and new_key in self.cache) or new_key in parents:
+                        if calm and retraction.rook is None:
+                            done.append(label)
+                        if new_key in parents:
+                            missing = sleep[new_key] - child_sleep
+                            sleep[new_key] &= child_sleep
+                            if missing and new_key in expanded:
+                                self.nodes -= 1  # a re-expansion is no new state
+                                next_frontier.append((new_units, new_pending, missing))
                         continue
-                    if _subsumed(new_units, new_pending, parents, self.cache):
+                    if self.reductions.subsumption and _subsumed(new_units, new_pending, parents, self.cache):
                         self.subsumed += 1
                         continue
                     parents[new_key] = (key, note)
-                    next_frontier.append((new_units, new_pending))
+                    depth_of[new_key] = depth_of[key] + 1
+                    sleep[new_key] = child_sleep
+                    if calm and retraction.rook is None:
+                        done.append(label)
+                    next_frontier.append((new_units, new_pending, None))
             frontier = next_frontier
-            depth += 1
         self.visited = set(parents)
         return None
 
@@ -316,6 +450,9 @@ def verify(
     library: CageLookup | None = None,
     cache: dict[tuple[chess.Bitboard, Options], set[State]] | None = None,
     max_nodes: int = 100_000,
+    reductions: Reductions = Reductions(),
+    lemma_nodes: int = 300,
+    lemmas: dict[tuple[object, ...], bool] | None = None,
 ) -> CageVerdict:
     """Verify that ``board`` (a partial position; side to move and other fields are
     ignored) is a cage. ``library`` is a known-cage library (:class:`cages.library.Library`);
@@ -331,7 +468,7 @@ def verify(
     for square in units:
         zone |= chess.BB_SQUARES[square]
     safe = None if cache is None else cache.setdefault((zone, options), set())
-    search = _Search(zone, options, depth, library, safe, max_nodes)
+    search = _Search(zone, options, depth, library, safe, max_nodes, reductions, lemma_nodes, lemmas)
     zone_names = tuple(chess.square_name(s) for s in chess.SquareSet(zone))
 
     def verdict(status: str, line: Iterable[str], reason: str) -> CageVerdict:

@@ -158,6 +158,7 @@ class CageFinder:
                 cache=self.library.cache,
                 lemmas=self.library.lemmas,
                 max_nodes=self.max_nodes,
+                time_limit=None if deadline is None else max(0.0, deadline - time.perf_counter()),
             )
             if verdict.status == "cage":
                 spec = CageSpec(partial, depth=self.depth)

@@ -315,8 +315,10 @@ class _Search:
         reductions: Reductions = Reductions(),
         lemma_nodes: int = 0,
         lemmas: dict[tuple[object, ...], bool] | None = None,
+        deadline: float | None = None,
     ) -> None:
         self.zone, self.options, self.max_depth, self.max_nodes = zone, options, depth, max_nodes
+        self.deadline = deadline
         self.library, self.cache, self.reductions = library, cache, reductions
         self.lemma_nodes = lemma_nodes if reductions.lemmas else 0
         self.lemmas: dict[tuple[object, ...], bool] = {} if lemmas is None else lemmas
@@ -324,6 +326,15 @@ class _Search:
         self.nodes = 0
         self.edges = 0
         self.subsumed = 0
+
+    def _exhausted(self) -> str | None:
+        """Why the search must stop now (the state budget or the time limit), or None;
+        stopping is a failure (``not_verified``), never a ``cage``."""
+        if self.nodes > self.max_nodes:
+            return f"the state budget {self.max_nodes} was exhausted"
+        if self.deadline is not None and self.nodes % 64 == 0 and time.perf_counter() > self.deadline:
+            return "the time limit was reached"
+        return None
 
     def _allowed(self, retraction: Retraction) -> bool:
         if retraction.capture and retraction.piece.piece_type == chess.PAWN:
@@ -353,6 +364,7 @@ class _Search:
                 inner = _Search(
                     default_zone(part), self.options, self.max_depth, self.library, None, self.lemma_nodes,
                     dataclasses.replace(self.reductions, lemmas=False),
+                    deadline=self.deadline,
                 )
                 self.lemmas[key] = inner.verifies(part)
                 self.nodes += inner.nodes
@@ -405,6 +417,9 @@ class _Search:
             return None
         seen.add(key)
         self.nodes += 1
+        exhausted = self._exhausted()
+        if exhausted is not None:
+            return list(line), exhausted
         if not units:
             return list(line), "all units are gone"
         if _all_home(units):
@@ -436,8 +451,9 @@ class _Search:
             for state_units, state_pending, only in frontier:
                 key = _key(state_units, state_pending)
                 self.nodes += 1
-                if self.nodes > self.max_nodes:
-                    return self._line(parents, key), f"the state budget {self.max_nodes} was exhausted"
+                exhausted = self._exhausted()
+                if exhausted is not None:
+                    return self._line(parents, key), exhausted
                 reason = None
                 if not state_units:
                     reason = "all units are gone"
@@ -506,13 +522,17 @@ def verify(
     reductions: Reductions = Reductions(),
     lemma_nodes: int = 300,
     lemmas: dict[tuple[object, ...], bool] | None = None,
+    time_limit: float | None = None,
 ) -> CageVerdict:
     """Verify that ``board`` (a partial position; side to move and other fields are
     ignored) is a cage. ``library`` is a known-cage library (:class:`cages.library.Library`);
     ``cache`` maps (zone, options) to the states from which earlier verified runs found
     no failing state; it is extended with this run's states when it verifies (each of
     them is then itself verified: every state reachable from it was visited).
-    ``max_nodes`` bounds the breadth-first search; running out is ``not_verified``."""
+    ``max_nodes`` bounds the search (states, with those of the lemma cages tried) and
+    ``time_limit`` its seconds; running out of either is ``not_verified``. ``lemma_nodes``
+    is the budget of each lemma cage and ``lemmas`` keeps their results (see the module
+    docstring); ``reductions`` switches the reductions (for measurements)."""
     start = time.perf_counter()
     units: Units = board.piece_map()
     if zone is None:
@@ -521,7 +541,8 @@ def verify(
     for square in units:
         zone |= chess.BB_SQUARES[square]
     safe = None if cache is None else cache.setdefault((zone, options), set())
-    search = _Search(zone, options, depth, library, safe, max_nodes, reductions, lemma_nodes, lemmas)
+    deadline = None if time_limit is None else start + time_limit
+    search = _Search(zone, options, depth, library, safe, max_nodes, reductions, lemma_nodes, lemmas, deadline)
     zone_names = tuple(chess.square_name(s) for s in chess.SquareSet(zone))
 
     def verdict(status: str, line: Iterable[str], reason: str) -> CageVerdict:

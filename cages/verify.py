@@ -271,6 +271,7 @@ class Reductions:
     lemmas: bool = True
 
 
+_LEMMAS_AFTER = 16
 Label = tuple[int, int, int, bool]  # a retraction: (unit's square, origin, piece code, capture)
 
 
@@ -345,7 +346,9 @@ class _Search:
     def _known_cage(self, units: Units) -> bool:
         if self.library is not None and self.library.contains(units, self.options) is not None:
             return True
-        return self.lemma_nodes > 0 and self._lemma(units)
+        # Lemmas only once the search has visited _LEMMAS_AFTER states: most cages finish
+        # sooner without them (a lemma's skip is sound at any time).
+        return self.lemma_nodes > 0 and self.nodes > _LEMMAS_AFTER and self._lemma(units)
 
     def _lemma(self, units: Units) -> bool:
         """Does the state contain a *lemma cage*: a king with all the pawns of the state

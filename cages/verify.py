@@ -68,8 +68,9 @@ the run in ``lemmas``). A verified cage is illegal in every extension, so every 
 contains it is, exactly as for the known-cage library (Hwa's bootstrapping, done on the
 fly). The inner verification is an independent run of this sound procedure (it uses no
 lemmas itself), so no circularity arises. This is what verifies cages in which a king is
-shut in behind pawns while other units wander: ``nK1k4/r1ppRppp/pp2p3`` takes 146 states,
-where 30,000 did not suffice.
+shut in behind pawns while other units wander: ``nK1k4/r1ppRppp/pp2p3`` takes 398 states,
+where 30,000 did not suffice. Lemmas are tried only once a search has visited 16 states
+(most cages are done sooner), and their states count in the search's budget.
 
 *Commuting retractions (sleep sets, off by default).* Two retractions a and b from a state
 s with no unblockable check commute when they move different units, neither enters the

@@ -120,7 +120,7 @@ class CageFinder:
         *,
         max_nodes: int = 2_000,
         depth: int = 20,
-        per_position: int = 8,
+        per_position: int = 12,
         before: int = 2,
         branching: int = 8,
     ) -> None:

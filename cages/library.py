@@ -127,6 +127,7 @@ class Library:
         self.path = Path(path) if path is not None else None
         self.cages: list[KnownCage] = []
         self.cache: dict = {}
+        self.lemmas: dict = {}  # lemma cages tried by the verifier (cages.verify), reused for the run
 
     @classmethod
     def load(cls, path: str | Path, *, read_only: bool = False) -> Library:

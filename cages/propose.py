@@ -9,7 +9,25 @@ squares and their king-move neighbours, :func:`cages.verify.default_zone`):
   them a pawn (pawns are what confines a cluster: they retract only backwards);
 * each cluster without one of its pieces (queen, rook, bishop or knight) and without
   all of them: a free piece in a cluster makes the state space large, and the units it
-  leaves behind may be a cage on their own.
+  leaves behind may be a cage on their own;
+* each cluster without one of its *free* pawns (a pawn that can retract within the
+  cluster): it may walk out of the zone, and the units it leaves behind may be a cage;
+* each cluster's units of one colour, with and without their king: the pawns and the
+  corner bishop (or king) they shut in, where the other side's units only add states.
+
+**Positions before a candidate** (:meth:`CageFinder.find`). When no proposal of a
+position Q proves a cage, the finder looks one or two retractions deeper: if every
+predecessor of Q (from the complete reverse move generator :func:`retro.revmoves.retractions`)
+breaks a static rule (:func:`retro.rules.check_static`), contains a known or proposed
+cage, or (one level down) has only such predecessors itself, Q is illegal. Proof: a
+legal Q other than the initial position is reached by a game with at least one move;
+the position before its last move is legal and is one of the generated predecessors
+(the generator lists every legal predecessor), and a legal position breaks no proven
+rule and contains no cage. So some predecessor passes, and if none does, Q is not legal.
+(The initial array is never rejected this way; it has no predecessor in a game of no
+moves.) This is the solver's retro-stalemate with the cages proposed on the way, which
+catches cages that appear only after the next retraction, e.g. when a pawn retracts
+into a bishop's cage.
 
 **Soundness.** A proposal is a subset of Q's units. If the verifier proves it a cage, no
 position containing those units on those squares is legal, whatever else stands on the
@@ -28,7 +46,11 @@ from collections.abc import Iterator
 import chess
 
 from cages.library import CageSpec, Library
+from cages.retractions import retractions as cage_retractions
 from cages.verify import verify
+from retro.revmoves import predecessor, retractions
+from retro.rules import check_static
+from retro.status import CheckStatus
 
 __all__ = ["clusters", "proposals", "CageFinder"]
 
@@ -72,24 +94,54 @@ def proposals(board: chess.Board) -> Iterator[chess.Board]:
         for square in chess.SquareSet(pieces):
             masks.add(cluster & ~chess.BB_SQUARES[square])
         masks.add(cluster & ~pieces)
-    for mask in sorted((m for m in masks if chess.popcount(m) >= 2), key=chess.popcount):
+        units = {square: piece for square, piece in board.piece_map().items() if cluster & chess.BB_SQUARES[square]}
+        for square in chess.SquareSet(cluster & board.pawns):
+            if cage_retractions(units, square):
+                masks.add(cluster & ~chess.BB_SQUARES[square])
+        for color in chess.COLORS:
+            own = cluster & board.occupied_co[color]
+            if own & board.pawns:
+                masks.add(own)
+                masks.add(own & ~board.kings)
+    for mask in sorted((m for m in masks if chess.popcount(m) >= 2 and m & board.pawns), key=chess.popcount):
         yield _partial(board, mask)
 
 
 class CageFinder:
     """Finds a verified cage among a position's first ``per_position`` proposals and adds it to ``library``
-    (which appends it to its file, if it has one). Proposals that failed are remembered,
-    so each partial position is verified at most once per finder."""
+    (which appends it to its file, if it has one), or shows that every position before it
+    does (``before`` retractions deep, at most ``branching`` distinct predecessors per position).
+    Proposals that failed are remembered, so each partial position is verified at most once
+    per finder."""
 
-    def __init__(self, library: Library, *, max_nodes: int = 2_000, depth: int = 20, per_position: int = 6) -> None:
+    def __init__(
+        self,
+        library: Library,
+        *,
+        max_nodes: int = 2_000,
+        depth: int = 20,
+        per_position: int = 12,
+        before: int = 2,
+        branching: int = 8,
+    ) -> None:
         self.library = library
         self.max_nodes, self.depth, self.per_position = max_nodes, depth, per_position
+        self.before, self.branching = before, branching
         self._failed: set[str] = set()
+        self._open: set[tuple[str, int]] = set()
         self.verified = 0
 
     def find(self, board: chess.Board, *, deadline: float | None = None) -> str | None:
-        """The line of a cage that ``board`` contains (known, or verified now), or None.
+        """Why ``board`` is illegal by cages: it contains a cage (known, or verified now), or
+        every position before it does (see the module docstring); None if neither is shown.
         No proposal is verified after ``deadline`` (a :func:`time.perf_counter` value)."""
+        cage = self.cage_in(board, deadline=deadline)
+        if cage is not None:
+            return f"contains the cage {cage}"
+        return self._before(board, self.before, deadline)
+
+    def cage_in(self, board: chess.Board, *, deadline: float | None = None) -> str | None:
+        """The line of a cage that ``board`` contains (known, or verified now), or None."""
         known = self.library.contains_cage(board)
         if known is not None:
             return str(known)
@@ -100,7 +152,13 @@ class CageFinder:
             if deadline is not None and time.perf_counter() > deadline:
                 return None
             verdict = verify(
-                partial, depth=self.depth, library=self.library, cache=self.library.cache, max_nodes=self.max_nodes
+                partial,
+                depth=self.depth,
+                library=self.library,
+                cache=self.library.cache,
+                lemmas=self.library.lemmas,
+                max_nodes=self.max_nodes,
+                time_limit=None if deadline is None else max(0.0, deadline - time.perf_counter()),
             )
             if verdict.status == "cage":
                 spec = CageSpec(partial, depth=self.depth)
@@ -109,3 +167,26 @@ class CageFinder:
                 return spec.line()
             self._failed.add(key)
         return None
+
+    def _before(self, board: chess.Board, levels: int, deadline: float | None) -> str | None:
+        """Why every predecessor of ``board`` is illegal (static rules, cages, recursively
+        ``levels`` deep), or None; see the module docstring for the proof."""
+        key = (board.fen(), levels)
+        if levels <= 0 or key in self._open or board.board_fen() == chess.STARTING_BOARD_FEN:
+            return None
+        previous: dict[str, chess.Board] = {}
+        for retraction in retractions(board):
+            position = predecessor(board, retraction)
+            if check_static(position).status != CheckStatus.ILLEGAL:
+                previous.setdefault(position.fen(), position)
+        if len(previous) > self.branching:
+            self._open.add(key)
+            return None
+        for position in previous.values():
+            if deadline is not None and time.perf_counter() > deadline:
+                return None
+            caged = self.cage_in(position, deadline=deadline) is not None
+            if not caged and self._before(position, levels - 1, deadline) is None:
+                self._open.add(key)
+                return None
+        return f"each of its {len(previous)} predecessors contains a cage or breaks a static rule ({levels} deep)"

@@ -273,7 +273,7 @@ class _Filters:
         if self._finder is not None:
             cage = self._finder.find(chain[-1], deadline=deadline)
             if cage is not None:
-                return "automatic cage", f"contains the cage {cage} (found automatically)"
+                return "automatic cage", f"{cage} (found automatically)"
         if cages_only:
             return None
         reason = self.legality(chain[-1])

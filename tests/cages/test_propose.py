@@ -55,10 +55,40 @@ def test_automatic_cages_solve_brandis_without_a_cage_file():
 
 
 def test_solutions_are_rechecked_with_the_cages_found():
-    """Ceriani (3bkN1K/pppprp1p/4p1p1, White's last move KxQ): with no cage file, the
-    cages found on the other candidates' positions also close the retro-stalemate of
-    K- (the recheck after the costly filters); without that recheck K- survives."""
+    """Ceriani (3bkN1K/pppprp1p/4p1p1, White's last move KxQ): with no cage file, K- is
+    rejected by the cages found automatically (in the position before it, or by the
+    recheck of the retro-stalemate once the other candidates' cages are known)."""
     board = chess.Board("3bkN1K/pppprp1p/4p1p1/8/8/8/8/8 w - - 0 1")
     verdict = solve(board, None, use_legality=False, time_limit=None)
     assert {(s.side, s.type) for s in verdict.solutions} == {(chess.WHITE, "KxQ")}
-    assert any(r.moves and r.moves[0].startswith("K") and "cages found" in r.reason for r in verdict.rejections)
+    king_moves = [r for r in verdict.rejections if r.moves == ("Kg8-h8",)]
+    assert king_moves and (king_moves[0].rule == "automatic cage" or "cages found" in king_moves[0].reason)
+
+
+# Forsberg-type corner (lastmove-dev, 4BQrk/3ppK1p/4p1p1, White's last move QxB): before
+# Qh6-f8 Black must retract g7-g6 (the only retraction of Black's units), and that puts
+# the g-pawn into the cage 4B1rk/3ppKpp/4p3: the white king on f7 and bishop on e8 shut
+# in by the black pawns. No proposal of the position itself is a cage (with g6 empty
+# behind the pawn the white king gets out), so only the look one retraction deeper finds it.
+BEFORE_QF8 = "4B1rk/3ppK1p/4p1pQ/8/8/8/8/8 w - - 0 1"
+
+
+def test_every_position_before_holds_a_cage():
+    board = chess.Board(BEFORE_QF8)
+    assert CageFinder(Library(), before=0).find(board) is None
+    library = Library()
+    reason = CageFinder(library, before=1).find(board)
+    assert reason is not None and "predecessors contains a cage" in reason
+    assert library.contains_cage(chess.Board("4B1rk/3ppKpp/4p3/8/8/8/8/8 w - - 0 1")) is not None
+
+
+def test_the_initial_array_is_never_rejected_for_lack_of_predecessors():
+    finder = CageFinder(Library(), before=2)
+    assert finder.find(chess.Board()) is None
+
+
+def test_one_colour_proposal_keeps_the_corner_bishop_and_its_pawns():
+    # White's b1 bishop shut in by its pawns b3, c3, c2, d2 (lastmove-dev 8/8/8/8/1P6/kP6/2PP4/KBb5,
+    # after c3xb4): the cluster holds both kings and Black's units too.
+    board = chess.Board("8/8/8/8/1b6/kPP5/2PP4/KBb5 w - - 0 1")
+    assert "8/8/8/8/8/1PP5/2PP4/1B6" in [p.board_fen() for p in proposals(board)]

@@ -366,7 +366,12 @@ class _Search:
             key = (_units_key(part), self.options, self.max_depth, self.lemma_nodes)
             if key not in self.lemmas:
                 inner = _Search(
-                    default_zone(part), self.options, self.max_depth, self.library, None, self.lemma_nodes,
+                    default_zone(part),
+                    self.options,
+                    self.max_depth,
+                    self.library,
+                    None,
+                    self.lemma_nodes,
                     dataclasses.replace(self.reductions, lemmas=False),
                     deadline=self.deadline,
                 )

@@ -10,7 +10,9 @@ rejects a position that cannot occur in any game):
 2. **Known cages** (:class:`cages.library.Library`): a position that contains a cage
    verified by :mod:`cages` is illegal (Hwa 2022, definition of a cage). **Automatic
    cages** (:mod:`cages.propose`): when more than one candidate is left, the clusters
-   of each candidate's earliest position are proposed as cages and verified; a
+   of each candidate's earliest position, and of the positions up to two retractions
+   before it (:meth:`cages.propose.CageFinder.find`: rejected when every predecessor
+   holds a cage or breaks a static rule), are proposed as cages and verified; a
    verified one rejects the candidate and joins the library (and its file).
 3. **The legality pipeline** within a budget (:func:`retro.legality.decide`): only
    an ``illegal`` verdict rejects; ``unknown`` (budget exhausted) keeps the position.
@@ -263,8 +265,9 @@ class _Filters:
     def costly_chain(self, chain: Chain, deadline: float | None = None, *, cages_only: bool = False) -> Reason | None:
         """Why a candidate's positions cannot occur by the costly filters, or None:
 
-        * a cage among the proposals of the earliest position (:mod:`cages.propose`; no
-          proposal is verified after ``deadline``, a :func:`time.perf_counter` value);
+        * a cage among the proposals of the earliest position, or in every position up to
+          two retractions before it (:mod:`cages.propose`; no proposal is verified after
+          ``deadline``, a :func:`time.perf_counter` value);
         * unless ``cages_only``, the legality pipeline on the earliest position (if it is
           legal, so is every later one, reached from it by the sequence's moves; if a
           later one is illegal, so is it);

@@ -6,7 +6,9 @@ the reverse move generator (:func:`retro.revmoves.retractions`) and keeps a sequ
 when every position on it survives these filters, each of which is **sound** (it only
 rejects a position that cannot occur in any game):
 
-1. **Static rules** (:func:`retro.rules.check_static`): proven rules, see there.
+1. **Static rules** (:func:`retro.rules.check_static`): proven rules, see there; and
+   **frozen units** (:mod:`retro.lastmove.frozen`: units that never moved, also while one
+   square shields a king from a slider, Hwa's Figure 5).
 2. **Known cages** (:class:`cages.library.Library`): a position that contains a cage
    verified by :mod:`cages` is illegal (Hwa 2022, definition of a cage). **Automatic
    cages** (:mod:`cages.propose`): when more than one candidate is left, the clusters
@@ -62,6 +64,7 @@ import chess
 
 from cages.library import Library
 from cages.propose import CageFinder
+from retro.lastmove.frozen import frozen_units_reason
 from retro.lastmove.notation import forward_notation, move_type
 from retro.legality import decide
 from retro.revmoves import Retraction, predecessor, retractions
@@ -230,6 +233,8 @@ class _Filters:
             reason: Reason | None = None
             if verdict.status == "illegal":
                 reason = "static", f"static rule: {verdict.reason}"
+            elif (frozen := frozen_units_reason(board)) is not None:
+                reason = "frozen units", frozen
             elif self._cages is not None:
                 cage = self._cages.contains_cage(board)
                 if cage is not None:

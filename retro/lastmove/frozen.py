@@ -56,8 +56,9 @@ colour c; a unit of colour c cannot have made m_t):
 
 * o is s: u on s in P_(t-1), the other side to move: refuted when u on s attacks k by
   contact (c would be in check with the other side to move).
-* o is not s and u is not S: s is empty in P_(t-1) as well, the other side is to move
-  and S on t attacks K: P_(t-1) is illegal.
+* o is not s, u is not S, and u is not a pawn capturing en passant a pawn on s: s is
+  empty in P_(t-1) as well, the other side is to move and S on t attacks K: P_(t-1) is
+  illegal.
 * u is S: the refutations of case A (without the s clause).
 """
 
@@ -173,7 +174,8 @@ class _Freezer:
                 return True
             if case == "open" and start == middle:
                 return _attacks(kind, piece.color, middle, king)
-            if case == "open" and square != slider:
+            passed_pawn = chess.square(chess.square_file(square), chess.square_rank(start))
+            if case == "open" and square != slider and not (kind == chess.PAWN and passed_pawn == middle):
                 return True
         enemy_king = self.board.king(not piece.color)
         if enemy_king in others and _attacks(kind, piece.color, start, enemy_king):

@@ -148,12 +148,18 @@ def test_position_21_dead_reckoning_proves_en_passant():
     assert "dead reckoning" in reasons["c5xPb6"] and "fates" in reasons["c5xRb6"]
 
 
-def test_brandis_cage_makes_ka2_a1_unique():
-    """Brandis (paper 003, Figure 1): White retracts; a2xb3 is refuted only by the
-    Figure 2 cage, which is verified here first and then used as a known cage."""
+def test_brandis_cage_makes_ka2_a1_unique(monkeypatch):
+    """Brandis (paper 003, Figure 1): White retracts; a2xb3 is refuted by the Figure 2
+    cage, which is verified here first and then used as a known cage. The frozen-units
+    rule refutes a2xb3 too (Black's king c2 and every White unit of the corner can never
+    have moved), so the cage path is tested with that rule taken out."""
     cage = parse_spec("8/8/8/8/8/8/PPkPP3/KR1b4 depth=5")
     assert verify(cage.board, max_nodes=200_000).status == "cage"
     board = chess.Board("8/8/8/8/8/1P6/1PkPP3/KR1b4 w - - 0 1")
+    frozen = solve(board, chess.WHITE, use_legality=False, auto_cages=False)
+    assert [s.moves for s in frozen.solutions] == [("Ka2-a1",)]
+    assert any(r.rule == "frozen units" and r.moves[0].startswith("a2x") for r in frozen.rejections)
+    monkeypatch.setattr("retro.lastmove.solver.frozen_units_reason", lambda board: None)
     without = {s.moves[0] for s in solve(board, chess.WHITE, use_legality=False, auto_cages=False).solutions}
     assert "Ka2-a1" in without and any(m.startswith("a2x") for m in without)
     library = Library()

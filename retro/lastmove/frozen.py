@@ -75,6 +75,7 @@ _DIAGONALS = ((1, 1), (1, -1), (-1, 1), (-1, -1))
 _ORTHOGONALS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 _CASTLED_KING = {chess.WHITE: chess.BB_C1 | chess.BB_G1, chess.BLACK: chess.BB_C8 | chess.BB_G8}
 _CASTLED_ROOK = {chess.WHITE: chess.BB_D1 | chess.BB_F1, chess.BLACK: chess.BB_D8 | chess.BB_F8}
+_HOME_RANK = {chess.WHITE: chess.BB_RANK_2, chess.BLACK: chess.BB_RANK_7}
 
 Origin = tuple[chess.Square, tuple[chess.Square, ...], chess.PieceType]
 """(origin square, squares passed between origin and destination, kind before the move)."""
@@ -101,11 +102,11 @@ def _origins(square: chess.Square, piece: chess.Piece) -> list[Origin] | None:
         return None
     pawn_from = [(o, (), chess.PAWN) for o in chess.SquareSet(chess.BB_PAWN_ATTACKS[not color][square])]
     if kind == chess.PAWN:
-        if chess.square_rank(square) in (0, 7) or bit & (chess.BB_RANK_2 if color == chess.WHITE else chess.BB_RANK_7):
+        if chess.square_rank(square) in (0, 7) or bit & _HOME_RANK[color]:
             return []
         one = square + back
         result: list[Origin] = [(one, (), chess.PAWN), *pawn_from]
-        if chess.BB_SQUARES[one + back] & (chess.BB_RANK_2 if color == chess.WHITE else chess.BB_RANK_7):
+        if chess.BB_SQUARES[one + back] & _HOME_RANK[color]:
             result.append((one + back, (one,), chess.PAWN))
         return result
     result = []

@@ -30,7 +30,10 @@ stale entries. From depth ``CLOSURE_FROM`` on, every ``CLOSURE_EVERY`` depths a 
 (:mod:`retro.unwinnable.closure`, our addition), resumed where it stopped, gets a doubling
 node bound to exhaust the reachable positions outright; when the next doubling would not fit in the
 budget, this closure search takes all that remains (blocked positions are decided by the
-closure, not by the iterations).
+closure, not by the iterations). Once, at depth ``CLOSURE_FROM``, the semi-static check runs
+again on the position after the forced moves, with the king and knight moves that stalemate
+excluded from the mobility fixpoint (:mod:`retro.unwinnable.stalemate`; too costly for the
+positions the first iterations answer).
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ from retro.unwinnable.closure import ClosureSearch
 from retro.unwinnable.fastboard import FAST, MoveGenerator, State, first_legal_move, in_check, leading_moves, to_board
 from retro.unwinnable.helpmate import HelpmateSearch
 from retro.unwinnable.material import insufficient_state
+from retro.unwinnable.stalemate import unwinnable_without_stalemates
 from retro.unwinnable.static import unwinnable_static
 
 __all__ = ["quick_routine", "full_routine", "advance_forced", "QUICK_DEPTH", "QUICK_NODES"]
@@ -224,6 +228,10 @@ def full_routine(state: State, winner: chess.Color, *, max_nodes: int, generator
             # Only stale transposition hits: redo this depth from an empty table.
             search.table.clear()
             continue
+        if depth == CLOSURE_FROM and unwinnable_without_stalemates(
+            to_board(advance_forced(state, generator=generator)[0]), winner
+        ):
+            return "unwinnable", [], search.nodes + closure_nodes, "semi-static without stalemates"
         if depth >= CLOSURE_FROM and depth % CLOSURE_EVERY == 0:
             remaining = max_nodes - search.nodes - closure_nodes
             # The last closure search that fits takes the whole remaining budget.

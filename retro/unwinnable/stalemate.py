@@ -211,7 +211,7 @@ def _discovered(facts: _Facts, c: chess.Color, k: chess.Square, origins: chess.B
         file_step = (chess.square_file(p) > k_file) - (chess.square_file(p) < k_file)
         rank_step = (chess.square_rank(p) > k_rank) - (chess.square_rank(p) < k_rank)
         df, dr = abs(chess.square_file(p) - k_file), abs(chess.square_rank(p) - k_rank)
-        if not (df == 0 or dr == 0 or df == dr):
+        if p == k or not (df == 0 or dr == 0 or df == dr):
             continue
         if chess.between(k, p) & fixed_all:
             continue

@@ -82,7 +82,6 @@ from retro.unwinnable.static import static_applicable, unwinnable_static
 
 __all__ = ["stalemate_mobility", "certified_stalemating", "unwinnable_without_stalemates"]
 
-_STEPPERS = (chess.KING, chess.KNIGHT)
 _SLIDES = {chess.BISHOP: (True, False), chess.ROOK: (False, True), chess.QUEEN: (True, True)}
 _LAST_RANK = {chess.WHITE: chess.BB_RANK_8, chess.BLACK: chess.BB_RANK_1}
 

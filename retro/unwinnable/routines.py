@@ -234,8 +234,8 @@ def full_routine(state: State, winner: chess.Color, *, max_nodes: int, generator
         if depth == CLOSURE_FROM:
             if unwinnable_without_stalemates(to_board(advance_forced(state, generator=generator)[0]), winner):
                 return "unwinnable", [], search.nodes + closure_nodes, "semi-static without stalemates"
-            spend = min(SCOUT_NODES, max_nodes - search.nodes - closure_nodes)
-            found, line, used = focused_search(state, winner, spend, generator)
+            spend = max(0, min(SCOUT_NODES, max_nodes - search.nodes - closure_nodes))
+            found, line, used = focused_search(state, winner, spend, generator) if spend else (False, [], 0)
             closure_nodes += used
             if found:
                 return "winnable", line, search.nodes + closure_nodes, "focused closure search"

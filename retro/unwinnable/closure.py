@@ -26,6 +26,11 @@ is shortened by :func:`shorten_line` before it is returned: from each position o
 line we jump to the latest position of the line that one legal move reaches. Every jump is
 a legal move and the last position (the mate) is kept, so the result is still a helpmate.
 
+Scout (:class:`FocusedSearch`): the same best-first search on the game restricted to the
+moves of the units :func:`retro.unwinnable.focus.active_units` names, plus one waiting move
+per position. Its lines are made of legal moves, so a mate it finds is a helpmate (shortened
+and replayed like the others); exhausting it proves nothing.
+
 Why it exists (a choice of ours, not in the paper): the depth-limited Find-Helpmate of
 Figure 5 can only prove unwinnability when *no* branch hits the depth limit, which in
 positions with a few thousand reachable positions needs a depth close to the longest
@@ -40,11 +45,12 @@ import heapq
 import chess
 
 from retro.unwinnable.fastboard import FAST, MoveGenerator, State, in_check, to_board
+from retro.unwinnable.focus import active_units
 from retro.unwinnable.material import insufficient_state
 from retro.unwinnable.netscore import net_score
 from retro.unwinnable.tempo import NO_TEMPO_UNITS, PASS, abstract_moves, pass_turn, realize, tempo_units
 
-__all__ = ["ClosureSearch", "closure_search", "shorten_line"]
+__all__ = ["ClosureSearch", "FocusedSearch", "closure_search", "focused_search", "shorten_line"]
 
 
 class ClosureSearch:
@@ -110,6 +116,7 @@ class ClosureSearch:
             moves = list(iter_legal_moves(position))
             if units:
                 moves = abstract_moves(position, moves, units)
+            moves = self._restrict(position_id, moves)
             children = []
             for move in moves:
                 child = self._play(position, move)
@@ -132,8 +139,59 @@ class ClosureSearch:
                 heapq.heappush(frontier, (net_score(child, winner), -len(parent), child))
                 parent.append(position_id)
                 via.append(move)
-        self.done = (False, [], True)
+                self._entered(position_id, move)
+        self.done = (False, [], self.exhaustive)
         return *self.done, len(parent) - start
+
+    #: Whether an exhausted search has seen every reachable position (a proof).
+    exhaustive = True
+
+    def _restrict(self, position_id: int, moves: list[int]) -> list[int]:
+        """The moves searched from the position with this id (all of them here)."""
+        return moves
+
+    def _entered(self, parent_id: int, move: int) -> None:
+        """Called for every new position, entered by ``move`` from ``parent_id``."""
+
+
+class FocusedSearch(ClosureSearch):
+    """The closure search restricted to the moves of the active units
+    (:func:`retro.unwinnable.focus.active_units`, tracked as they move) plus the first
+    legal move of the other units (one waiting move): a scout for long helpmates in
+    blocked positions. Its lines are legal lines, but an exhausted search proves nothing
+    (``complete`` is always False)."""
+
+    exhaustive = False
+
+    def __init__(self, state: State, winner: chess.Color, active: chess.Bitboard, generator: MoveGenerator = FAST):
+        super().__init__(state, winner, generator, tempo=False)
+        self._active = [active]  # per position id: the squares of the active units
+
+    def _restrict(self, position_id: int, moves: list[int]) -> list[int]:
+        active = self._active[position_id]
+        kept = [move for move in moves if active >> (move & 63) & 1]
+        waiting = next((move for move in moves if not active >> (move & 63) & 1), None)
+        if waiting is not None:
+            kept.append(waiting)
+        return kept
+
+    def _entered(self, parent_id: int, move: int) -> None:
+        active = self._active[parent_id]
+        origin, target = chess.BB_SQUARES[move & 63], chess.BB_SQUARES[(move >> 6) & 63]
+        self._active.append(active & ~origin & ~target | (target if active & origin else 0))
+
+
+def focused_search(
+    state: State, winner: chess.Color, node_bound: int, generator: MoveGenerator = FAST
+) -> tuple[bool, list[int], int]:
+    """Run a :class:`FocusedSearch` (when some unit is not active); return ``(found,
+    line, nodes)``."""
+    board = to_board(state)
+    active = active_units(board, winner)
+    if active == board.occupied:
+        return False, [], 0
+    found, line, _, nodes = FocusedSearch(state, winner, active, generator).run(node_bound)
+    return found, line, nodes
 
 
 def closure_search(

@@ -51,6 +51,7 @@ re-evaluating C and R, which reaches the same fixpoint with far fewer rounds.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 
 import chess
 
@@ -134,8 +135,17 @@ class Mobility:
     reached: tuple[chess.Bitboard, chess.Bitboard]  # indexed by colour (False=black, True=white)
 
 
-def mobility(board: chess.Board) -> Mobility:
-    """Compute the least fixpoint of the Figure 6 rules on ``board`` (Figure 7)."""
+def mobility(board: chess.Board, excluded: Mapping[chess.Square, chess.Bitboard] | None = None) -> Mobility:
+    """Compute the least fixpoint of the Figure 6 rules on ``board`` (Figure 7).
+
+    ``excluded``: for kings and knights (by start square), squares their region must not
+    enter: the *move* rule gets the extra condition that the entry is not excluded. The
+    result then over-approximates the positions reached without such an entry; the caller
+    proves that every excluded entry ends the game (:mod:`retro.unwinnable.stalemate`)."""
+    excluded = excluded or {}
+    for square in excluded:
+        if board.piece_type_at(square) not in (chess.KING, chess.KNIGHT):
+            raise ValueError(f"excluded entries only for kings and knights, not {chess.square_name(square)}")
     pieces = [
         (sq, bool(board.occupied_co[chess.WHITE] & chess.BB_SQUARES[sq]), board.piece_type_at(sq))
         for sq in chess.SquareSet(board.occupied)
@@ -190,7 +200,7 @@ def mobility(board: chess.Board) -> Mobility:
         for i, (sq, c, t) in enumerate(pieces):
             old = region[i]
             current = old
-            forbidden = stuck[c] & ~chess.BB_SQUARES[sq] | not_past[i]
+            forbidden = stuck[c] & ~chess.BB_SQUARES[sq] | not_past[i] | excluded.get(sq, 0)
             if t == chess.KING:
                 forbidden |= guarded[not c]
             if t == chess.PAWN:

@@ -30,7 +30,12 @@ stale entries. From depth ``CLOSURE_FROM`` on, every ``CLOSURE_EVERY`` depths a 
 (:mod:`retro.unwinnable.closure`, our addition), resumed where it stopped, gets a doubling
 node bound to exhaust the reachable positions outright; when the next doubling would not fit in the
 budget, this closure search takes all that remains (blocked positions are decided by the
-closure, not by the iterations).
+closure, not by the iterations). Once, at depth ``CLOSURE_FROM``, the semi-static check runs
+again on the position after the forced moves, with the king and knight moves that stalemate
+excluded from the mobility fixpoint (:mod:`retro.unwinnable.stalemate`; too costly for the
+positions the first iterations answer), and then the focused closure search
+(:class:`retro.unwinnable.closure.FocusedSearch`, at most ``SCOUT_NODES`` positions) looks for
+a long helpmate among the moves of the units near the loser's king.
 """
 
 from __future__ import annotations
@@ -42,10 +47,11 @@ from collections.abc import Callable, Iterable
 
 import chess
 
-from retro.unwinnable.closure import ClosureSearch
+from retro.unwinnable.closure import ClosureSearch, focused_search
 from retro.unwinnable.fastboard import FAST, MoveGenerator, State, first_legal_move, in_check, leading_moves, to_board
 from retro.unwinnable.helpmate import HelpmateSearch
 from retro.unwinnable.material import insufficient_state
+from retro.unwinnable.stalemate import unwinnable_without_stalemates
 from retro.unwinnable.static import unwinnable_static
 
 __all__ = ["quick_routine", "full_routine", "advance_forced", "QUICK_DEPTH", "QUICK_NODES"]
@@ -56,6 +62,7 @@ LAZY_NODES = 30
 CLOSURE_FROM = 4
 CLOSURE_EVERY = 2
 CLOSURE_FIRST_BOUND = 20_000
+SCOUT_NODES = 50_000
 Result = tuple[str, list[int], int, str]
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
@@ -224,6 +231,14 @@ def full_routine(state: State, winner: chess.Color, *, max_nodes: int, generator
             # Only stale transposition hits: redo this depth from an empty table.
             search.table.clear()
             continue
+        if depth == CLOSURE_FROM:
+            if unwinnable_without_stalemates(to_board(advance_forced(state, generator=generator)[0]), winner):
+                return "unwinnable", [], search.nodes + closure_nodes, "semi-static without stalemates"
+            spend = max(0, min(SCOUT_NODES, max_nodes - search.nodes - closure_nodes))
+            found, line, used = focused_search(state, winner, spend, generator) if spend else (False, [], 0)
+            closure_nodes += used
+            if found:
+                return "winnable", line, search.nodes + closure_nodes, "focused closure search"
         if depth >= CLOSURE_FROM and depth % CLOSURE_EVERY == 0:
             remaining = max_nodes - search.nodes - closure_nodes
             # The last closure search that fits takes the whole remaining budget.

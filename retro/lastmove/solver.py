@@ -237,10 +237,14 @@ class _Filters:
         def compute() -> Reason | None:
             self.nodes += 1
             verdict = check_static(board)
+            reason: Reason | None = None
             if verdict.status == "illegal":
-                return "static", f"static rule: {verdict.reason}"
-            cage = self._cages.contains_cage(board) if self._cages is not None else None
-            return ("cage", f"contains the known cage {cage}") if cage is not None else None
+                reason = "static", f"static rule: {verdict.reason}"
+            elif self._cages is not None:
+                cage = self._cages.contains_cage(board)
+                if cage is not None:
+                    reason = "cage", f"contains the known cage {cage}"
+            return reason
 
         return self._memo(self._cheap, board, compute)
 

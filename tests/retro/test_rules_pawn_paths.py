@@ -123,3 +123,24 @@ def test_positions_of_random_games_pass_pawn_paths(seed: int) -> None:
             pool = pawn_moves if pawn_moves and pick < 0.5 else captures if captures and pick < 0.7 else moves
             board.push(rng.choice(pool))
             assert rules.pawn_paths(rules._Facts(board, "-", "-")) is None, board.fen()
+
+
+# Borodatow, last move O-O: the white pawns on g4, g6, h4, h5, h7 came from the c- to g-files
+# with 13 captures, and one of the light bishops on f3, f5 is promoted; on a8 it would be shut
+# in by Black's b7 at home, so it promoted on c8, e8 or g8 and costs one capture more: 14, all
+# that Black is missing. Every other last move of White put a black unit back.
+BORODATOW = "8/1p5P/6P1/5B1P/6PP/5BNk/7P/5RK1"
+
+
+def test_borodatow_captures_need_too_many_pawn_captures(monkeypatch: pytest.MonkeyPatch) -> None:
+    before = "8/1p5P/2B3P1/5B1P/6PP/5nNk/7P/5RK1 w - - 0 1"  # Bc6xNf3
+    verdict = check_static(parse_fen(before))
+    assert verdict.status == "illegal" and verdict.rule == "pawn-paths", verdict
+    assert _without_pawn_paths(before, monkeypatch) == "unknown"
+    board = chess.Board(BORODATOW + " b - - 0 1")
+    assert pawn_path_captures(board, chess.WHITE, rules._sealed_squares(board)[0]) == 14
+
+
+def test_pawn_paths_settles_borodatow() -> None:
+    verdict = solve(chess.Board(BORODATOW + " w - - 0 1"), None, use_legality=False, auto_cages=False)
+    assert [(s.side, s.moves) for s in verdict.solutions] == [(chess.WHITE, ("O-O",))]

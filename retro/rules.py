@@ -981,7 +981,9 @@ def pawn_paths(facts: _Facts) -> str | None:
     f-pawn on f6 walled in, White's promoted bishop on f8 came from f7, which a white
     pawn entered only by a capture, and White's light bishops beyond one promoted on e8
     or g8 by captures; with Black's c8 and f8 bishops taken at home by pieces this uses
-    up all ten missing black units, so White's last move captured nothing that way.)
+    up all ten missing black units, so White's last move captured nothing that way.
+    Borodatow: a light bishop promoted on a8 behind Black's b7 at home could never leave
+    a8, which makes White's pawns need all fourteen missing black units.)
 
     Sound: in a game reaching the position each unit on the board is an original unit
     or a promoted pawn, all distinct (:func:`confined_regions`: an original piece stays

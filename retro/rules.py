@@ -972,7 +972,7 @@ def pawn_paths(facts: _Facts) -> str | None:
     at most the pawns' captures: a pawn on square s assigned the pawn from file g costs
     the least number of diagonal moves on a way from g's home square to s that never
     stands on a sealed square (:func:`_sealed_squares`) and never steps straight
-    across an opponent's wall (:func:`_walls`) (:func:`_pawn_distances`); a piece on s
+    across an opponent's wall (:func:`_walls`; see :func:`_pawn_reach`); a piece on s
     assigned an original piece of its type whose region holds s (:func:`_region`) costs
     0; assigned the pawn from file g it costs the least such number to a promotion
     square q whose region for the piece's type holds s. The pieces known taken by

@@ -10,6 +10,7 @@ rejects a position that cannot occur in any game):
 2. **Known cages** (:class:`cages.library.Library`): a position that contains a cage
    verified by :mod:`cages` is illegal (Hwa 2022, definition of a cage). **Automatic
    cages** (:mod:`cages.propose`): when more than one candidate is left, the clusters
+   (and the groups of clusters joined through a king, :func:`cages.propose.linked_groups`)
    of each candidate's earliest position, and of the positions up to two retractions
    before it (:meth:`cages.propose.CageFinder.find`: rejected when every predecessor
    holds a cage or breaks a static rule), are proposed as cages and verified; a

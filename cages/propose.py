@@ -13,7 +13,11 @@ squares and their king-move neighbours, :func:`cages.verify.default_zone`):
 * each cluster without one of its *free* pawns (a pawn that can retract within the
   cluster): it may walk out of the zone, and the units it leaves behind may be a cage;
 * each cluster's units of one colour, with and without their king: the pawns and the
-  corner bishop (or king) they shut in, where the other side's units only add states.
+  corner bishop (or king) they shut in, where the other side's units only add states;
+* the same for each group of clusters joined through a king (a king two steps from a
+  unit of another cluster, :func:`linked_groups`): kings keep a square apart, so such
+  clusters confine each other (Ceriani's 2bk1K1N: Black's Kd8 keeps White's Kf8 off e8).
+  The first ``per_position`` proposals of the clusters are tried, then as many of the groups.
 
 **Positions before a candidate** (:meth:`CageFinder.find`). When no proposal of a
 position Q proves a cage, the finder looks one or two retractions deeper: if every
@@ -83,10 +87,40 @@ def _partial(board: chess.Board, mask: chess.Bitboard) -> chess.Board:
     return partial
 
 
-def proposals(board: chess.Board) -> Iterator[chess.Board]:
-    """The partial positions of the module docstring, each once, smallest first."""
+def linked_groups(board: chess.Board) -> list[chess.Bitboard]:
+    """The unions of clusters (:func:`clusters`) joined through kings, as bitboards (largest
+    first), only those of more than one cluster: two clusters are joined when a king of one
+    stands two king steps or less from a unit of the other. Kings never stand next to each
+    other, and a king never steps next to the other king, so such clusters restrict each
+    other's retractions although no unit of one touches the other."""
+    groups = clusters(board)
+    joined = True
+    while joined:
+        joined = False
+        for a, b in itertools.combinations(range(len(groups)), 2):
+            if _king_reach(groups[a] & board.kings) & groups[b] or _king_reach(groups[b] & board.kings) & groups[a]:
+                groups[a] |= groups.pop(b)
+                joined = True
+                break
+    single = set(clusters(board))
+    return sorted((g for g in groups if g not in single), key=chess.popcount, reverse=True)
+
+
+def _king_reach(kings: chess.Bitboard) -> chess.Bitboard:
+    """The squares two king steps or less from ``kings``."""
+    near = 0
+    for king in chess.SquareSet(kings):
+        for square in chess.SquareSet(chess.BB_KING_ATTACKS[king]):
+            near |= chess.BB_KING_ATTACKS[square]
+    return near
+
+
+def proposals(board: chess.Board, *, linked: bool = False) -> Iterator[chess.Board]:
+    """The partial positions of the module docstring, each once, smallest first: those of
+    the clusters, or with ``linked`` those of the groups of clusters joined through kings
+    (:func:`linked_groups`)."""
     masks: set[chess.Bitboard] = set()
-    for cluster in clusters(board):
+    for cluster in linked_groups(board) if linked else clusters(board):
         if chess.popcount(cluster) < 2 or not cluster & board.pawns:
             continue
         pieces = cluster & (board.queens | board.rooks | board.bishops | board.knights)
@@ -145,7 +179,11 @@ class CageFinder:
         known = self.library.contains_cage(board)
         if known is not None:
             return str(known)
-        for partial in itertools.islice(proposals(board), self.per_position):
+        candidates = itertools.chain(
+            itertools.islice(proposals(board), self.per_position),
+            itertools.islice(proposals(board, linked=True), self.per_position),
+        )
+        for partial in candidates:
             key = partial.board_fen()
             if key in self._failed:
                 continue

@@ -23,6 +23,7 @@ from collections.abc import Callable
 
 import chess
 
+from retro.assignment import min_cost_assignment
 from retro.pawn_fates import excess_pieces, pawn_fates_feasible
 from retro.position import Position
 from retro.revmoves import retractions
@@ -558,38 +559,46 @@ def _region(
 ) -> chess.Bitboard:
     """The squares a unit of ``piece_type`` starting on a square of ``starts`` can ever
     stand on when it never lands on or slides through a sealed square (other than its
-    start) and never crosses a wall: a flood fill over knight jumps, or over slides that
-    stop before the first sealed square (python-chess's attack tables with the sealed
-    squares as blockers), or king steps. ``walls`` holds the upper square of each vertical pair (x2,
-    x3) or (x6, x7) that no move crosses (:func:`_walls`): a slide along the file stops
-    on its side of the pair."""
+    start) and never crosses a wall. ``walls`` holds the upper square of each vertical
+    pair (x2, x3) or (x6, x7) that no move crosses (:func:`_walls`).
+
+    A flood fill by single steps: a knight's jumps; a king's steps; for a slider the
+    steps along its lines (a bishop's diagonal steps, a rook's orthogonal ones, a
+    queen's both), since a slide is a run of such steps over squares that are not
+    sealed, every square it passes being one the unit could also stop on; a vertical
+    step between the two squares of a wall is left out."""
+    open_squares = ~sealed & chess.BB_ALL
     region = starts
-    frontier = starts
-    while frontier:
-        grown = 0
-        for square in chess.SquareSet(frontier):
-            if piece_type in (chess.KNIGHT, chess.KING):
-                grown |= (chess.BB_KNIGHT_ATTACKS if piece_type == chess.KNIGHT else chess.BB_KING_ATTACKS)[square]
-                continue
-            if piece_type in (chess.BISHOP, chess.QUEEN):
-                grown |= chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & sealed]
-            if piece_type in (chess.ROOK, chess.QUEEN):
-                grown |= chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & sealed]
-                grown |= _file_slide(square, sealed, walls)
-        frontier = grown & ~sealed & ~region
-        region |= frontier
-    return region
+    while True:
+        grown = region | (_single_steps(region, piece_type, walls) & open_squares)
+        if grown == region:
+            return region
+        region = grown
 
 
-def _file_slide(square: chess.Square, sealed: chess.Bitboard, walls: chess.Bitboard) -> chess.Bitboard:
-    """The squares a slide along ``square``'s file reaches before a sealed square, cut
-    at the walls of that file (a wall's upper square u: the slide stays at or above u
-    when it starts there, at or below u - 8 otherwise)."""
-    reach = chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & sealed]
-    for upper in chess.SquareSet(walls & chess.BB_FILES[chess.square_file(square)]):
-        below_upper = chess.BB_SQUARES[upper] - 1  # every square below u
-        reach &= ~below_upper if square >= upper else below_upper
-    return reach
+_NOT_A = ~chess.BB_FILE_A & chess.BB_ALL
+_NOT_H = ~chess.BB_FILE_H & chess.BB_ALL
+_NOT_AB = ~(chess.BB_FILE_A | chess.BB_FILE_B) & chess.BB_ALL
+_NOT_GH = ~(chess.BB_FILE_G | chess.BB_FILE_H) & chess.BB_ALL
+
+
+def _single_steps(squares: chess.Bitboard, piece_type: chess.PieceType, walls: chess.Bitboard) -> chess.Bitboard:
+    """The squares one step (a knight's jump, or one square along a line of the piece
+    type) away from ``squares``, without the vertical steps across a wall."""
+    if piece_type == chess.KNIGHT:
+        east, west, east2, west2 = squares & _NOT_H, squares & _NOT_A, squares & _NOT_GH, squares & _NOT_AB
+        jumps = (east << 17) | (west << 15) | (east2 << 10) | (west2 << 6)
+        jumps |= (east >> 15) | (west >> 17) | (east2 >> 6) | (west2 >> 10)
+        return jumps & chess.BB_ALL
+    steps = 0
+    if piece_type != chess.BISHOP:  # orthogonal steps: rook, queen, king
+        up = (squares << 8) & ~walls
+        down = (squares & ~walls) >> 8
+        steps |= up | down | ((squares & _NOT_H) << 1) | ((squares & _NOT_A) >> 1)
+    if piece_type != chess.ROOK:  # diagonal steps: bishop, queen, king
+        steps |= ((squares & _NOT_H) << 9) | ((squares & _NOT_A) << 7)
+        steps |= ((squares & _NOT_H) >> 7) | ((squares & _NOT_A) >> 9)
+    return steps & chess.BB_ALL
 
 
 def _walls(board: chess.Board, sealed: chess.Bitboard) -> chess.Bitboard:
@@ -868,6 +877,140 @@ def captured_at_home(facts: _Facts) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=1 << 12)
+def _pawn_reach(color: chess.Color, sealed: chess.Bitboard, walls: chess.Bitboard) -> tuple[tuple[int, ...], ...]:
+    """``reach[g][k]``: the squares the pawn of ``color`` starting on file ``g`` can have
+    reached with at most ``k`` diagonal moves (captures), for k = 0 .. 7 (see
+    :func:`pawn_paths`): a pawn moves forward one square straight or diagonally (a
+    double step passes the square in between), never onto a sealed square, never
+    straight between the two squares of an opponent's wall (pairs (x6, x7) for White's
+    pawns, (x2, x3) for Black's, by upper square). A pawn sealed on its home square
+    never left it."""
+    white = color == chess.WHITE
+    open_squares = ~sealed & chess.BB_ALL
+    crossings = walls & (chess.BB_RANK_7 if white else chess.BB_RANK_3)
+    # squares from which a straight step forward crosses a wall
+    stuck = (crossings >> 8) if white else crossings
+
+    def straight(squares: chess.Bitboard) -> chess.Bitboard:
+        while True:
+            moved = squares & ~stuck
+            grown = squares | (((moved << 8) if white else (moved >> 8)) & open_squares)
+            if grown == squares:
+                return squares
+            squares = grown
+
+    def diagonal(squares: chess.Bitboard) -> chess.Bitboard:
+        east, west = squares & _NOT_H, squares & _NOT_A
+        steps = ((east << 9) | (west << 7)) if white else ((east >> 7) | (west >> 9))
+        return steps & open_squares
+
+    table = []
+    for file in range(8):
+        home = chess.BB_SQUARES[chess.square(file, 1 if white else 6)]
+        levels = [home if home & sealed else straight(home)]
+        for _ in range(7):
+            levels.append(straight(levels[-1] | diagonal(levels[-1])))
+        table.append(tuple(levels))
+    return tuple(table)
+
+
+def _captures_to(levels: tuple[int, ...], targets: chess.Bitboard) -> int:
+    """The least k with a square of ``targets`` in ``levels[k]``, or ``_INFEASIBLE``."""
+    return next((k for k, squares in enumerate(levels) if squares & targets), _INFEASIBLE)
+
+
+def pawn_path_captures(board: chess.Board, color: chess.Color, sealed: chess.Bitboard) -> int | None:
+    """The least number of captures the pawns of ``color`` made in any game reaching
+    ``board``, by the cheapest assignment of the original units to the units on the
+    board (:func:`pawn_paths`), or None when no assignment explains them."""
+    walls = _walls(board, sealed)
+    reach = _pawn_reach(color, sealed, walls)
+    pawn_rows = [
+        [_captures_to(levels, chess.BB_SQUARES[square]) for levels in reach]
+        for square in chess.SquareSet(board.pieces_mask(chess.PAWN, color))
+    ]
+    originals = [
+        (chess.BB_SQUARES[home], _INITIAL.piece_type_at(home))
+        for home in chess.SquareSet(_INITIAL.occupied_co[color] & ~_INITIAL.pawns & ~_INITIAL.kings)
+    ]
+    pieces = [
+        (chess.BB_SQUARES[square], board.piece_type_at(square))
+        for square in chess.SquareSet(board.occupied_co[color] & ~board.pawns & ~board.kings)
+    ]
+    as_original = [
+        [0 if kind == home_kind and _region(home, home_kind, sealed, walls) & mask else _INFEASIBLE
+         for home, home_kind in originals]
+        for mask, kind in pieces
+    ]
+    if len(pawn_rows) + len(pieces) > 8 + len(originals):
+        return None
+    if len(pieces) <= len(originals) and min_cost_assignment(as_original) == 0:
+        total = min_cost_assignment(pawn_rows)  # every piece can be an original unit: the pawns pay alone
+    else:
+        last_rank = chess.BB_RANK_8 if color == chess.WHITE else chess.BB_RANK_1
+        piece_rows = []
+        for (mask, kind), originals_row in zip(pieces, as_original, strict=True):
+            assert kind is not None
+            squares = sum(
+                chess.BB_SQUARES[q]
+                for q in chess.SquareSet(last_rank)
+                if _region(chess.BB_SQUARES[q], kind, sealed, walls) & mask
+            )
+            piece_rows.append([_captures_to(levels, squares) for levels in reach] + originals_row)
+        total = min_cost_assignment([row + [_INFEASIBLE] * len(originals) for row in pawn_rows] + piece_rows)
+    return None if total >= _INFEASIBLE else total
+
+
+def pawn_paths(facts: _Facts) -> str | None:
+    """The pawns' captures counted along the squares they can have passed: every unit
+    on the board is one of the side's original units, and the captures its pawns made
+    plus the captures its pieces are known to have made are at most the number of
+    units the opponent is missing.
+
+    Model: an assignment (each original unit to at most one unit on the board) of cost
+    at most the pawns' captures: a pawn on square s assigned the pawn from file g costs
+    the least number of diagonal moves on a way from g's home square to s that never
+    stands on a sealed square (:func:`_sealed_squares`) and never steps straight
+    across an opponent's wall (:func:`_walls`; see :func:`_pawn_reach`); a piece on s
+    assigned an original piece of its type whose region holds s (:func:`_region`) costs
+    0; assigned the pawn from file g it costs the least such number to a promotion
+    square q whose region for the piece's type holds s. The pieces known taken by
+    pieces are the opponent's initial pieces captured at home where no pawn could take
+    them (:func:`_captured_at_home`). (Kuner: with Black's d7, e7, g7 at home and the
+    f-pawn on f6 walled in, White's promoted bishop on f8 came from f7, which a white
+    pawn entered only by a capture, and White's light bishops beyond one promoted on e8
+    or g8 by captures; with Black's c8 and f8 bishops taken at home by pieces this uses
+    up all ten missing black units, so White's last move captured nothing that way.
+    Borodatow: a light bishop promoted on a8 behind Black's b7 at home could never leave
+    a8, which makes White's pawns need all fourteen missing black units.)
+
+    Sound: in a game reaching the position each unit on the board is an original unit
+    or a promoted pawn, all distinct (:func:`confined_regions`: an original piece stays
+    in its region, a promoted one in the region of its promotion square). A pawn moves
+    straight or, capturing (en passant too), diagonally, always forward; it never stands
+    on a sealed square (another unit stands there all game) nor steps between the two
+    squares of a wall (one of them is occupied at every moment by the wall's pawn); so
+    the way it went is one the distances range over, and it made at least that many
+    captures. Different units' captures remove different opponent units, and the
+    captures by pieces on the opponent's home squares are not pawn captures."""
+    board = facts.board
+    sealed, _ = facts.sealed
+    for color in chess.COLORS:
+        needed = pawn_path_captures(board, color, sealed)
+        if needed is None:
+            return f"the {_side_name(color)} units cannot all be original units or promoted pawns that got there"
+        by_pieces = _captured_at_home(board, sealed, not color)
+        missing = 16 - chess.popcount(board.occupied_co[not color])
+        if needed + by_pieces > missing:
+            return (
+                f"{_side_name(color)} pawns need at least {needed} captures on the squares they can have passed"
+                + (f" and {_side_name(color)} pieces took {by_pieces} units at home" if by_pieces else "")
+                + f", but {_side_name(not color)} is missing only {missing} units"
+            )
+    return None
+
+
 def no_last_move(facts: _Facts) -> str | None:
     """The position has a possible last move. Sound: every legal position but the
     initial one was reached by a legal move from a legal predecessor, the initial
@@ -900,6 +1043,7 @@ RULES: list[tuple[str, Rule]] = [
     ("king-region", king_region),
     ("promoted-in-place", promoted_in_place),
     ("captured-at-home", captured_at_home),
+    ("pawn-paths", pawn_paths),
     ("no-last-move", no_last_move),
 ]
 RULE_NAMES = [name for name, _ in RULES]

@@ -12,6 +12,7 @@ rejects a position that cannot occur in any game):
 2. **Known cages** (:class:`cages.library.Library`): a position that contains a cage
    verified by :mod:`cages` is illegal (Hwa 2022, definition of a cage). **Automatic
    cages** (:mod:`cages.propose`): when more than one candidate is left, the clusters
+   (and the groups of clusters joined through a king, :func:`cages.propose.linked_groups`)
    of each candidate's earliest position, and of the positions up to two retractions
    before it (:meth:`cages.propose.CageFinder.find`: rejected when every predecessor
    holds a cage or breaks a static rule), are proposed as cages and verified; a
@@ -224,10 +225,20 @@ class _Filters:
         self._dead: dict[str, Reason | None] = {}
         self._no_chain: set[tuple[str, int]] = set()
 
+    @staticmethod
+    def _memo(
+        table: dict[str, Reason | None], board: chess.Board, compute: Callable[[], Reason | None]
+    ) -> Reason | None:
+        """``compute()`` for ``board``, once per position (keyed by its FEN) in ``table``."""
+        key = board.fen()
+        if key not in table:
+            table[key] = compute()
+        return table[key]
+
     def cheap(self, board: chess.Board) -> Reason | None:
         """Why the position is impossible by static rules or a known cage, or None."""
-        key = board.fen()
-        if key not in self._cheap:
+
+        def compute() -> Reason | None:
             self.nodes += 1
             verdict = check_static(board)
             reason: Reason | None = None
@@ -239,33 +250,32 @@ class _Filters:
                 cage = self._cages.contains_cage(board)
                 if cage is not None:
                     reason = "cage", f"contains the known cage {cage}"
-            self._cheap[key] = reason
-        return self._cheap[key]
+            return reason
+
+        return self._memo(self._cheap, board, compute)
 
     def legality(self, board: chess.Board) -> Reason | None:
         """Why the legality pipeline (within its budget) proves the position illegal, or None."""
         if not self._use_legality:
             return None
-        key = board.fen()
-        if key not in self._illegal:
+
+        def compute() -> Reason | None:
             verdict = decide(board, max_nodes=self._legality_max_nodes, time_limit=self._legality_time_limit)
-            self._illegal[key] = (
-                ("legality", f"illegal: {verdict.reason}") if verdict.status == LegalityStatus.ILLEGAL else None
-            )
-        return self._illegal[key]
+            return ("legality", f"illegal: {verdict.reason}") if verdict.status == LegalityStatus.ILLEGAL else None
+
+        return self._memo(self._illegal, board, compute)
 
     def dead(self, board: chess.Board) -> Reason | None:
         """Dead reckoning: the position is dead, so the game ended there (FIDE 5.2.2), or None."""
         if not self._dead_reckoning:
             return None
-        key = board.fen()
-        if key not in self._dead:
-            self._dead[key] = (
-                ("dead reckoning", "dead reckoning: the position before it is dead, so the game had ended")
-                if is_dead(board, max_nodes=self._dead_max_nodes).status == DeadStatus.DEAD
-                else None
-            )
-        return self._dead[key]
+
+        def compute() -> Reason | None:
+            if is_dead(board, max_nodes=self._dead_max_nodes).status == DeadStatus.DEAD:
+                return "dead reckoning", "dead reckoning: the position before it is dead, so the game had ended"
+            return None
+
+        return self._memo(self._dead, board, compute)
 
     def costly_chain(self, chain: Chain, deadline: float | None = None, *, cages_only: bool = False) -> Reason | None:
         """Why a candidate's positions cannot occur by the costly filters, or None:

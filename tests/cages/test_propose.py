@@ -4,7 +4,7 @@ and adds them to the library (and its file)."""
 import chess
 
 from cages.library import Library
-from cages.propose import CageFinder, clusters, proposals
+from cages.propose import CageFinder, clusters, linked_groups, proposals
 from retro import rules
 from retro.lastmove.solver import solve
 
@@ -105,3 +105,28 @@ def test_one_colour_proposal_keeps_the_corner_bishop_and_its_pawns():
     # after c3xb4): the cluster holds both kings and Black's units too.
     board = chess.Board("8/8/8/8/1b6/kPP5/2PP4/KBb5 w - - 0 1")
     assert "8/8/8/8/8/1PP5/2PP4/1B6" in [p.board_fen() for p in proposals(board)]
+
+
+# Ceriani, White's last move PxB=N: before g7xNh8=N, Black's knight on h8 is caged by the
+# pawns and queen around it together with Black's Kd8, which keeps White's Kf8 off e8
+# although the two clusters do not touch.
+CERIANI_N = "2bk1K1N/1ppp1p1q/p5pp/8/8/8/8/8"
+CERIANI_N_BEFORE = "2bk1K1n/1ppp1pPq/p5pp/8/8/8/8/8 w - - 0 1"
+
+
+def test_linked_groups_join_clusters_through_a_king():
+    board = chess.Board(CERIANI_N_BEFORE)
+    assert len(clusters(board)) == 2
+    assert linked_groups(board) == [board.occupied]
+    # kings three steps from the other cluster do not join it
+    assert linked_groups(chess.Board("k7/8/8/8/8/8/PP6/KR5N w - - 0 1")) == []
+    linked = [p.board_fen() for p in proposals(board, linked=True)]
+    assert "2bk1K1n/1ppp1pPq/6pp/8/8/8/8/8" in linked  # the group without its free a6 pawn
+    assert all(chess.popcount(chess.Board(b + " w - - 0 1").kings) == 2 for b in linked[-4:])
+
+
+def test_linked_groups_solve_ceriani_without_a_cage_file():
+    """The rule's test: the cage of g7xNh8=N is a proposal of the linked group only."""
+    verdict = solve(chess.Board(CERIANI_N + " w - - 0 1"), None, use_legality=False, question="types")
+    assert {(s.side, s.type) for s in verdict.solutions} == {(chess.WHITE, "PxB=N")}
+    assert any(r.rule == "automatic cage" and r.moves == ("g7xNh8=N",) for r in verdict.rejections)

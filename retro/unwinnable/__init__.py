@@ -17,10 +17,10 @@ from a search that provably saw every reachable position
 before it is returned. Rules not modelled: the 75-move and fivefold-repetition
 automatic draws (ignored, as in the paper). The searches see every legal move because
 their move generator (:mod:`~retro.unwinnable.fastboard`) returns exactly python-chess's
-legal moves; ``reference=True`` makes python-chess itself generate them. By default the
-searches of both routines run in the compiled core (:mod:`~retro.unwinnable.jitcore`,
-numba), a port of the same search that visits the same positions and returns the same
-verdicts; ``compiled=False`` runs the pure-Python path.
+legal moves; ``reference=True`` makes python-chess itself generate them. Once a process
+has loaded it, the searches of both routines run in the compiled core
+(:mod:`~retro.unwinnable.jitcore`, numba), a port of the same search that visits the same
+positions and returns the same verdicts (``compiled``; see :func:`analyze`).
 
 Input requirements: one king of each colour, no pawn on a back rank, the side not to move
 not in check (otherwise :class:`InvalidPositionError`, a ``ValueError``).
@@ -29,6 +29,7 @@ not in check (otherwise :class:`InvalidPositionError`, a ``ValueError``).
 from __future__ import annotations
 
 import dataclasses
+import sys
 import time
 from typing import Any
 
@@ -163,13 +164,18 @@ def _replayed(board: chess.Board, line: list[chess.Move], winner: chess.Color) -
 
 
 def _use_compiled(compiled: bool | None, reference: bool) -> bool:
-    """Whether to run the compiled core: asked for (or not refused), no reference run,
-    and numba importable (the import is deferred to the first query)."""
+    """Whether to run the compiled core. ``None``: when this process has loaded it
+    (:func:`retro.unwinnable.jitcore.warm_up`; numba is not even imported otherwise);
+    ``True``: load it now if needed (when numba is available); never for ``reference``."""
     if reference or compiled is False:
         return False
-    from retro.unwinnable import jitcore
+    jitcore = sys.modules.get("retro.unwinnable.jitcore")
+    if compiled is None:
+        return jitcore is not None and jitcore.READY
+    from retro.unwinnable import jitcore as core
 
-    return jitcore.AVAILABLE
+    core.warm_up()
+    return core.READY
 
 
 def analyze(
@@ -186,14 +192,15 @@ def analyze(
 
     ``reference``: generate moves with python-chess instead of the fast generator (same
     answers, same nodes; much slower; for tests). ``compiled``: run the searches in the
-    compiled core (default: when numba is available and ``reference`` is off; same
-    answers, same nodes). ``fen``: the board's FEN when the caller has it (the verdict's
-    ``fen``; otherwise ``board.fen()``, a real cost next to the quick routine)."""
+    compiled core (same answers, same nodes; ``None``: when the process has loaded it with
+    :func:`retro.unwinnable.jitcore.warm_up`; ``True``: load it first if needed).
+    ``fen``: the board's FEN when the caller has it (the verdict's ``fen``; otherwise
+    ``board.fen()``, a real cost next to the quick routine)."""
     check_playable(board)
+    jit = _use_compiled(compiled, reference)  # a first load of the core is not the query's time
     start = time.perf_counter()
     state = from_board(board)
     generator = REFERENCE if reference else FAST
-    jit = _use_compiled(compiled, reference)
     if quick:
         status, moves, nodes, reason = quick_routine(state, winner, generator, compiled=jit)
     else:

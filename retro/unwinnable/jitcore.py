@@ -24,9 +24,12 @@ and one word packing turn, castling and en passant), so a hash collision can nev
 mistaken for a hit (a false hit would make an incomplete search look complete).
 
 Compiled once with ``cache=True`` (the machine code is kept in ``__pycache__`` for the
-next processes); :func:`warm_up` compiles or loads it ahead of the first query. Without
-numba (or with ``RETRO_JIT=0`` in the environment) :data:`AVAILABLE` is False and the
-routines run the pure-Python path.
+next processes; the first compile takes about 13 s of CPU, a later process loads it in
+about 0.5 s, plus 0.3-0.6 s to import numba). :func:`warm_up` compiles or loads it and
+makes it the default of :func:`retro.unwinnable.analyze` in the process; the batch
+commands and the benchmark call it, a single query does not (loading costs more than
+most queries). Without numba (or with ``RETRO_JIT=0`` in the environment)
+:data:`AVAILABLE` is False and the pure-Python path runs.
 """
 
 from __future__ import annotations
@@ -1032,10 +1035,16 @@ class CompiledHelpmateSearch:
         return bool(found)
 
 
+#: Whether :func:`warm_up` has loaded the core in this process (``analyze``'s default).
+READY = False
+
+
 def warm_up() -> float:
-    """Compile (or load from the cache) the compiled entry points; the seconds it took."""
+    """Compile (first run) or load from the cache the compiled entry points, and make the
+    core the default of :func:`retro.unwinnable.analyze` in this process; the seconds it took."""
+    global READY
     start = time.perf_counter()
-    if AVAILABLE:
+    if AVAILABLE and not READY:
         board = chess.Board()
         state: State = (
             board.pawns,
@@ -1052,4 +1061,5 @@ def warm_up() -> float:
         )
         quick_search(state, chess.WHITE)
         CompiledHelpmateSearch(chess.WHITE).search(state, 1, 10)
+        READY = True
     return time.perf_counter() - start

@@ -47,7 +47,8 @@ def test_batch_with_error_record(tmp_path, capsys) -> None:
 
 def test_batch_with_two_processes_gives_the_records_of_one(tmp_path, capsys) -> None:
     # -j 2 (retro.batch's parallel driver): the same records in the same order as -j 1
-    # (the seconds aside), for both commands, bad lines included.
+    # (the seconds aside), for both commands, bad lines included; and the same records
+    # from the pure-Python searches (--no-compiled) as from the compiled core (-f's default).
     lines = [
         "5r1k/6P1/7K/5q2/8/8/8/8 b - - black",
         "bad line",
@@ -59,9 +60,9 @@ def test_batch_with_two_processes_gives_the_records_of_one(tmp_path, capsys) -> 
     path.write_text("\n".join(lines) + "\n")
     for command in ("unwinnable", "dead"):
         runs = []
-        for jobs in ("1", "2"):
-            assert main([command, "-f", str(path), "--json", "--max-nodes", "20000", "-j", jobs]) == 0
+        for options in (["-j", "1"], ["-j", "2"], ["--no-compiled"]):
+            assert main([command, "-f", str(path), "--json", "--max-nodes", "20000", *options]) == 0
             records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
             runs.append([{k: v for k, v in r.items() if k != "seconds"} for r in records])
-        assert runs[0] == runs[1] and len(runs[0]) == len(lines)
+        assert runs[0] == runs[1] == runs[2] and len(runs[0]) == len(lines)
         assert runs[0][1]["status"] == "error"

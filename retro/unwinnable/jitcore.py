@@ -42,6 +42,7 @@ from typing import Any
 import chess
 import numpy as np
 
+from retro.unwinnable import fastboard
 from retro.unwinnable.fastboard import State
 from retro.unwinnable.helpmate import KNIGHT_DISTANCE
 
@@ -72,8 +73,8 @@ __all__ = [
     "legal_moves",
     "play",
     "key",
-    "to_array",
-    "from_array",
+    "to_pos",
+    "from_pos",
     "warm_up",
 ]
 
@@ -705,7 +706,7 @@ def _row(states: np.ndarray, i: int) -> Pos:
 
 @njit(cache=True)
 def _helpmate(
-    root: np.ndarray,
+    root: Pos,
     winner: int,
     max_depth: int,
     node_bound: int,
@@ -735,19 +736,7 @@ def _helpmate(
     cut_limit = False
     cut_stale = False
     ply = 0  # the frame being entered
-    state = (
-        root[0],
-        root[1],
-        root[2],
-        root[3],
-        root[4],
-        root[5],
-        root[6],
-        root[7],
-        root[8],
-        root[9],
-        root[10],
-    )
+    state = root
     depth = max_depth
     after = False
     top = 0  # first free index of buf
@@ -834,24 +823,13 @@ def _helpmate(
 
 
 @njit(cache=True)
-def _quick(root: np.ndarray, winner: int) -> tuple[int, np.ndarray, int, np.ndarray]:
+def _quick(root: Pos, winner: int) -> tuple[int, np.ndarray, int, int]:
     """``advance_forced`` then ``_bounded_dfs`` of the quick routine. Returns (outcome,
-    line, nodes, the position after the forced moves) with outcome 1 mate found, 0 the
-    whole tree seen without a mate, -1 interrupted (depth or node budget)."""
+    line, nodes, number of forced moves) with outcome 1 mate found (the line: forced moves
+    and the search's path), 0 the whole tree seen without a mate, -1 interrupted (depth or
+    node budget; the line: the forced moves)."""
     buf = np.empty((_QUICK_DEPTH + 2) * _MOVE_ROOM + 2 * _MOVE_ROOM, np.int64)
-    state = (
-        root[0],
-        root[1],
-        root[2],
-        root[3],
-        root[4],
-        root[5],
-        root[6],
-        root[7],
-        root[8],
-        root[9],
-        root[10],
-    )
+    state = root
     line = np.empty(_FORCED_LIMIT + _QUICK_DEPTH + 1, np.int64)
     forced = 0
     seen = np.empty((_FORCED_LIMIT + 1, 9), np.int64)
@@ -884,9 +862,6 @@ def _quick(root: np.ndarray, winner: int) -> tuple[int, np.ndarray, int, np.ndar
         if repeated:
             break
         seen_count += 1
-    start = np.empty(11, np.int64)
-    for i in range(11):
-        start[i] = state[i]
     states = np.empty((_QUICK_DEPTH + 1, 11), np.int64)
     starts = np.empty(_QUICK_DEPTH + 1, np.int64)
     ends = np.empty(_QUICK_DEPTH + 1, np.int64)
@@ -900,11 +875,11 @@ def _quick(root: np.ndarray, winner: int) -> tuple[int, np.ndarray, int, np.ndar
         expanded = False
         if end == top:
             if state[8] != winner and _in_check(state):
-                return 1, line[: forced + ply].copy(), _QUICK_NODES - budget, start
+                return 1, line[: forced + ply].copy(), _QUICK_NODES - budget, forced
         elif not _insufficient(state, winner):
             budget -= 1
             if ply >= _QUICK_DEPTH or budget < 0:
-                return -1, line[:0].copy(), _QUICK_NODES - budget, start
+                return -1, line[:forced].copy(), _QUICK_NODES - budget, forced
             for i in range(11):
                 states[ply, i] = state[i]
             starts[ply] = top
@@ -918,7 +893,7 @@ def _quick(root: np.ndarray, winner: int) -> tuple[int, np.ndarray, int, np.ndar
             top = starts[ply]
             ply -= 1
         if ply < 0:
-            return 0, line[:0].copy(), _QUICK_NODES - budget, start
+            return 0, line[:0].copy(), _QUICK_NODES - budget, forced
         move = buf[nexts[ply]]
         nexts[ply] += 1
         line[forced + ply] = move
@@ -927,69 +902,83 @@ def _quick(root: np.ndarray, winner: int) -> tuple[int, np.ndarray, int, np.ndar
 
 
 @njit(cache=True)
-def _legal_moves_array(root: np.ndarray) -> np.ndarray:
+def _legal_moves_array(root: Pos) -> np.ndarray:
     buf = np.empty(_MOVE_ROOM, np.int64)
-    end = _legal_moves(_row(root.reshape(1, 11), 0), buf, 0)
+    end = _legal_moves(root, buf, 0)
     return buf[:end].copy()
 
 
 @njit(cache=True)
-def _play_array(root: np.ndarray, move: int) -> np.ndarray:
-    after = _play(_row(root.reshape(1, 11), 0), move)
-    out = np.empty(11, np.int64)
-    for i in range(11):
-        out[i] = after[i]
-    return out
+def _play_tuple(root: Pos, move: int) -> Pos:
+    return _play(root, move)
 
 
 @njit(cache=True)
-def _key_array(root: np.ndarray) -> np.ndarray:
+def _key_array(root: Pos) -> np.ndarray:
     buf = np.empty(_MOVE_ROOM, np.int64)
-    state = _row(root.reshape(1, 11), 0)
     out = np.empty(9, np.int64)
     for i in range(8):
-        out[i] = state[i]
-    out[8] = _key_word(state, buf, 0)
+        out[i] = root[i]
+    out[8] = _key_word(root, buf, 0)
     return out
 
 
 # --- Python side -----------------------------------------------------------------------
 
 
-def to_array(state: State) -> np.ndarray:
-    """The int64 array of a :data:`~retro.unwinnable.fastboard.State`."""
-    ep = state[10]
-    words = (*state[:8], int(state[8]), state[9], (1 << 64) - 1 if ep is None else ep)
-    return np.array(words, dtype=np.uint64).view(np.int64)
+_WRAP = 1 << 64
 
 
-def from_array(array: np.ndarray) -> State:
-    """The :data:`~retro.unwinnable.fastboard.State` of an int64 array."""
-    words = [int(value) for value in array.view(np.uint64)]
-    ep = int(array[10])
+def to_pos(state: State) -> Pos:
+    """The :data:`Pos` of a :data:`~retro.unwinnable.fastboard.State` (bitboards with bit 63
+    set become negative int64; a tuple is the cheapest argument to pass to the core)."""
+    p, n, b, r, q, k, white, black, turn, castling, ep = state
+    return (
+        p - _WRAP if p >> 63 else p,
+        n - _WRAP if n >> 63 else n,
+        b - _WRAP if b >> 63 else b,
+        r - _WRAP if r >> 63 else r,
+        q - _WRAP if q >> 63 else q,
+        k - _WRAP if k >> 63 else k,
+        white - _WRAP if white >> 63 else white,
+        black - _WRAP if black >> 63 else black,
+        1 if turn else 0,
+        castling - _WRAP if castling >> 63 else castling,
+        -1 if ep is None else ep,
+    )
+
+
+def from_pos(pos: Pos) -> State:
+    """The :data:`~retro.unwinnable.fastboard.State` of a :data:`Pos`."""
+    words = [int(value) % _WRAP for value in pos]
+    ep = int(pos[10])
     return (*words[:8], bool(words[8]), words[9], None if ep < 0 else ep)  # type: ignore[return-value]
 
 
 def legal_moves(state: State) -> list[int]:
     """``fastboard.legal_moves`` computed by the compiled core (for tests)."""
-    return [int(move) for move in _legal_moves_array(to_array(state))]
+    return [int(move) for move in _legal_moves_array(to_pos(state))]
 
 
 def play(state: State, move: int) -> State:
     """``fastboard.play`` computed by the compiled core (for tests)."""
-    return from_array(_play_array(to_array(state), move))
+    return from_pos(_play_tuple(to_pos(state), move))
 
 
 def key(state: State) -> tuple[int, ...]:
     """The compiled transposition key: 8 bitboards and one word (turn, castling, legal en passant)."""
-    return tuple(int(value) for value in _key_array(to_array(state)))
+    return tuple(int(value) for value in _key_array(to_pos(state)))
 
 
 def quick_search(state: State, winner: chess.Color) -> tuple[int, list[int], int, State]:
     """The quick routine's forced moves and bounded search: (1 mate found / 0 no mate in
-    the whole tree / -1 gave up, the line, nodes, the position after the forced moves)."""
-    outcome, line, nodes, reached = _quick(to_array(state), int(winner))
-    return int(outcome), [int(move) for move in line], int(nodes), from_array(reached)
+    the whole tree / -1 gave up, the line (when 1), nodes, the position after the forced
+    moves (when -1; replayed here with :func:`fastboard.play`, usually zero moves))."""
+    outcome, line, nodes, forced = _quick(to_pos(state), int(winner))
+    moves = line.tolist()
+    for move in moves[:forced] if outcome == -1 else ():
+        state = fastboard.play(state, move)
+    return outcome, moves, nodes, state
 
 
 class CompiledHelpmateSearch:
@@ -1019,7 +1008,7 @@ class CompiledHelpmateSearch:
         self.iteration += 1
         found, count, self.cut_limit, self.cut_stale, line, self._keys, self._used, self._values, self._size = (
             _helpmate(
-                to_array(state),
+                to_pos(state),
                 self.winner,
                 max_depth,
                 node_bound,
@@ -1030,9 +1019,9 @@ class CompiledHelpmateSearch:
                 self._size,
             )
         )
-        self.nodes += int(count)
-        self.line = [int(move) for move in line] if found else []
-        return bool(found)
+        self.nodes += count
+        self.line = line.tolist() if found else []
+        return found
 
 
 #: Whether :func:`warm_up` has loaded the core in this process (``analyze``'s default).

@@ -33,7 +33,7 @@ def test_moves_play_and_key_agree_with_fastboard() -> None:
         state = fastboard.from_board(board)
         moves = fastboard.legal_moves(state)
         assert jitcore.legal_moves(state) == moves, board.fen()
-        assert jitcore.from_array(jitcore.to_array(state)) == state
+        assert jitcore.from_pos(jitcore.to_pos(state)) == state
         for position in [state] + [fastboard.play(state, move) for move in moves]:
             compiled_key = jitcore.key(position)
             assert keys.setdefault(fastboard.key(position), compiled_key) == compiled_key, board.fen()

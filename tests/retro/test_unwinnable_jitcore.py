@@ -93,3 +93,18 @@ def test_verdicts_agree_on_dev_positions() -> None:
                 ), (row["fen"], winner, quick)
                 reasons.add(f"{compiled.status} {compiled.reason}")
     assert {"winnable search", "unwinnable exhaustive search"} <= reasons, reasons
+
+
+def test_without_numba_the_pure_python_path_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    # compiled=True on a machine without numba (AVAILABLE False) falls back to pure Python.
+    import retro.unwinnable as unwinnable
+
+    board = chess.Board("8/8/8/4k3/8/8/8/3QK3 b - - 0 1")
+    expected = analyze(board, chess.WHITE, max_nodes=20_000, compiled=True)
+    monkeypatch.setattr(jitcore, "AVAILABLE", False)
+    monkeypatch.setattr(jitcore, "READY", False)
+    assert not unwinnable._use_compiled(True, False)
+    assert not unwinnable._use_compiled(None, False)
+    fallback = analyze(board, chess.WHITE, max_nodes=20_000, compiled=True)
+    assert (fallback.status, fallback.line, fallback.nodes) == (expected.status, expected.line, expected.nodes)
+    assert expected.status == "winnable"

@@ -1034,20 +1034,7 @@ def warm_up() -> float:
     global READY
     start = time.perf_counter()
     if AVAILABLE and not READY:
-        board = chess.Board()
-        state: State = (
-            board.pawns,
-            board.knights,
-            board.bishops,
-            board.rooks,
-            board.queens,
-            board.kings,
-            board.occupied_co[chess.WHITE],
-            board.occupied_co[chess.BLACK],
-            board.turn,
-            board.clean_castling_rights(),
-            board.ep_square,
-        )
+        state = fastboard.from_board(chess.Board())
         quick_search(state, chess.WHITE)
         CompiledHelpmateSearch(chess.WHITE).search(state, 1, 10)
         READY = True

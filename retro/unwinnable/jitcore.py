@@ -26,10 +26,10 @@ mistaken for a hit (a false hit would make an incomplete search look complete).
 Compiled once with ``cache=True`` (the machine code is kept in ``__pycache__`` for the
 next processes; the first compile takes about 13 s of CPU, a later process loads it in
 about 0.5 s, plus 0.3-0.6 s to import numba). :func:`warm_up` compiles or loads it and
-makes it the default of :func:`retro.unwinnable.analyze` in the process; the batch
-commands and the benchmark call it, a single query does not (loading costs more than
-most queries). Without numba (or with ``RETRO_JIT=0`` in the environment)
-:data:`AVAILABLE` is False and the pure-Python path runs.
+makes it the default of :func:`retro.unwinnable.analyze` in the process; long batches
+and the benchmark call it, a single query does not (loading costs more than most
+queries). Without numba (or with ``RETRO_JIT=0`` in the environment) :data:`AVAILABLE`
+is False and the pure-Python path runs.
 """
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ def add_search_arguments(parser: argparse.ArgumentParser, *, diagram: str) -> No
         "--compiled",
         action=argparse.BooleanOptionalAction,
         default=None,
-        help="run the searches in the compiled core (numba; same answers, about 6x faster per full query, 3x "
+        help="run the searches in the compiled core (numba; same answers, about 7x faster per full query, 4x "
         "per quick one). Default: on for a batch (-f) of at least "
         f"{COMPILED_FROM_LINES[False]:,} lines ({COMPILED_FROM_LINES[True]:,} with --quick), where it saves more "
         "than it costs to load (about 1 s; the very first run compiles it, about 15 s of CPU, cached for later "

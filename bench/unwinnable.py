@@ -11,7 +11,10 @@ and nodes (``-j N``: N processes; the times are per query, measured in the worke
 ``lichess``: data/lichess-30k-positions.txt with the intended winner = the side that just
 moved; prints verdict counts, mean / median / max time per position, mean nodes and time
 per node, for the full and/or the quick routine. Single process. ``--reference``: move
-generation by python-chess (the reference path) instead of the fast generator.
+generation by python-chess (the reference path) instead of the fast generator;
+``--pure-python``: the pure-Python searches instead of the compiled core. The compiled
+core's compile (first run) or load from its cache is timed before the first query and
+printed, not counted in the per-position figures.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from pathlib import Path
 
 import chess
 
-from retro.unwinnable import analyze
+from retro.unwinnable import analyze, jitcore
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -47,18 +50,32 @@ def _summary(name: str, counts: dict[str, int], times: list[float], nodes: list[
     sys.stdout.flush()
 
 
-def _dev_query(query: tuple[str, chess.Color, bool, int, bool, bool]) -> tuple[str, float, int, str, float]:
-    fen, winner, quick, max_nodes, reference, _ = query
+def _warm_up(compiled: bool) -> None:
+    """Compile or load the compiled core before the timed queries, and say how long it took."""
+    if compiled and jitcore.AVAILABLE:
+        print(f"[compiled core] compile or cache load: {jitcore.warm_up():.2f} s (not in the figures below)")
+    else:
+        print("[pure-Python searches]")
+    sys.stdout.flush()
+
+
+def _dev_query(query: tuple[str, chess.Color, bool, int, bool, bool, bool]) -> tuple[str, float, int, str, float]:
+    fen, winner, quick, max_nodes, reference, compiled, _ = query
     board = chess.Board(fen)
     cpu = time.process_time()
-    verdict = analyze(board, winner, quick=quick, max_nodes=max_nodes, reference=reference, fen=fen)
+    verdict = analyze(
+        board, winner, quick=quick, max_nodes=max_nodes, reference=reference, compiled=compiled, fen=fen
+    )
     return verdict.status, verdict.seconds, verdict.nodes, verdict.reason, time.process_time() - cpu
 
 
-def dev(max_nodes: int, quick: bool, verbose: bool = False, jobs: int = 1, reference: bool = False) -> None:
+def dev(
+    max_nodes: int, quick: bool, verbose: bool = False, jobs: int = 1, reference: bool = False, compiled: bool = True
+) -> None:
+    _warm_up(compiled and not reference)
     rows = [json.loads(line) for line in open(DATA / "unwinnability-dev.jsonl", encoding="utf-8") if line.strip()]
     queries = [
-        (row["fen"], winner, quick, max_nodes, reference, row[key])
+        (row["fen"], winner, quick, max_nodes, reference, compiled, row[key])
         for row in rows
         for winner, key in ((chess.WHITE, "white_can_win"), (chess.BLACK, "black_can_win"))
     ]
@@ -99,7 +116,10 @@ def dev(max_nodes: int, quick: bool, verbose: bool = False, jobs: int = 1, refer
         print("  undetermined", fen, side)
 
 
-def lichess(limit: int | None, max_nodes: int, routines: list[str], reference: bool = False) -> None:
+def lichess(
+    limit: int | None, max_nodes: int, routines: list[str], reference: bool = False, compiled: bool = True
+) -> None:
+    _warm_up(compiled and not reference)
     boards = []
     for line in open(DATA / "lichess-30k-positions.txt", encoding="utf-8"):
         fields = line.split()
@@ -117,7 +137,13 @@ def lichess(limit: int | None, max_nodes: int, routines: list[str], reference: b
         for fen, board in boards:
             cpu = time.process_time()
             verdict = analyze(
-                board, not board.turn, quick=routine == "quick", max_nodes=max_nodes, reference=reference, fen=fen
+                board,
+                not board.turn,
+                quick=routine == "quick",
+                max_nodes=max_nodes,
+                reference=reference,
+                compiled=compiled,
+                fen=fen,
             )
             cpu_times.append(time.process_time() - cpu)
             counts[verdict.status] = counts.get(verdict.status, 0) + 1
@@ -146,13 +172,14 @@ def main() -> None:
     parser.add_argument("--routine", choices=["full", "quick", "both"], default="both")
     parser.add_argument("-j", "--jobs", type=int, default=1, help="dev: worker processes")
     parser.add_argument("--reference", action="store_true", help="python-chess move generation (reference path)")
+    parser.add_argument("--pure-python", action="store_true", help="pure-Python searches, not the compiled core")
     args = parser.parse_args()
+    compiled = not args.pure_python
     if args.what == "dev":
-        dev(args.max_nodes, args.quick, args.verbose, args.jobs, args.reference)
+        dev(args.max_nodes, args.quick, args.verbose, args.jobs, args.reference, compiled)
     else:
-        lichess(
-            args.limit, args.max_nodes, ["full", "quick"] if args.routine == "both" else [args.routine], args.reference
-        )
+        routines = ["full", "quick"] if args.routine == "both" else [args.routine]
+        lichess(args.limit, args.max_nodes, routines, args.reference, compiled)
 
 
 if __name__ == "__main__":

@@ -370,13 +370,17 @@ def run_batch_command(
     statuses: Iterable[str],
     count: Callable[[Record], str] = lambda record: record["status"],
     summary: Callable[[collections.Counter[str], int], None] | None = None,
+    prepare: Callable[[int], None] | None = None,
 ) -> int:
     """The whole ``-f FILE`` mode of a command: run ``worker`` on every input line (with
     ``-j`` and the progress bar), print each record through ``render`` (or as JSON with
     ``--json``), then a summary on stderr: ``summary(counts, comments)`` when given, else
     the counts of ``count(record)`` (the status) in the order of ``statuses``. ``render``
-    also receives error records. Returns 0."""
+    also receives error records. ``prepare(number of input lines)`` runs once the input is
+    read, before the first line. Returns 0."""
     inputs = read_input_file(args.file)
+    if prepare is not None:
+        prepare(len(inputs.lines))  # e.g. load what pays off only for long batches, before the workers fork
     counts: collections.Counter[str] = collections.Counter()
     for record in run_batch(
         worker,

@@ -27,10 +27,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def dead_line(line: str, *, quick: bool = False, max_nodes: int = DEFAULT_MAX_NODES) -> dict[str, Any]:
+def dead_line(
+    line: str, *, quick: bool = False, max_nodes: int = DEFAULT_MAX_NODES, compiled: bool | None = None
+) -> dict[str, Any]:
     """Batch worker: one FEN line to the verdict's ``as_dict()`` (both sides asked)."""
     position = parse_fen(line, require_kings=True, valid=True)
-    return is_dead(position.board, quick=quick, max_nodes=max_nodes, both_sides=True, fen=position.fen).as_dict()
+    verdict = is_dead(
+        position.board, quick=quick, max_nodes=max_nodes, both_sides=True, compiled=compiled, fen=position.fen
+    )
+    return verdict.as_dict()
 
 
 def _text(record: dict[str, Any], *, batch: bool) -> str:

@@ -17,7 +17,10 @@ from a search that provably saw every reachable position
 before it is returned. Rules not modelled: the 75-move and fivefold-repetition
 automatic draws (ignored, as in the paper). The searches see every legal move because
 their move generator (:mod:`~retro.unwinnable.fastboard`) returns exactly python-chess's
-legal moves; ``reference=True`` makes python-chess itself generate them.
+legal moves; ``reference=True`` makes python-chess itself generate them. Once a process
+has loaded it, the searches of both routines run in the compiled core
+(:mod:`~retro.unwinnable.jitcore`, numba), a port of the same search that visits the same
+positions and returns the same verdicts (``compiled``; see :func:`analyze`).
 
 Input requirements: one king of each colour, no pawn on a back rank, the side not to move
 not in check (otherwise :class:`InvalidPositionError`, a ``ValueError``).
@@ -26,6 +29,7 @@ not in check (otherwise :class:`InvalidPositionError`, a ``ValueError``).
 from __future__ import annotations
 
 import dataclasses
+import sys
 import time
 from typing import Any
 
@@ -159,6 +163,21 @@ def _replayed(board: chess.Board, line: list[chess.Move], winner: chess.Color) -
     return replay.is_checkmate() and replay.turn != winner
 
 
+def _use_compiled(compiled: bool | None, reference: bool) -> bool:
+    """Whether to run the compiled core. ``None``: when this process has loaded it
+    (:func:`retro.unwinnable.jitcore.warm_up`; numba is not even imported otherwise);
+    ``True``: load it now if needed (when numba is available); never for ``reference``."""
+    if reference or compiled is False:
+        return False
+    jitcore = sys.modules.get("retro.unwinnable.jitcore")
+    if compiled is None:
+        return jitcore is not None and jitcore.READY
+    from retro.unwinnable import jitcore as core
+
+    core.warm_up()
+    return core.READY
+
+
 def analyze(
     board: chess.Board,
     winner: chess.Color,
@@ -166,22 +185,28 @@ def analyze(
     quick: bool = False,
     max_nodes: int = DEFAULT_MAX_NODES,
     reference: bool = False,
+    compiled: bool | None = None,
     fen: str | None = None,
 ) -> UnwinnabilityVerdict:
     """Can ``winner`` still checkmate in ``board``? See the module docstring.
 
     ``reference``: generate moves with python-chess instead of the fast generator (same
-    answers, same nodes; much slower; for tests). ``fen``: the board's FEN when the caller
-    has it (the verdict's ``fen``; otherwise ``board.fen()``, a real cost next to the quick
-    routine)."""
+    answers, same nodes; much slower; for tests). ``compiled``: run the searches in the
+    compiled core (same answers, same nodes; ``None``: when the process has loaded it with
+    :func:`retro.unwinnable.jitcore.warm_up`; ``True``: load it first if needed).
+    ``fen``: the board's FEN when the caller has it (the verdict's ``fen``; otherwise
+    ``board.fen()``, a real cost next to the quick routine)."""
     check_playable(board)
+    jit = _use_compiled(compiled, reference)  # a first load of the core is not the query's time
     start = time.perf_counter()
     state = from_board(board)
     generator = REFERENCE if reference else FAST
     if quick:
-        status, moves, nodes, reason = quick_routine(state, winner, generator)
+        status, moves, nodes, reason = quick_routine(state, winner, generator, compiled=jit)
     else:
-        status, moves, nodes, reason = full_routine(state, winner, max_nodes=max_nodes, generator=generator)
+        status, moves, nodes, reason = full_routine(
+            state, winner, max_nodes=max_nodes, generator=generator, compiled=jit
+        )
     line = [to_move(move) for move in moves]
     if status == "winnable" and not _replayed(board, line, winner):
         status, line, reason = "undetermined", [], "internal error: helpmate line failed replay"
@@ -203,18 +228,20 @@ def is_dead(
     max_nodes: int = DEFAULT_MAX_NODES,
     both_sides: bool = False,
     reference: bool = False,
+    compiled: bool | None = None,
     fen: str | None = None,
 ) -> DeadVerdict:
     """Is the position dead (no checkmate for either side)? White is asked first; Black is
     not asked when White can win, unless ``both_sides``."""
     start = time.perf_counter()
     fen = fen or board.fen()
-    white = analyze(board, chess.WHITE, quick=quick, max_nodes=max_nodes, reference=reference, fen=fen)
+    options: dict[str, Any] = {"quick": quick, "max_nodes": max_nodes, "reference": reference, "compiled": compiled}
+    white = analyze(board, chess.WHITE, fen=fen, **options)
     black = None
     if white.status == UnwinnabilityStatus.WINNABLE and not both_sides:
         status = DeadStatus.ALIVE
     else:
-        black = analyze(board, chess.BLACK, quick=quick, max_nodes=max_nodes, reference=reference, fen=fen)
+        black = analyze(board, chess.BLACK, fen=fen, **options)
         if UnwinnabilityStatus.WINNABLE in (white.status, black.status):
             status = DeadStatus.ALIVE
         elif white.status == black.status == UnwinnabilityStatus.UNWINNABLE:

@@ -168,6 +168,10 @@ class HelpmateSearch:
         """Whether the last iteration was incomplete (see the module docstring)."""
         return self.cut_limit or self.cut_stale
 
+    def clear_table(self) -> None:
+        """Forget the transposition table (the next iteration starts from an empty one)."""
+        self.table.clear()
+
     def search(self, state: State, max_depth: int, node_bound: int) -> bool:
         """One iteration: True if a mate was found (:attr:`line` then holds it).
 

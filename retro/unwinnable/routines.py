@@ -44,6 +44,7 @@ import functools
 import itertools
 import sys
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 import chess
 
@@ -53,6 +54,9 @@ from retro.unwinnable.helpmate import HelpmateSearch
 from retro.unwinnable.material import insufficient_state
 from retro.unwinnable.stalemate import unwinnable_without_stalemates
 from retro.unwinnable.static import unwinnable_static
+
+if TYPE_CHECKING:
+    from retro.unwinnable.jitcore import CompiledHelpmateSearch
 
 __all__ = ["quick_routine", "full_routine", "advance_forced", "QUICK_DEPTH", "QUICK_NODES"]
 
@@ -171,8 +175,20 @@ def _only_kings_pawns_bishops_closed(state: State) -> bool:
     return True
 
 
-def quick_routine(state: State, winner: chess.Color, generator: MoveGenerator = FAST) -> Result:
-    """Figure 10."""
+def quick_routine(
+    state: State, winner: chess.Color, generator: MoveGenerator = FAST, *, compiled: bool = False
+) -> Result:
+    """Figure 10. ``compiled``: steps 1 and 2 by the compiled core
+    (:func:`retro.unwinnable.jitcore.quick_search`, the same search)."""
+    if compiled:
+        from retro.unwinnable.jitcore import quick_search
+
+        outcome, line, nodes, state = quick_search(state, winner)
+        if outcome == 1:
+            return "winnable", line, nodes, "search"
+        if outcome == 0:
+            return "unwinnable", [], nodes, "exhaustive search"
+        return _quick_static(state, winner, nodes)
     state, forced, leading = advance_forced(state, generator=generator)
     budget = [QUICK_NODES]
     path: list[int] = []
@@ -184,7 +200,11 @@ def quick_routine(state: State, winner: chess.Color, generator: MoveGenerator = 
         return "unwinnable", [], QUICK_NODES - budget[0], "exhaustive search"
     except _Interrupted:
         pass
-    nodes = QUICK_NODES - budget[0]
+    return _quick_static(state, winner, QUICK_NODES - budget[0])
+
+
+def _quick_static(state: State, winner: chess.Color, nodes: int) -> Result:
+    """Step 3 of Figure 10, once the search gave up."""
     if _only_kings_pawns_bishops_closed(state) and unwinnable_static(to_board(state), winner):
         return "unwinnable", [], nodes, "semi-static"
     return "undetermined", [], nodes, "quick routine gave up"
@@ -204,15 +224,25 @@ def _mostly_rammed(state: State) -> bool:
     return rammed > 0 and 2 * rammed >= chess.popcount(pawns)
 
 
-def full_routine(state: State, winner: chess.Color, *, max_nodes: int, generator: MoveGenerator = FAST) -> Result:
+def full_routine(
+    state: State, winner: chess.Color, *, max_nodes: int, generator: MoveGenerator = FAST, compiled: bool = False
+) -> Result:
     """Figure 9, spending at most about ``max_nodes`` nodes; the semi-static check runs
     first on blocked-looking positions (:func:`_mostly_rammed`), otherwise after the first
     iteration (which answers most winnable positions at a fraction of its cost), or at the
-    end if the budget did not allow one."""
+    end if the budget did not allow one. ``compiled``: the Find-Helpmate iterations run in
+    the compiled core (:class:`retro.unwinnable.jitcore.CompiledHelpmateSearch`, the same
+    search); the closure search stays in Python."""
     static_checked = _mostly_rammed(state)
     if static_checked and unwinnable_static(to_board(state), winner):
         return "unwinnable", [], 0, "semi-static"
-    search = HelpmateSearch(winner, generator)
+    search: HelpmateSearch | CompiledHelpmateSearch
+    if compiled:
+        from retro.unwinnable.jitcore import CompiledHelpmateSearch
+
+        search = CompiledHelpmateSearch(winner)
+    else:
+        search = HelpmateSearch(winner, generator)
     closure = ClosureSearch(state, winner, generator)
     closure_nodes = 0
     closure_bound = CLOSURE_FIRST_BOUND
@@ -229,7 +259,7 @@ def full_routine(state: State, winner: chess.Color, *, max_nodes: int, generator
                 return "unwinnable", [], search.nodes, "semi-static"
         if not search.cut_limit:
             # Only stale transposition hits: redo this depth from an empty table.
-            search.table.clear()
+            search.clear_table()
             continue
         if depth == CLOSURE_FROM:
             if unwinnable_without_stalemates(to_board(advance_forced(state, generator=generator)[0]), winner):

@@ -47,7 +47,8 @@ def test_batch_with_error_record(tmp_path, capsys) -> None:
 
 def test_batch_with_two_processes_gives_the_records_of_one(tmp_path, capsys) -> None:
     # -j 2 (retro.batch's parallel driver): the same records in the same order as -j 1
-    # (the seconds aside), for both commands, bad lines included.
+    # (the seconds aside), for both commands, bad lines included; and the same records
+    # from the pure-Python searches (--no-compiled) as from the compiled core.
     lines = [
         "5r1k/6P1/7K/5q2/8/8/8/8 b - - black",
         "bad line",
@@ -59,9 +60,33 @@ def test_batch_with_two_processes_gives_the_records_of_one(tmp_path, capsys) -> 
     path.write_text("\n".join(lines) + "\n")
     for command in ("unwinnable", "dead"):
         runs = []
-        for jobs in ("1", "2"):
-            assert main([command, "-f", str(path), "--json", "--max-nodes", "20000", "-j", jobs]) == 0
+        for options in (["--compiled", "-j", "1"], ["--compiled", "-j", "2"], ["--no-compiled"]):
+            assert main([command, "-f", str(path), "--json", "--max-nodes", "20000", *options]) == 0
             records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
             runs.append([{k: v for k, v in r.items() if k != "seconds"} for r in records])
-        assert runs[0] == runs[1] and len(runs[0]) == len(lines)
+        assert runs[0] == runs[1] == runs[2] and len(runs[0]) == len(lines)
         assert runs[0][1]["status"] == "error"
+
+
+def test_batch_loads_the_compiled_core_only_for_long_batches(tmp_path, monkeypatch, capsys) -> None:
+    # Loading the core (about 1 s) pays off only from COMPILED_FROM_LINES lines on (more
+    # for --quick); --compiled / --no-compiled override the size.
+    from retro.commands import unwinnable as command
+
+    loads: list[int] = []
+    monkeypatch.setattr(command, "_load_compiled_core", lambda: loads.append(1))
+    monkeypatch.setattr(command, "COMPILED_FROM_LINES", {False: 3, True: 5})
+    path = tmp_path / "q.txt"
+    for lines, options, expected in (
+        (2, [], 0),
+        (3, [], 1),
+        (3, ["--quick"], 0),
+        (5, ["--quick"], 1),
+        (2, ["--compiled"], 1),
+        (3, ["--no-compiled"], 0),
+    ):
+        path.write_text("8/8/8/4k3/8/8/8/3QK3 b - - 0 1\n" * lines)
+        loads.clear()
+        assert main(["unwinnable", "-f", str(path), "--json", "--max-nodes", "2000", *options]) == 0
+        assert len(loads) == expected, (lines, options)
+        assert len(capsys.readouterr().out.splitlines()) == lines

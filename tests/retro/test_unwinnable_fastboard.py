@@ -87,25 +87,25 @@ def test_random_game_positions_and_their_children() -> None:
 
 
 def _same_verdicts(boards: list[chess.Board]) -> int:
+    """Compare the pure-Python fast path, the compiled core and the reference path."""
     compared = 0
     for board in boards:
         for winner in (chess.WHITE, chess.BLACK):
             for quick, budget in ((True, 0), (False, 150)):
-                fast = analyze(board, winner, quick=quick, max_nodes=budget or 1)
-                slow = analyze(board, winner, quick=quick, max_nodes=budget or 1, reference=True)
-                assert (fast.status, fast.line, fast.nodes, fast.reason) == (
-                    slow.status,
-                    slow.line,
-                    slow.nodes,
-                    slow.reason,
-                ), (board.fen(), winner, quick)
+                verdicts = [
+                    analyze(board, winner, quick=quick, max_nodes=budget or 1, **options)  # type: ignore[arg-type]
+                    for options in ({"compiled": False}, {"compiled": True}, {"reference": True})
+                ]
+                fast, compiled, slow = ((v.status, v.line, v.nodes, v.reason) for v in verdicts)
+                assert fast == slow, (board.fen(), winner, quick)
+                assert compiled == slow, (board.fen(), winner, quick)
                 compared += 1
     return compared
 
 
 def test_fast_and_reference_paths_agree_on_random_game_positions() -> None:
-    # Same verdict, same helpmate line, same node count: the fast generator changes the
-    # cost of a node, never the search.
+    # Same verdict, same helpmate line, same node count: the fast generator and the
+    # compiled core change the cost of a node, never the search.
     assert _same_verdicts(_random_game_positions(60, seed=11, stride=10)) == 240
 
 

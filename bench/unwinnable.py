@@ -63,9 +63,7 @@ def _dev_query(query: tuple[str, chess.Color, bool, int, bool, bool, bool]) -> t
     fen, winner, quick, max_nodes, reference, compiled, _ = query
     board = chess.Board(fen)
     cpu = time.process_time()
-    verdict = analyze(
-        board, winner, quick=quick, max_nodes=max_nodes, reference=reference, compiled=compiled, fen=fen
-    )
+    verdict = analyze(board, winner, quick=quick, max_nodes=max_nodes, reference=reference, compiled=compiled, fen=fen)
     return verdict.status, verdict.seconds, verdict.nodes, verdict.reason, time.process_time() - cpu
 
 

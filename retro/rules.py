@@ -939,8 +939,10 @@ def pawn_path_captures(board: chess.Board, color: chess.Color, sealed: chess.Bit
         for square in chess.SquareSet(board.occupied_co[color] & ~board.pawns & ~board.kings)
     ]
     as_original = [
-        [0 if kind == home_kind and _region(home, home_kind, sealed, walls) & mask else _INFEASIBLE
-         for home, home_kind in originals]
+        [
+            0 if kind == home_kind and _region(home, home_kind, sealed, walls) & mask else _INFEASIBLE
+            for home, home_kind in originals
+        ]
         for mask, kind in pieces
     ]
     if len(pawn_rows) + len(pieces) > 8 + len(originals):

@@ -184,8 +184,11 @@ def _ray_attacks(direction: int, square: int, occ: int) -> int:
 
 @njit(cache=True)
 def _rook_attacks(square: int, occ: int) -> int:
-    return _ray_attacks(0, square, occ) | _ray_attacks(1, square, occ) | _ray_attacks(4, square, occ) | _ray_attacks(
-        5, square, occ
+    return (
+        _ray_attacks(0, square, occ)
+        | _ray_attacks(1, square, occ)
+        | _ray_attacks(4, square, occ)
+        | _ray_attacks(5, square, occ)
     )
 
 
@@ -196,8 +199,11 @@ def _rank_attacks(square: int, occ: int) -> int:
 
 @njit(cache=True)
 def _bishop_attacks(square: int, occ: int) -> int:
-    return _ray_attacks(2, square, occ) | _ray_attacks(3, square, occ) | _ray_attacks(6, square, occ) | _ray_attacks(
-        7, square, occ
+    return (
+        _ray_attacks(2, square, occ)
+        | _ray_attacks(3, square, occ)
+        | _ray_attacks(6, square, occ)
+        | _ray_attacks(7, square, occ)
     )
 
 

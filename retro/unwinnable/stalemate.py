@@ -230,8 +230,7 @@ def stalemate_mobility(board: chess.Board) -> Mobility:
     """F(T) for the verified T computed as in the module docstring. The caller must check
     :func:`retro.unwinnable.static.static_applicable` (no castling right, no en passant)."""
     excluded = {
-        square: chess.BB_ALL & ~chess.BB_SQUARES[square]
-        for square in chess.SquareSet(board.kings | board.knights)
+        square: chess.BB_ALL & ~chess.BB_SQUARES[square] for square in chess.SquareSet(board.kings | board.knights)
     }
     while True:
         mob = mobility(board, excluded)

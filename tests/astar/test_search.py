@@ -333,7 +333,39 @@ def test_forced_last_move_behind_a_predecessor_with_a_proof_kernel() -> None:
         expected = "found" if last.move.uci() == "d3d4" else "no_kernel"
         assert find_kernel(last.predecessor, time_limit=20).status == expected
     goal_kernel = find_kernel(goal, time_limit=20)
-    aim = _predecessor_with_kernel(candidates, goal, goal_kernel, time.monotonic(), 30, 1_000_000)
+    aim = _predecessor_with_kernel(candidates, goal, goal_kernel, time.monotonic(), 30, 1_000_000, {})
     assert aim.last is not None and aim.last.move == chess.Move.from_uci("d3d4")
     assert aim.kernel is not None and aim.kernel.status == "found" and aim.kernel is not goal_kernel
     assert aim.kernel_goal.fen() == aim.target.fen() == aim.last.predecessor.fen()
+
+
+def test_without_a_predecessor_kernel_the_goal_stays_the_target() -> None:
+    """Dev legal #152 (White's last move was a queen capture on f5, of one of several
+    kinds): when no predecessor's kernel is known, the search targets the goal with the
+    goal's kernel, not a predecessor, which has one black unit more than every initial
+    path of the goal's kernel (the old fallback: every complete path was a dead end).
+    The kernel searches the pipeline ran are read from the memo, not run again: here
+    the memo says every predecessor's search ran out of time with no limit, so nothing
+    is searched."""
+    import time
+
+    from astar.last_move import forced_last_moves
+    from retro.legality import KernelMemo, KernelResult, KernelSearchStatus, memo_key
+    from retro.proofgame import _predecessor_with_kernel
+
+    goal = chess.Board(_DEV_LEGAL[152])
+    candidates = forced_last_moves(goal)
+    assert len(candidates) > 1 and all(last.move.to_square == chess.F5 for last in candidates)
+    goal_kernel = KernelResult(KernelSearchStatus.FOUND, ("wxPa1",))  # stands for the goal's kernel
+    unknown = KernelResult(KernelSearchStatus.UNKNOWN)
+    memo: KernelMemo = {memo_key(last.predecessor): (unknown, None) for last in candidates}
+    began = time.monotonic()
+    aim = _predecessor_with_kernel(candidates, goal, goal_kernel, began, 60, 1_000_000, memo)
+    assert time.monotonic() - began < 1  # no kernel search ran
+    assert aim.last is None and aim.kernel is goal_kernel and aim.target is goal
+    # a kernel the memo holds for the second candidate's predecessor is the one used
+    second = candidates[1]
+    found = KernelResult(KernelSearchStatus.FOUND, ("wPa0xPb1",))
+    memo[memo_key(second.predecessor)] = (found, 1.0)
+    aim = _predecessor_with_kernel(candidates, goal, goal_kernel, time.monotonic(), 60, 1_000_000, memo)
+    assert aim.last == second and aim.kernel is found and aim.target is second.predecessor

@@ -23,7 +23,14 @@
   leads the following legs (switching back at once let the admissible leg undo what the
   non-admissible one had prepared, e.g. a king stepping off the file a rook must cross);
   a dead end (unreachable from the committed node) or a committed position met again in
-  the same attempt starts over from the beginning with a new seed. :class:`Descent` is
+  the same attempt starts over from the beginning with a new seed. A leg that starts at
+  most :data:`FINISH_H` from the goal by the first (admissible) heuristic is a
+  *finishing* leg: that heuristic leads, without patience and with
+  :data:`FINISH_LEG_FACTOR` times the nodes. Near the goal the last moves often climb
+  before they descend (dev #46: the king steps off d1 to let a rook pass to c1, and
+  steps back; h stays 2 for several plies), which patience cut off, and the leg's best
+  node was its start, so the whole committed line was thrown away; from that node a
+  search without patience finds the goal in 5,776 nodes. :class:`Descent` is
   the same search, resumable in slices (:mod:`astar.portfolio`). Committing is what
   makes it incomplete, never unsound: the moves are real and the final game is
   replay-checked.
@@ -330,6 +337,14 @@ def search_descending(
     return descent.run(max_nodes=max_nodes, time_limit=time_limit, on_improve=on_improve)
 
 
+#: A leg from a node whose first heuristic (the admissible one, unless the caller swaps
+#: them) is at most this is a *finishing* leg (module docstring).
+FINISH_H = 4
+
+#: A finishing leg's nodes, in ordinary legs.
+FINISH_LEG_FACTOR = 4
+
+
 class Descent:
     """The committed-leg search of :func:`search_descending`, resumable: each
     :meth:`run` goes on from where the previous one stopped (the committed line, the
@@ -356,6 +371,7 @@ class Descent:
         self.best_path: tuple[chess.Move, ...] = ()
         self.fallback = 0  # 1 while the non-admissible heuristic leads
         self.committed = {position_key(init)}  # the positions the legs of this attempt started from
+        self.finish_nodes = FINISH_LEG_FACTOR * leg_nodes
 
     def run(
         self,
@@ -374,16 +390,19 @@ class Descent:
                 break
             result: SearchResult | None = None
             pair = self.heuristics(self.current)
-            for index in (self.fallback, 1 - self.fallback):
+            finishing = pair[0].value(self.current) <= FINISH_H
+            order = (0, 1) if finishing else (self.fallback, 1 - self.fallback)
+            for index in order:
+                leg_nodes = self.finish_nodes if finishing and index == 0 else self.leg_nodes
                 result = search(
                     self.current,
                     self.goal,
                     heuristic=pair[index],
                     weight=self.weight,
-                    max_nodes=max(1, min(self.leg_nodes, max_nodes - total)),
+                    max_nodes=max(1, min(leg_nodes, max_nodes - total)),
                     time_limit=left,
                     seed=self.seed,
-                    patience=self.patience,
+                    patience=None if finishing and index == 0 else self.patience,
                 )
                 self.seed += 1
                 total += result.nodes

@@ -369,3 +369,30 @@ def test_without_a_predecessor_kernel_the_goal_stays_the_target() -> None:
     memo[memo_key(second.predecessor)] = (found, 1.0)
     aim = _predecessor_with_kernel(candidates, goal, goal_kernel, time.monotonic(), 60, 1_000_000, memo)
     assert aim.last == second and aim.kernel is found and aim.target is second.predecessor
+
+
+@pytest.mark.parametrize("finish_h", [4, pytest.param(-1, marks=pytest.mark.slow)])
+def test_a_finishing_leg_climbs_to_the_goal(finish_h: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stalled best line of dev legal #46 (one of our own runs, 294 plies): White's f1
+    rook must reach c1 past its own king on d1 (the king steps off and back), and Black's
+    h6 queen must reach d2; the admissible bound stays 2 for several plies. A finishing
+    leg (no patience, more nodes) gets there; with the rule off (``FINISH_H`` -1) every
+    leg ends on the plateau after 700 nodes with its start as its best node, and the
+    search starts over instead."""
+    import astar.search
+    from astar.nonadmissible import NonAdmissibleHeuristic
+    from astar.search import Descent
+    from proofkernel.blocked import blocked_squares
+
+    monkeypatch.setattr(astar.search, "FINISH_H", finish_h)
+    goal = chess.Board(_DEV_LEGAL[46])
+    stalled = chess.Board("1N1r2b1/b1RB1Qn1/2N4q/nkqP1qQ1/3q4/R2RB3/2R1rp1b/nN1K1R2 w - - 8 148")
+
+    def heuristics(node: chess.Board):
+        mask = blocked_squares(goal, node)
+        return Heuristic(goal, mask), NonAdmissibleHeuristic(goal, mask)
+
+    result = Descent(stalled, goal, heuristics=heuristics, seed=1).run(max_nodes=12_000)
+    assert (result.status == "found") == (finish_h >= 0)
+    if result.status == "found":
+        assert ProofGame(stalled.fen(), result.moves).reaches(goal)

@@ -23,14 +23,15 @@
   leads the following legs (switching back at once let the admissible leg undo what the
   non-admissible one had prepared, e.g. a king stepping off the file a rook must cross);
   a dead end (unreachable from the committed node) or a committed position met again in
-  the same attempt starts over from the beginning with a new seed. A leg that starts at
-  most :data:`FINISH_H` from the goal by the first (admissible) heuristic is a
-  *finishing* leg: that heuristic leads, without patience and with
-  :data:`FINISH_LEG_FACTOR` times the nodes. Near the goal the last moves often climb
-  before they descend (dev #46: the king steps off d1 to let a rook pass to c1, and
-  steps back; h stays 2 for several plies), which patience cut off, and the leg's best
-  node was its start, so the whole committed line was thrown away; from that node a
-  search without patience finds the goal in 5,776 nodes. :class:`Descent` is
+  the same attempt starts over from the beginning with a new seed. Except near the goal:
+  when a leg with the first (admissible) heuristic made no progress from a node at most
+  :data:`FINISH_H` from the goal by that heuristic, a *finishing* leg with it follows at
+  once, without patience and with :data:`FINISH_LEG_FACTOR` times the nodes. Near the
+  goal the last moves often climb before they descend (dev #46: the king steps off d1
+  to let a rook pass to c1, and steps back; h stays 2 for several plies), which
+  patience cuts off; the non-admissible legs then went round in circles and the whole
+  committed line was thrown away. From that node a search without patience finds the
+  goal in 5,776 nodes. A run whose legs progress never gets a finishing leg. :class:`Descent` is
   the same search, resumable in slices (:mod:`astar.portfolio`). Committing is what
   makes it incomplete, never unsound: the moves are real and the final game is
   replay-checked.
@@ -350,7 +351,8 @@ class Descent:
     :meth:`run` goes on from where the previous one stopped (the committed line, the
     leading heuristic, the positions committed to, the seed), so a search cut into
     slices makes the moves of one long run, except that the leg a run's budget cuts
-    short commits to its best node early."""
+    short commits to its best node early (or, when it had not progressed, is run again
+    by the next run instead of starting over)."""
 
     def __init__(
         self,
@@ -390,10 +392,13 @@ class Descent:
                 break
             result: SearchResult | None = None
             pair = self.heuristics(self.current)
-            finishing = pair[0].value(self.current) <= FINISH_H
-            order = (0, 1) if finishing else (self.fallback, 1 - self.fallback)
-            for index in order:
-                leg_nodes = self.finish_nodes if finishing and index == 0 else self.leg_nodes
+            # the leading heuristic, then the other one; near the goal a finishing leg follows the first one's
+            legs = [(self.fallback, self.leg_nodes, self.patience), (1 - self.fallback, self.leg_nodes, self.patience)]
+            if pair[0].value(self.current) <= FINISH_H:
+                legs.insert(legs.index((0, self.leg_nodes, self.patience)) + 1, (0, self.finish_nodes, None))
+            for index, leg_nodes, patience in legs:
+                if total >= max_nodes:
+                    break
                 result = search(
                     self.current,
                     self.goal,
@@ -402,7 +407,7 @@ class Descent:
                     max_nodes=max(1, min(leg_nodes, max_nodes - total)),
                     time_limit=left,
                     seed=self.seed,
-                    patience=None if finishing and index == 0 else self.patience,
+                    patience=patience,
                 )
                 self.seed += 1
                 total += result.nodes
@@ -412,6 +417,8 @@ class Descent:
                     self.fallback = index  # the heuristic that progressed leads the next leg
                     break
             dead_end = result is None or result.status == "unreachable" or not result.best_moves
+            if dead_end and total >= max_nodes and (result is None or result.status == "budget"):
+                break  # cut by this run's budget, not a dead end: the next run goes on from here
             if dead_end and not self.path and result is not None and result.status == "unreachable":
                 return SearchResult("unreachable", (), total, time.monotonic() - start)
             if not dead_end:

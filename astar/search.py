@@ -23,7 +23,16 @@
   leads the following legs (switching back at once let the admissible leg undo what the
   non-admissible one had prepared, e.g. a king stepping off the file a rook must cross);
   a dead end (unreachable from the committed node) or a committed position met again in
-  the same attempt starts over from the beginning with a new seed. :class:`Descent` is
+  the same attempt starts over from the beginning with a new seed. Except near the goal:
+  when both legs made no progress from a node at most :data:`FINISH_H` from the goal by
+  the first (admissible) heuristic, a *finishing* leg with that heuristic follows,
+  without patience and with :data:`FINISH_LEG_FACTOR` times the nodes, before the
+  search starts over. Near the goal the last moves often climb before they descend
+  (dev #46: the king steps off d1 to let a rook pass to c1, and steps back; h stays 2
+  for several plies), which patience cuts off, and then the whole committed line was
+  thrown away; from that node a search without patience finds the goal in 5,776 nodes.
+  Only a line that would have been thrown away gets a finishing leg (running it right
+  after the first stalled leg slowed an easy position, dev #44, from 5 to 28 s). :class:`Descent` is
   the same search, resumable in slices (:mod:`astar.portfolio`). Committing is what
   makes it incomplete, never unsound: the moves are real and the final game is
   replay-checked.
@@ -330,12 +339,21 @@ def search_descending(
     return descent.run(max_nodes=max_nodes, time_limit=time_limit, on_improve=on_improve)
 
 
+#: A leg from a node whose first heuristic (the admissible one, unless the caller swaps
+#: them) is at most this is a *finishing* leg (module docstring).
+FINISH_H = 4
+
+#: A finishing leg's nodes, in ordinary legs.
+FINISH_LEG_FACTOR = 4
+
+
 class Descent:
     """The committed-leg search of :func:`search_descending`, resumable: each
     :meth:`run` goes on from where the previous one stopped (the committed line, the
     leading heuristic, the positions committed to, the seed), so a search cut into
     slices makes the moves of one long run, except that the leg a run's budget cuts
-    short commits to its best node early."""
+    short commits to its best node early (or, when it had not progressed, is run again
+    by the next run instead of starting over)."""
 
     def __init__(
         self,
@@ -356,6 +374,7 @@ class Descent:
         self.best_path: tuple[chess.Move, ...] = ()
         self.fallback = 0  # 1 while the non-admissible heuristic leads
         self.committed = {position_key(init)}  # the positions the legs of this attempt started from
+        self.finish_nodes = FINISH_LEG_FACTOR * leg_nodes
 
     def run(
         self,
@@ -374,16 +393,22 @@ class Descent:
                 break
             result: SearchResult | None = None
             pair = self.heuristics(self.current)
-            for index in (self.fallback, 1 - self.fallback):
+            # the leading heuristic, the other one, then (near the goal) a finishing leg
+            legs = [(self.fallback, self.leg_nodes, self.patience), (1 - self.fallback, self.leg_nodes, self.patience)]
+            if pair[0].value(self.current) <= FINISH_H:
+                legs.append((0, self.finish_nodes, None))
+            for index, leg_nodes, patience in legs:
+                if total >= max_nodes:
+                    break
                 result = search(
                     self.current,
                     self.goal,
                     heuristic=pair[index],
                     weight=self.weight,
-                    max_nodes=max(1, min(self.leg_nodes, max_nodes - total)),
+                    max_nodes=max(1, min(leg_nodes, max_nodes - total)),
                     time_limit=left,
                     seed=self.seed,
-                    patience=self.patience,
+                    patience=patience,
                 )
                 self.seed += 1
                 total += result.nodes
@@ -393,6 +418,8 @@ class Descent:
                     self.fallback = index  # the heuristic that progressed leads the next leg
                     break
             dead_end = result is None or result.status == "unreachable" or not result.best_moves
+            if dead_end and total >= max_nodes and (result is None or result.status == "budget"):
+                break  # cut by this run's budget, not a dead end: the next run goes on from here
             if dead_end and not self.path and result is not None and result.status == "unreachable":
                 return SearchResult("unreachable", (), total, time.monotonic() - start)
             if not dead_end:

@@ -46,7 +46,7 @@ from retro.revmoves import predecessor, retractions
 from retro.rules import check_static
 from retro.status import CheckStatus, LegalityStatus
 
-__all__ = ["LegalityVerdict", "KernelResult", "KernelSearchStatus", "decide", "find_kernel"]
+__all__ = ["LegalityVerdict", "KernelMemo", "KernelResult", "KernelSearchStatus", "decide", "find_kernel", "memo_key"]
 
 _START = chess.Board()
 
@@ -136,6 +136,18 @@ def find_kernel(
     return KernelResult(status, nodes=search.nodes, models=len(models))
 
 
+#: The kernel searches a pipeline ran, by position (:func:`memo_key`): the result and the
+#: time limit it had (None: none). A caller that needs the kernel of one of these
+#: positions again (``retro.proofgame``: the predecessor behind a forced last move) reads it
+#: here instead of searching again.
+KernelMemo = dict[str, tuple[KernelResult, float | None]]
+
+
+def memo_key(board: chess.Board) -> str:
+    """The key of ``board`` in a :data:`KernelMemo`: its FEN without the move counters."""
+    return board.epd()
+
+
 class _Budget:
     def __init__(self, max_nodes: int, time_limit: float | None) -> None:
         self.max_nodes = max_nodes
@@ -194,8 +206,11 @@ def _refuted_by_static_retraction(
     return refuted(board, depth)
 
 
-def _refute(board: chess.Board, budget: _Budget, depth: int) -> tuple[str | None, KernelResult | None]:
-    """A proven reason why ``board`` is illegal, or None; plus the kernel result."""
+def _refute(
+    board: chess.Board, budget: _Budget, depth: int, kernels: KernelMemo | None = None
+) -> tuple[str | None, KernelResult | None]:
+    """A proven reason why ``board`` is illegal, or None; plus the kernel result. Every
+    kernel search run is recorded in ``kernels``."""
     if _same_as_start(board):
         return None, None
     static = check_static(board)
@@ -203,8 +218,11 @@ def _refute(board: chess.Board, budget: _Budget, depth: int) -> tuple[str | None
         return static.reason or str(static.rule), None
     if depth > 0 and _refuted_by_static_retraction(board, depth):
         return "no possible last move", None
-    result = find_kernel(board, max_nodes=max(1, budget.max_nodes - budget.nodes), time_limit=budget.left())
+    time_limit = budget.left()
+    result = find_kernel(board, max_nodes=max(1, budget.max_nodes - budget.nodes), time_limit=time_limit)
     budget.nodes += result.nodes
+    if kernels is not None:
+        kernels[memo_key(board)] = (result, time_limit)
     if result.status == KernelSearchStatus.NO_KERNEL:
         return "no proof kernel", result
     if result.status == KernelSearchStatus.NO_EXTENDED_KERNEL:
@@ -220,7 +238,7 @@ def _refute(board: chess.Board, budget: _Budget, depth: int) -> tuple[str | None
         if budget.out():
             return None, result
         if in_check or retraction.is_capture:
-            reason, _ = _refute(predecessor(board, retraction), budget, depth - 1)
+            reason, _ = _refute(predecessor(board, retraction), budget, depth - 1, kernels)
             if reason is None:
                 return None, result
         else:
@@ -228,19 +246,25 @@ def _refute(board: chess.Board, budget: _Budget, depth: int) -> tuple[str | None
             if len(open_candidates) > 1:
                 return None, result
     for retraction in open_candidates:
-        reason, _ = _refute(predecessor(board, retraction), budget, depth - 1)
+        reason, _ = _refute(predecessor(board, retraction), budget, depth - 1, kernels)
         if reason is None:
             return None, result
     return "no possible last move", result
 
 
 def decide(
-    board: chess.Board, *, max_nodes: int = 200_000, time_limit: float | None = 30.0, max_depth: int = 3
+    board: chess.Board,
+    *,
+    max_nodes: int = 200_000,
+    time_limit: float | None = 30.0,
+    max_depth: int = 3,
+    kernels: KernelMemo | None = None,
 ) -> LegalityVerdict:
-    """Run the pipeline on ``board`` (see the module docstring)."""
+    """Run the pipeline on ``board`` (see the module docstring); every kernel search it
+    runs (the goal's, its predecessors') is recorded in ``kernels``."""
     start = time.monotonic()
     budget = _Budget(max_nodes, time_limit)
-    reason, result = _refute(board, budget, max_depth)
+    reason, result = _refute(board, budget, max_depth, kernels)
     seconds = time.monotonic() - start
     if reason is not None:
         return LegalityVerdict(board.fen(), LegalityStatus.ILLEGAL, reason, nodes=budget.nodes, seconds=seconds)

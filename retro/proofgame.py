@@ -8,7 +8,9 @@ Pipeline (texel documentation, "If a position cannot be proven illegal ..."):
    ``illegal`` from them is returned as is (their soundness is theirs).
 2. A forced last move (:mod:`astar.last_move`) replaces the goal by its predecessor,
    the first candidate whose predecessor has a proof kernel, and that kernel replaces
-   the goal's (which may count the last move itself).
+   the goal's (which may count the last move itself). When no predecessor's kernel is
+   found, the goal stays the target, with its own kernel (whose initial paths could
+   never reach a predecessor).
 3. The initial paths (:mod:`astar.initial_path`): when the pipeline found a kernel, its
    extended kernel is solved with pawns advancing as late as possible, and its
    captures, then the quiet promotions the goal (or the forced last move's
@@ -58,7 +60,15 @@ from astar.search import Descent, SearchResult
 from proofkernel.blocked import blocked_squares
 from proofkernel.extended import extend_kernel
 from proofkernel.moves import parse_move
-from retro.legality import KernelResult, KernelSearchStatus, LegalityVerdict, decide, find_kernel
+from retro.legality import (
+    KernelMemo,
+    KernelResult,
+    KernelSearchStatus,
+    LegalityVerdict,
+    decide,
+    find_kernel,
+    memo_key,
+)
 from retro.rules import check_static
 from retro.status import CheckStatus, LegalityStatus
 
@@ -112,7 +122,8 @@ def prove(
     """Decide ``board``: legal with a replay-checked proof game, illegal, or unknown."""
     start = time.monotonic()
     fen = board.fen()
-    pipeline = _illegality(board, use_kernel=use_kernel, max_nodes=max_nodes, time_limit=time_limit)
+    kernels: KernelMemo = {}  # the pipeline's kernel searches, for the forced last move's predecessor
+    pipeline = _illegality(board, use_kernel=use_kernel, max_nodes=max_nodes, time_limit=time_limit, kernels=kernels)
     if pipeline.status == LegalityStatus.ILLEGAL:
         return ProofGameVerdict(
             fen, LegalityStatus.ILLEGAL, pipeline.reason, nodes=pipeline.nodes, seconds=time.monotonic() - start
@@ -121,7 +132,12 @@ def prove(
     init_board = init.copy(stack=False) if init is not None else chess.Board()
     # the pipeline's kernel runs from the start position, so it only guides a search from there
     aim = _aim(
-        board, pipeline.kernel_result if init is None else None, start=start, time_limit=time_limit, max_nodes=max_nodes
+        board,
+        pipeline.kernel_result if init is None else None,
+        start=start,
+        time_limit=time_limit,
+        max_nodes=max_nodes,
+        kernels=kernels,
     )
     legs = _Legs(init_board, aim.target, weight, non_admissible, on_improve)
     result, path, found_by = _attempts(legs, aim, max_nodes=max_nodes, time_limit=time_limit, start=start, seed=seed)
@@ -143,11 +159,15 @@ def prove(
     )
 
 
-def _illegality(board: chess.Board, *, use_kernel: bool, max_nodes: int, time_limit: float | None) -> LegalityVerdict:
-    """The illegality pipeline's verdict, or without ``use_kernel`` the static rules' alone."""
+def _illegality(
+    board: chess.Board, *, use_kernel: bool, max_nodes: int, time_limit: float | None, kernels: KernelMemo
+) -> LegalityVerdict:
+    """The illegality pipeline's verdict (its kernel searches recorded in ``kernels``), or
+    without ``use_kernel`` the static rules' alone."""
     if use_kernel:
         # at most half the time: the rest is for the proof-game search
-        return decide(board, max_nodes=max_nodes, time_limit=None if time_limit is None else time_limit / 2)
+        half = None if time_limit is None else time_limit / 2
+        return decide(board, max_nodes=max_nodes, time_limit=half, kernels=kernels)
     static = check_static(board)
     if static.status == CheckStatus.ILLEGAL:
         return LegalityVerdict(static.fen, LegalityStatus.ILLEGAL, static.reason or str(static.rule))
@@ -169,12 +189,18 @@ class _Aim:
 
 
 def _aim(
-    goal: chess.Board, kernel: KernelResult | None, *, start: float, time_limit: float | None, max_nodes: int
+    goal: chess.Board,
+    kernel: KernelResult | None,
+    *,
+    start: float,
+    time_limit: float | None,
+    max_nodes: int,
+    kernels: KernelMemo,
 ) -> _Aim:
     """The forced last move of ``goal`` to search behind, if any (step 2 of the module docstring)."""
     candidates = forced_last_moves(goal)
     if candidates and kernel is not None:
-        return _predecessor_with_kernel(candidates, goal, kernel, start, time_limit, max_nodes)
+        return _predecessor_with_kernel(candidates, goal, kernel, start, time_limit, max_nodes, kernels)
     return _Aim(candidates[0] if candidates else None, kernel, goal)
 
 
@@ -338,27 +364,44 @@ def _predecessor_with_kernel(
     start: float,
     time_limit: float | None,
     max_nodes: int,
+    kernels: KernelMemo,
 ) -> _Aim:
     """Among ``candidates`` (:func:`~astar.last_move.forced_last_moves` of ``goal``), the
     forced last move to search behind, the kernel of its predecessor and that
     predecessor (the board the kernel leads to). The predecessor's kernel, not the
     goal's: the goal's may count the last move itself. The first candidate whose
     predecessor has a kernel (the kernel search proves the others illegal or does not
-    decide them within a quarter of the time left, shared out); else the first candidate
-    with the goal's kernel. Only completeness depends on this choice (see
-    :mod:`astar.last_move`)."""
+    decide them within a quarter of the time left, shared out; a search the illegality
+    pipeline ran already, recorded in ``kernels``, is not run again unless this one gets
+    more time). Else no forced last move: the goal itself with its own kernel, since
+    that kernel's initial paths reach the goal's material and pawns, which a
+    predecessor differing by a capture or a pawn step can never be reached from. Only
+    completeness depends on this choice (see :mod:`astar.last_move`)."""
     left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - start))
     share = None if left is None else left / 4 / len(candidates)
     for candidate in candidates:
-        found = find_kernel(
-            candidate.predecessor,
-            max_nodes=max_nodes,
-            time_limit=share,
-            model_time_limit=10.0 if share is None else share,
-        )
+        known = kernels.get(memo_key(candidate.predecessor))
+        if known is not None and _settled(known, share):
+            found = known[0]
+        else:
+            found = find_kernel(
+                candidate.predecessor,
+                max_nodes=max_nodes,
+                time_limit=share,
+                model_time_limit=10.0 if share is None else share,
+            )
         if found.status == KernelSearchStatus.FOUND:
             return _Aim(candidate, found, candidate.predecessor)
-    return _Aim(candidates[0], goal_kernel, goal)
+    return _Aim(None, goal_kernel, goal)
+
+
+def _settled(known: tuple[KernelResult, float | None], time_limit: float | None) -> bool:
+    """Whether a recorded kernel search ``known`` (result, its time limit) answers a new
+    one with ``time_limit``: it ended by itself, or had at least as much time."""
+    result, had = known
+    if result.status != KernelSearchStatus.UNKNOWN:
+        return True
+    return had is None or (time_limit is not None and had >= time_limit)
 
 
 #: Nodes of a one-unit slice of the restart schedule (:mod:`astar.portfolio`): one

@@ -333,7 +333,67 @@ def test_forced_last_move_behind_a_predecessor_with_a_proof_kernel() -> None:
         expected = "found" if last.move.uci() == "d3d4" else "no_kernel"
         assert find_kernel(last.predecessor, time_limit=20).status == expected
     goal_kernel = find_kernel(goal, time_limit=20)
-    aim = _predecessor_with_kernel(candidates, goal, goal_kernel, time.monotonic(), 30, 1_000_000)
+    aim = _predecessor_with_kernel(candidates, goal, goal_kernel, time.monotonic(), 30, 1_000_000, {})
     assert aim.last is not None and aim.last.move == chess.Move.from_uci("d3d4")
     assert aim.kernel is not None and aim.kernel.status == "found" and aim.kernel is not goal_kernel
     assert aim.kernel_goal.fen() == aim.target.fen() == aim.last.predecessor.fen()
+
+
+def test_without_a_predecessor_kernel_the_goal_stays_the_target() -> None:
+    """Dev legal #152 (White's last move was a queen capture on f5, of one of several
+    kinds): when no predecessor's kernel is known, the search targets the goal with the
+    goal's kernel, not a predecessor, which has one black unit more than every initial
+    path of the goal's kernel (the old fallback: every complete path was a dead end).
+    The kernel searches the pipeline ran are read from the memo, not run again: here
+    the memo says every predecessor's search ran out of time with no limit, so nothing
+    is searched."""
+    import time
+
+    from astar.last_move import forced_last_moves
+    from retro.legality import KernelMemo, KernelResult, KernelSearchStatus, memo_key
+    from retro.proofgame import _predecessor_with_kernel
+
+    goal = chess.Board(_DEV_LEGAL[152])
+    candidates = forced_last_moves(goal)
+    assert len(candidates) > 1 and all(last.move.to_square == chess.F5 for last in candidates)
+    goal_kernel = KernelResult(KernelSearchStatus.FOUND, ("wxPa1",))  # stands for the goal's kernel
+    unknown = KernelResult(KernelSearchStatus.UNKNOWN)
+    memo: KernelMemo = {memo_key(last.predecessor): (unknown, None) for last in candidates}
+    began = time.monotonic()
+    aim = _predecessor_with_kernel(candidates, goal, goal_kernel, began, 60, 1_000_000, memo)
+    assert time.monotonic() - began < 1  # no kernel search ran
+    assert aim.last is None and aim.kernel is goal_kernel and aim.target is goal
+    # a kernel the memo holds for the second candidate's predecessor is the one used
+    second = candidates[1]
+    found = KernelResult(KernelSearchStatus.FOUND, ("wPa0xPb1",))
+    memo[memo_key(second.predecessor)] = (found, 1.0)
+    aim = _predecessor_with_kernel(candidates, goal, goal_kernel, time.monotonic(), 60, 1_000_000, memo)
+    assert aim.last == second and aim.kernel is found and aim.target is second.predecessor
+
+
+@pytest.mark.parametrize("finish_h", [4, pytest.param(-1, marks=pytest.mark.slow)])
+def test_a_finishing_leg_climbs_to_the_goal(finish_h: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stalled best line of dev legal #46 (one of our own runs, 294 plies): White's f1
+    rook must reach c1 past its own king on d1 (the king steps off and back), and Black's
+    h6 queen must reach d2; the admissible bound stays 2 for several plies. A finishing
+    leg (no patience, more nodes) gets there once both legs stall (17,142 nodes); with
+    the rule off (``FINISH_H`` -1) every
+    leg ends on the plateau after 700 nodes with its start as its best node, and the
+    search starts over instead."""
+    import astar.search
+    from astar.nonadmissible import NonAdmissibleHeuristic
+    from astar.search import Descent
+    from proofkernel.blocked import blocked_squares
+
+    monkeypatch.setattr(astar.search, "FINISH_H", finish_h)
+    goal = chess.Board(_DEV_LEGAL[46])
+    stalled = chess.Board("1N1r2b1/b1RB1Qn1/2N4q/nkqP1qQ1/3q4/R2RB3/2R1rp1b/nN1K1R2 w - - 8 148")
+
+    def heuristics(node: chess.Board):
+        mask = blocked_squares(goal, node)
+        return Heuristic(goal, mask), NonAdmissibleHeuristic(goal, mask)
+
+    result = Descent(stalled, goal, heuristics=heuristics, seed=1).run(max_nodes=20_000)
+    assert (result.status == "found") == (finish_h >= 0)
+    if result.status == "found":
+        assert ProofGame(stalled.fen(), result.moves).reaches(goal)

@@ -97,3 +97,21 @@ def test_static_retraction_never_refutes_a_played_position(choices: list[int]) -
             break
         board.push(moves[choice % len(moves)])
     assert not _refuted_by_static_retraction(board, 2)
+
+
+def test_decide_records_the_kernel_searches_it_runs() -> None:
+    """After 1.e4 f5 2.Qh5+ Black is in check, so the pipeline searches the kernel of the
+    goal and then of a predecessor: both are in the memo (the proof-game search reads a
+    forced last move's predecessor there)."""
+    from retro.legality import KernelSearchStatus, memo_key
+    from retro.revmoves import predecessor, retractions
+
+    board = chess.Board()
+    for san in ("e4", "f5", "Qh5+"):
+        board.push_san(san)
+    memo: dict = {}
+    verdict = decide(board, time_limit=20, kernels=memo)
+    assert verdict.status == "unknown"
+    assert memo[memo_key(board)][0].status == KernelSearchStatus.FOUND
+    before = {memo_key(predecessor(board, r)) for r in retractions(board)}
+    assert before & set(memo)

@@ -371,7 +371,8 @@ def test_without_a_predecessor_kernel_the_goal_stays_the_target() -> None:
     assert aim.last == second and aim.kernel is found and aim.target is second.predecessor
 
 
-@pytest.mark.parametrize("finish_h", [4, pytest.param(-1, marks=pytest.mark.slow)])
+@pytest.mark.slow
+@pytest.mark.parametrize("finish_h", [4, -1])
 def test_a_finishing_leg_climbs_to_the_goal(finish_h: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """A stalled best line of dev legal #46 (one of our own runs, 294 plies): White's f1
     rook must reach c1 past its own king on d1 (the king steps off and back), and Black's

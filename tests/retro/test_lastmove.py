@@ -111,6 +111,7 @@ POSITION_20 = "8/8/1Pp5/p7/P1p5/PpPp4/brpP4/kbK5 b - - 0 1"
 POSITION_21 = "8/2PN4/PPkPB3/K3B3/NPP5/2RP4/1P2R3/8 b - - 0 1"
 
 
+@pytest.mark.slow
 def test_position_2_dead_reckoning_picks_a5_a4():
     """Buchanan (paper 000, Position 2): Black's last move was ...Ke8-d8 or ...a5-a4,
     and only one comes from a live position. Without dead reckoning both survive; with
@@ -124,6 +125,7 @@ def test_position_2_dead_reckoning_picks_a5_a4():
     assert any(r.moves == ("Ke8-d8",) and "dead" in r.reason for r in verdict.rejections)
 
 
+@pytest.mark.slow
 def test_position_20_dead_reckoning_proves_en_passant():
     """Buchanan (paper 000, Position 20 = its Position 24, solution B.4): every other
     white last move (b5-b6, c5xb6 capturing a unit) comes from a dead position."""

@@ -123,6 +123,7 @@ def test_help_documents_the_batch_line_format(capsys):
     assert "retract=w|b|both" in text and "full FEN" in text and "did NOT make the" in text
 
 
+@pytest.mark.slow
 def test_time_limit_keeps_unchecked_candidates_and_progress_reports(monkeypatch):
     # The queen on e6 came from any of many squares, capturing any unit or none: many
     # candidates survive the cheap filters. With no time for the legality pipeline they

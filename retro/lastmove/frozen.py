@@ -66,29 +66,16 @@ from __future__ import annotations
 
 import chess
 
-from retro.rules import _steps_of
+from retro.rules import _HOME_RANK_PAWNS, _steps_of
 
 __all__ = ["frozen_units_reason"]
 
 _INITIAL = chess.Board()
-_DIAGONALS = ((1, 1), (1, -1), (-1, 1), (-1, -1))
-_ORTHOGONALS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 _CASTLED_KING = {chess.WHITE: chess.BB_C1 | chess.BB_G1, chess.BLACK: chess.BB_C8 | chess.BB_G8}
 _CASTLED_ROOK = {chess.WHITE: chess.BB_D1 | chess.BB_F1, chess.BLACK: chess.BB_D8 | chess.BB_F8}
-_HOME_RANK = {chess.WHITE: chess.BB_RANK_2, chess.BLACK: chess.BB_RANK_7}
 
 Origin = tuple[chess.Square, tuple[chess.Square, ...], chess.PieceType]
 """(origin square, squares passed between origin and destination, kind before the move)."""
-
-
-def _ray(square: chess.Square, step: tuple[int, int]) -> list[chess.Square]:
-    file, rank = chess.square_file(square), chess.square_rank(square)
-    squares: list[chess.Square] = []
-    while True:
-        file, rank = file + step[0], rank + step[1]
-        if not (0 <= file < 8 and 0 <= rank < 8):
-            return squares
-        squares.append(chess.square(file, rank))
 
 
 def _origins(square: chess.Square, piece: chess.Piece) -> list[Origin] | None:
@@ -102,11 +89,11 @@ def _origins(square: chess.Square, piece: chess.Piece) -> list[Origin] | None:
         return None
     pawn_from = [(o, (), chess.PAWN) for o in chess.SquareSet(chess.BB_PAWN_ATTACKS[not color][square])]
     if kind == chess.PAWN:
-        if chess.square_rank(square) in (0, 7) or bit & _HOME_RANK[color]:
+        if chess.square_rank(square) in (0, 7) or bit & _HOME_RANK_PAWNS[color]:
             return []
         one = square + back
         result: list[Origin] = [(one, (), chess.PAWN), *pawn_from]
-        if chess.BB_SQUARES[one + back] & _HOME_RANK[color]:
+        if chess.BB_SQUARES[one + back] & _HOME_RANK_PAWNS[color]:
             result.append((one + back, (one,), chess.PAWN))
         return result
     result = []
@@ -115,11 +102,10 @@ def _origins(square: chess.Square, piece: chess.Piece) -> list[Origin] | None:
     if kind in (chess.KNIGHT, chess.KING):
         table = chess.BB_KNIGHT_ATTACKS if kind == chess.KNIGHT else chess.BB_KING_ATTACKS
         return result + [(o, (), kind) for o in chess.SquareSet(table[square])]
-    steps = {chess.BISHOP: _DIAGONALS, chess.ROOK: _ORTHOGONALS}.get(kind, _DIAGONALS + _ORTHOGONALS)
-    for step in steps:
-        ray = _ray(square, step)
-        result += [(o, tuple(ray[:i]), kind) for i, o in enumerate(ray)]
-    return result
+    lines = chess.BB_DIAG_ATTACKS[square][0] if kind != chess.ROOK else chess.BB_EMPTY  # slides on an empty board
+    if kind != chess.BISHOP:
+        lines |= chess.BB_RANK_ATTACKS[square][0] | chess.BB_FILE_ATTACKS[square][0]
+    return result + [(o, tuple(chess.SquareSet(chess.between(square, o))), kind) for o in chess.SquareSet(lines)]
 
 
 def _attacks(kind: chess.PieceType, color: chess.Color, origin: chess.Square, target: chess.Square | None) -> bool:

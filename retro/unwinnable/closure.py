@@ -68,7 +68,7 @@ class ClosureSearch:
         self._ids: dict[object, int] = {}
         self._parent = [-1]
         self._via = [0]
-        self._frontier = [(0, 0, state)]  # (net score, -id, position)
+        self._frontier = [(0, 0, state)]  # (score, -id, position)
 
     def _start(self) -> None:
         state, winner, generator = self.root, self.winner, self.generator
@@ -136,7 +136,7 @@ class ClosureSearch:
             heapq.heappop(frontier)
             for move, child, child_key in children:
                 ids[child_key] = len(parent)
-                heapq.heappush(frontier, (net_score(child, winner), -len(parent), child))
+                heapq.heappush(frontier, (self._score(child), -len(parent), child))
                 parent.append(position_id)
                 via.append(move)
                 self._entered(position_id, move)
@@ -145,6 +145,10 @@ class ClosureSearch:
 
     #: Whether an exhausted search has seen every reachable position (a proof).
     exhaustive = True
+
+    def _score(self, state: State) -> int:
+        """The order of expansion (lower first): the net score here."""
+        return net_score(state, self.winner)
 
     def _restrict(self, position_id: int, moves: list[int]) -> list[int]:
         """The moves searched from the position with this id (all of them here)."""

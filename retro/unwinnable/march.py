@@ -1,0 +1,258 @@
+"""King march: a goal-directed scout for long helpmates where the kings must travel.
+
+A heuristic only, like the scout of :mod:`retro.unwinnable.focus`: it chooses which lines
+are searched first; a mate it finds is a line of legal moves (shortened and replayed with
+python-chess before it is shown), and exhausting it proves nothing.
+
+The mating pattern is chosen first, then the kings are routed to it:
+
+1. *Targets* (:func:`march_targets`). With the mobility regions of the position
+   (:mod:`retro.unwinnable.mobility`), a square t of the loser king's region is a candidate
+   mate square when a winner piece other than the king can attack t from its region (the
+   check), and the squares next to t that no winner piece can attack from its region are
+   either next to a square w of the winner king's region (at king distance 2 or more from
+   t, so both kings may stand there) or matched one to one with loser pieces whose regions
+   contain them (self-blocks). The winner king gets target w when it is needed, none
+   otherwise. Pairs are tried in the order of the kings' distances to their targets
+   inside their regions.
+2. *Routing* (:class:`MarchSearch`). A best-first search of the whole game (every legal
+   move; the closure search's machinery) in the order of ``4 * (d(loser king, t) +
+   d(winner king, w)) + flights``, where d is a king's distance counted on the current
+   board: a step costs 1 onto a square free for it, 3 onto a square that is attacked by
+   the enemy or holds a unit of its own (a unit that must first get out of the way, or a
+   guard that must first be moved), and squares with a pawn of its own, the enemy king or
+   an enemy pawn's attack are walls; flights are those of :func:`retro.unwinnable.netscore.flights`.
+   The cost of 3 makes the moves that clear a king's way (a guard stepping off a line, a
+   piece leaving a square) lower the score, so the search does not wander on a plateau of
+   moves that change nothing.
+
+Example (dev set, White to win): ``BkB5/pBp5/P1P5/4b3/8/8/8/5K2 w``. Every unit but the
+white bishops, the black bishop and the kings is frozen; White's bishops are light-squared
+and Black's king stands on a dark square, boxed in by them. The mate: Black's king on h1,
+its bishop on h2, White's king on f1 (covering g1 and g2) and a white bishop checking on
+the long diagonal. The bishops on c8 and b7 must first unguard c8 so that Black's king can
+walk out (about 30 plies of wandering for the other searches: the closure search had not
+met it after 3 million positions); routed to (h1, f1) the search meets the mate after
+about 2,300 positions.
+"""
+
+from __future__ import annotations
+
+import chess
+
+from retro.unwinnable.closure import ClosureSearch
+from retro.unwinnable.fastboard import FAST, MoveGenerator, State, to_board
+from retro.unwinnable.mobility import Mobility, mobility, step_targets
+from retro.unwinnable.netscore import flights
+from retro.unwinnable.static import static_applicable
+
+__all__ = ["march_targets", "king_route_length", "MarchSearch", "march_search", "MARCH_TARGETS"]
+
+#: At most this many (loser king, winner king) target pairs are tried.
+MARCH_TARGETS = 6
+#: The node bound of each search in the first round (doubled every round).
+MARCH_FIRST_BOUND = 1_000
+_STEP, _DETOUR, _UNREACHABLE = 1, 3, 60
+
+
+def _dilate(mask: chess.Bitboard) -> chess.Bitboard:
+    return mask | step_targets(chess.KING, chess.WHITE, mask)
+
+
+def _empty_board_attacks(piece_type: chess.PieceType, color: chess.Color, region: chess.Bitboard) -> chess.Bitboard:
+    """The squares a piece of this type attacks from some square of ``region`` on an empty board."""
+    if piece_type in (chess.PAWN, chess.KNIGHT, chess.KING):
+        return step_targets(piece_type, color, region)
+    attacks = 0
+    for square in chess.SquareSet(region):
+        if piece_type != chess.ROOK:
+            attacks |= chess.BB_DIAG_ATTACKS[square][0]
+        if piece_type != chess.BISHOP:
+            attacks |= chess.BB_RANK_ATTACKS[square][0] | chess.BB_FILE_ATTACKS[square][0]
+    return attacks
+
+
+def _pawn_attacks(board: chess.Board, color: chess.Color) -> chess.Bitboard:
+    return step_targets(chess.PAWN, color, board.pawns & board.occupied_co[color])
+
+
+def _region_distances(start: chess.Square, region: chess.Bitboard) -> dict[chess.Square, int]:
+    """King steps from ``start`` to the squares of ``region`` without leaving it."""
+    distances = {start: 0}
+    layer = chess.BB_SQUARES[start]
+    seen = layer
+    steps = 0
+    while layer:
+        steps += 1
+        layer = _dilate(layer) & region & ~seen
+        seen |= layer
+        for square in chess.SquareSet(layer):
+            distances[square] = steps
+    return distances
+
+
+def _matched(squares: list[chess.Square], regions: list[chess.Bitboard]) -> bool:
+    """Whether each square gets its own region containing it (augmenting paths)."""
+    owner: dict[int, chess.Square] = {}
+
+    def place(square: chess.Square, tried: set[int]) -> bool:
+        for i, region in enumerate(regions):
+            if region & chess.BB_SQUARES[square] and i not in tried:
+                tried.add(i)
+                if i not in owner or place(owner[i], tried):
+                    owner[i] = square
+                    return True
+        return False
+
+    return all(place(square, set()) for square in squares)
+
+
+def march_targets(
+    board: chess.Board, winner: chess.Color, mob: Mobility | None = None
+) -> list[tuple[chess.Square, chess.Square | None]]:
+    """Candidate (loser king square, winner king square or None) pairs, cheapest first
+    (module docstring); empty when the mobility fixpoint does not apply."""
+    if not static_applicable(board):
+        return []
+    mob = mob or mobility(board)
+    cover = 0
+    blockers: list[chess.Bitboard] = []
+    loser_king = winner_king = chess.A1
+    loser_region = winner_region = 0
+    for (square, color, piece_type), region in zip(mob.pieces, mob.region, strict=True):
+        if piece_type == chess.KING:
+            if color == winner:
+                winner_king, winner_region = square, region
+            else:
+                loser_king, loser_region = square, region
+        elif piece_type == chess.PAWN:
+            # Pawns are taken to stay where they are (see the module docstring).
+            here = chess.BB_SQUARES[square]
+            if color == winner:
+                cover |= step_targets(chess.PAWN, color, here)
+            else:
+                blockers.append(here)
+        elif color == winner:
+            cover |= _empty_board_attacks(piece_type, color, region)
+        else:
+            blockers.append(region)
+    # With the pawns where they are, their squares and the squares the enemy pawns attack
+    # are closed to the kings.
+    pawns = board.pawns
+    loser_region &= ~pawns & ~_pawn_attacks(board, winner)
+    winner_region &= ~pawns & ~_pawn_attacks(board, not winner)
+    loser_steps = _region_distances(loser_king, loser_region | chess.BB_SQUARES[loser_king])
+    winner_steps = _region_distances(winner_king, winner_region | chess.BB_SQUARES[winner_king])
+    pairs: list[tuple[int, chess.Square, chess.Square | None]] = []
+    for target in chess.SquareSet(loser_region & cover):
+        if target not in loser_steps:
+            continue
+        around = chess.BB_KING_ATTACKS[target]
+        uncovered = around & ~cover
+        best: tuple[int, chess.Square | None] | None = None
+        if _matched(list(chess.SquareSet(uncovered)), blockers):
+            best = (0, None)
+        for square, steps in winner_steps.items():
+            if (best is None or steps < best[0]) and chess.square_distance(square, target) >= 2:
+                rest = uncovered & ~chess.BB_KING_ATTACKS[square]
+                if rest != uncovered and _matched(list(chess.SquareSet(rest)), blockers):
+                    best = (steps, square)
+        if best is not None:
+            pairs.append((loser_steps[target] + best[0], target, best[1]))
+    pairs.sort(key=lambda pair: (pair[0], pair[1], -1 if pair[2] is None else pair[2]))
+    return [(target, square) for _, target, square in pairs]
+
+
+def _attacked(state: State, white: bool) -> chess.Bitboard:
+    """The squares the units of one colour attack (their own units' squares included)."""
+    units = state[6] if white else state[7]
+    occupied = state[6] | state[7]
+    attacks = step_targets(chess.PAWN, white, state[0] & units)
+    for square in chess.scan_forward(state[1] & units):
+        attacks |= chess.BB_KNIGHT_ATTACKS[square]
+    for square in chess.scan_forward(state[5] & units):
+        attacks |= chess.BB_KING_ATTACKS[square]
+    for square in chess.scan_forward((state[2] | state[4]) & units):
+        attacks |= chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & occupied]
+    for square in chess.scan_forward((state[3] | state[4]) & units):
+        attacks |= (
+            chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
+            | chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied]
+        )
+    return attacks
+
+
+def king_route_length(state: State, white: bool, target: chess.Square) -> int:
+    """The cost of the king's cheapest way to ``target`` on the current board (module
+    docstring: 1 per free square, 3 per square to be cleared, walls excluded), or 60."""
+    units, enemy = (state[6], state[7]) if white else (state[7], state[6])
+    king = (state[5] & units).bit_length() - 1
+    if king == target:
+        return 0
+    walls = state[0] & units | state[5] & enemy | step_targets(chess.PAWN, not white, state[0] & enemy)
+    goal = chess.BB_SQUARES[target]
+    open_squares = chess.BB_ALL & ~walls
+    free = open_squares & ~units & ~_attacked(state, not white) | goal & ~walls
+    detour = open_squares & ~free
+    layers = [chess.BB_SQUARES[king]]
+    seen = layers[0]
+    for cost in range(1, _UNREACHABLE):
+        new = _dilate(layers[cost - _STEP]) & free
+        if cost >= _DETOUR:
+            new |= _dilate(layers[cost - _DETOUR]) & detour
+        new &= ~seen
+        if new & goal:
+            return cost
+        if not new and not any(layers[-_DETOUR + 1 :]):
+            break
+        seen |= new
+        layers.append(new)
+    return _UNREACHABLE
+
+
+class MarchSearch(ClosureSearch):
+    """The closure search (every legal move) in the order of the kings' routes to a target
+    pair (module docstring). Its lines are legal lines; an exhausted search proves nothing
+    (``complete`` is always False)."""
+
+    exhaustive = False
+
+    def __init__(
+        self,
+        state: State,
+        winner: chess.Color,
+        loser_target: chess.Square,
+        winner_target: chess.Square | None,
+        generator: MoveGenerator = FAST,
+    ):
+        super().__init__(state, winner, generator, tempo=False)
+        self.loser_target = loser_target
+        self.winner_target = winner_target
+
+    def _score(self, state: State) -> int:
+        winner = self.winner
+        distance = king_route_length(state, not winner, self.loser_target)
+        if self.winner_target is not None:
+            distance += king_route_length(state, winner, self.winner_target)
+        return 4 * distance + flights(state, winner)
+
+
+def march_search(
+    state: State, winner: chess.Color, node_bound: int, generator: MoveGenerator = FAST
+) -> tuple[bool, list[int], int]:
+    """Run a :class:`MarchSearch` for each of the first ``MARCH_TARGETS`` target pairs, in
+    rounds: each search is resumed with a doubled bound (``MARCH_FIRST_BOUND`` first) until
+    a mate is found or ``node_bound`` positions are spent; return ``(found, line, nodes)``."""
+    pairs = march_targets(to_board(state), winner)[:MARCH_TARGETS]
+    searches = [MarchSearch(state, winner, target, king, generator) for target, king in pairs]
+    used = 0
+    bound = MARCH_FIRST_BOUND
+    while searches and used < node_bound:
+        for search in searches:
+            found, line, complete, nodes = search.run(min(bound, node_bound - used))
+            used += nodes
+            if found:
+                return True, line, used
+        searches = [search for search in searches if search.done is None]
+        bound *= 2
+    return False, [], used

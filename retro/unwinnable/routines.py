@@ -35,9 +35,11 @@ again on the position after the forced moves, with the king and knight moves tha
 excluded from the mobility fixpoint (:mod:`retro.unwinnable.stalemate`; too costly for the
 positions the first iterations answer), and then the focused closure search
 (:class:`retro.unwinnable.closure.FocusedSearch`, at most ``SCOUT_NODES`` positions) looks for
-a long helpmate among the moves of the units near the loser's king, then the king march
-(:mod:`retro.unwinnable.march`, at most ``MARCH_NODES`` positions) for one where the kings
-must travel to a mating pattern. Both only find lines, they prove nothing.
+a long helpmate among the moves of the units near the loser's king. If the first closure
+search (at the same depth) does not decide either, the king march
+(:mod:`retro.unwinnable.march`, at most ``MARCH_NODES`` positions) looks for one where the
+kings must travel to a mating pattern. The scout and the march only find lines; they prove
+nothing.
 """
 
 from __future__ import annotations
@@ -70,7 +72,7 @@ CLOSURE_FROM = 4
 CLOSURE_EVERY = 2
 CLOSURE_FIRST_BOUND = 20_000
 SCOUT_NODES = 50_000
-MARCH_NODES = 50_000
+MARCH_NODES = 30_000
 Result = tuple[str, list[int], int, str]
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
@@ -273,11 +275,6 @@ def full_routine(
             closure_nodes += used
             if found:
                 return "winnable", line, search.nodes + closure_nodes, "focused closure search"
-            spend = max(0, min(MARCH_NODES, max_nodes - search.nodes - closure_nodes))
-            found, line, used = march_search(state, winner, spend, generator) if spend else (False, [], 0)
-            closure_nodes += used
-            if found:
-                return "winnable", line, search.nodes + closure_nodes, "king march"
         if depth >= CLOSURE_FROM and depth % CLOSURE_EVERY == 0:
             remaining = max_nodes - search.nodes - closure_nodes
             # The last closure search that fits takes the whole remaining budget.
@@ -289,6 +286,12 @@ def full_routine(
             if complete:
                 return "unwinnable", [], search.nodes + closure_nodes, "closure search"
             closure_bound *= 2
+            if depth == CLOSURE_FROM:
+                spend = max(0, min(MARCH_NODES, max_nodes - search.nodes - closure_nodes))
+                found, line, used = march_search(state, winner, spend, generator) if spend else (False, [], 0)
+                closure_nodes += used
+                if found:
+                    return "winnable", line, search.nodes + closure_nodes, "king march"
         depth += 1
     if not static_checked and unwinnable_static(to_board(state), winner):
         return "unwinnable", [], search.nodes + closure_nodes, "semi-static"

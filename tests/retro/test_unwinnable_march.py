@@ -1,0 +1,65 @@
+"""The king march (retro.unwinnable.march): mating patterns chosen first, kings routed to them."""
+
+from __future__ import annotations
+
+import chess
+
+from retro.unwinnable import analyze
+from retro.unwinnable.closure import closure_search, focused_search
+from retro.unwinnable.fastboard import from_board, to_move
+from retro.unwinnable.march import king_route_length, march_search, march_targets
+
+W, B = chess.WHITE, chess.BLACK
+
+# Dev set, White wins (the last query undetermined at 1,000,000 nodes before the march).
+# Black's king is boxed on b8 by White's light-squared bishops; the mate is Black's king on
+# h1, its bishop on h2, White's king on f1 and a bishop checking on the long diagonal.
+BOXED = "BkB5/pBp5/P1P5/4b3/8/8/8/5K2 w - -"
+
+
+def _mates(fen: str, line: list[int], winner: chess.Color) -> bool:
+    board = chess.Board(fen)
+    for move in line:
+        move_obj = to_move(move)
+        assert move_obj in board.legal_moves
+        board.push(move_obj)
+    return board.is_checkmate() and board.turn != winner
+
+
+def test_targets_name_the_corner_mate() -> None:
+    pairs = march_targets(chess.Board(BOXED), W)
+    assert (chess.H1, chess.F1) in pairs
+    # b8 is dark: White's light-squared bishops can never check there; b7 is guarded by
+    # White's pawns, which stay where they are.
+    assert all(target not in (chess.B8, chess.B7) for target, _ in pairs)
+    # Castling rights: no mobility fixpoint, no targets.
+    assert march_targets(chess.Board(), W) == []
+
+
+def test_route_length_counts_squares_to_clear() -> None:
+    # Black's king leaves b8 only over c8, where White's bishop stands guarded from b7
+    # (3), then 8 free steps (c8-d8-e7-f6-g5-h4-h3-h2-h1; b7 and d7 are walls: White's
+    # pawns attack them). With the bishops on b7 and c8 gone, c8 costs 1.
+    assert king_route_length(from_board(chess.Board(BOXED)), False, chess.H1) == 11
+    unguarded = from_board(chess.Board("Bk6/p1p5/P1P5/4b3/8/8/8/5K2 w - -"))
+    assert king_route_length(unguarded, False, chess.H1) == 9
+    # The enemy king's square is a wall; the king's own square is 0.
+    assert king_route_length(unguarded, False, chess.F1) == 60
+    assert king_route_length(unguarded, True, chess.F1) == 0
+
+
+def test_the_march_finds_the_long_helpmate() -> None:
+    state = from_board(chess.Board(BOXED))
+    found, line, nodes = march_search(state, W, 50_000)
+    assert found and nodes <= 50_000 and _mates(BOXED, line, W)
+    # Without the march: neither the closure search of the whole game nor the focused
+    # scout meets a mate within the same number of positions.
+    assert not closure_search(state, W, 50_000)[0]
+    assert not focused_search(state, W, 50_000)[0]
+
+
+def test_full_routine_decides_the_boxed_king_by_the_march() -> None:
+    fast = analyze(chess.Board(BOXED), W, compiled=False)
+    assert (fast.status, fast.reason) == ("winnable", "king march")
+    reference = analyze(chess.Board(BOXED), W, reference=True)
+    assert (reference.status, reference.line, reference.nodes) == (fast.status, fast.line, fast.nodes)

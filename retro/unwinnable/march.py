@@ -6,15 +6,18 @@ python-chess before it is shown), and exhausting it proves nothing.
 
 The mating pattern is chosen first, then the kings are routed to it:
 
-1. *Targets* (:func:`march_targets`). With the mobility regions of the position
-   (:mod:`retro.unwinnable.mobility`), a square t of the loser king's region is a candidate
-   mate square when a winner piece other than the king can attack t from its region (the
-   check), and the squares next to t that no winner piece can attack from its region are
+1. *Targets* (:func:`march_targets`). The pawns are taken to stay where they are (in the
+   blocked positions the march is for, they mostly do): a piece's region is what it
+   reaches by steps of its kind without crossing a pawn, a king's region avoids the pawns
+   and the squares the enemy pawns attack. A square t of the loser king's region is a
+   candidate mate square when a winner unit other than the king can attack t from its
+   region (the check), and the squares next to t that no winner unit can attack are
    either next to a square w of the winner king's region (at king distance 2 or more from
-   t, so both kings may stand there) or matched one to one with loser pieces whose regions
+   t, so both kings may stand there) or matched one to one with loser units whose regions
    contain them (self-blocks). The winner king gets target w when it is needed, none
-   otherwise. Pairs are tried in the order of the kings' distances to their targets
-   inside their regions.
+   otherwise. Patterns are tried in the order of the kings' steps to their targets
+   inside their regions, and only those that need ``MARCH_MIN_STEPS`` steps or more
+   (shorter marches are in reach of Find-Helpmate's iterations).
 2. *Routing* (:class:`MarchSearch`). A best-first search of the whole game (every legal
    move; the closure search's machinery) in the order of ``4 * (d(loser king, t) +
    d(winner king, w)) + flights``, where d is a king's distance counted on the current
@@ -42,14 +45,16 @@ import chess
 
 from retro.unwinnable.closure import ClosureSearch
 from retro.unwinnable.fastboard import FAST, MoveGenerator, State, to_board
-from retro.unwinnable.mobility import Mobility, mobility, step_targets
+from retro.unwinnable.mobility import PRED_MASKS, step_targets
 from retro.unwinnable.netscore import flights
-from retro.unwinnable.static import static_applicable
 
 __all__ = ["march_targets", "king_route_length", "MarchSearch", "march_search", "MARCH_TARGETS"]
 
 #: At most this many (loser king, winner king) target pairs are tried.
 MARCH_TARGETS = 6
+#: Only patterns that need at least this many king steps are marched to (shorter ones are
+#: in reach of the other searches).
+MARCH_MIN_STEPS = 4
 #: The node bound of each search in the first round (doubled every round).
 MARCH_FIRST_BOUND = 1_000
 _STEP, _DETOUR, _UNREACHABLE = 1, 3, 60
@@ -107,42 +112,40 @@ def _matched(squares: list[chess.Square], regions: list[chess.Bitboard]) -> bool
     return all(place(square, set()) for square in squares)
 
 
-def march_targets(
-    board: chess.Board, winner: chess.Color, mob: Mobility | None = None
-) -> list[tuple[chess.Square, chess.Square | None]]:
-    """Candidate (loser king square, winner king square or None) pairs, cheapest first
-    (module docstring); empty when the mobility fixpoint does not apply."""
-    if not static_applicable(board):
-        return []
-    mob = mob or mobility(board)
-    cover = 0
-    blockers: list[chess.Bitboard] = []
-    loser_king = winner_king = chess.A1
-    loser_region = winner_region = 0
-    for (square, color, piece_type), region in zip(mob.pieces, mob.region, strict=True):
-        if piece_type == chess.KING:
-            if color == winner:
-                winner_king, winner_region = square, region
-            else:
-                loser_king, loser_region = square, region
-        elif piece_type == chess.PAWN:
-            # Pawns are taken to stay where they are (see the module docstring).
-            here = chess.BB_SQUARES[square]
-            if color == winner:
-                cover |= step_targets(chess.PAWN, color, here)
-            else:
-                blockers.append(here)
-        elif color == winner:
-            cover |= _empty_board_attacks(piece_type, color, region)
+def _pawns_stay_region(piece_type: chess.PieceType, square: chess.Square, walls: chess.Bitboard) -> chess.Bitboard:
+    """The squares a piece reaches by steps of its kind (a slide is a run of steps) from
+    ``square`` without entering ``walls``."""
+    table = chess.BB_KING_ATTACKS if piece_type == chess.KING else PRED_MASKS[piece_type]
+    region = frontier = chess.BB_SQUARES[square]
+    while frontier:
+        grown = 0
+        for step in chess.SquareSet(frontier):
+            grown |= table[step]
+        frontier = grown & ~walls & ~region
+        region |= frontier
+    return region
+
+
+def march_targets(board: chess.Board, winner: chess.Color) -> list[tuple[int, chess.Square, chess.Square | None]]:
+    """Candidate (king steps, loser king square, winner king square or None) triples,
+    cheapest first (module docstring)."""
+    pawns = board.pawns
+    cover = step_targets(chess.PAWN, winner, pawns & board.occupied_co[winner])
+    blockers = [chess.BB_SQUARES[square] for square in chess.SquareSet(pawns & board.occupied_co[not winner])]
+    for square in chess.SquareSet(board.occupied & ~pawns & ~board.kings):
+        piece_type = board.piece_type_at(square)
+        assert piece_type is not None
+        region = _pawns_stay_region(piece_type, square, pawns)
+        if board.color_at(square) == winner:
+            cover |= _empty_board_attacks(piece_type, winner, region)
         else:
             blockers.append(region)
-    # With the pawns where they are, their squares and the squares the enemy pawns attack
-    # are closed to the kings.
-    pawns = board.pawns
-    loser_region &= ~pawns & ~_pawn_attacks(board, winner)
-    winner_region &= ~pawns & ~_pawn_attacks(board, not winner)
-    loser_steps = _region_distances(loser_king, loser_region | chess.BB_SQUARES[loser_king])
-    winner_steps = _region_distances(winner_king, winner_region | chess.BB_SQUARES[winner_king])
+    loser_king, winner_king = board.king(not winner), board.king(winner)
+    assert loser_king is not None and winner_king is not None
+    loser_region = _pawns_stay_region(chess.KING, loser_king, pawns | _pawn_attacks(board, winner))
+    winner_region = _pawns_stay_region(chess.KING, winner_king, pawns | _pawn_attacks(board, not winner))
+    loser_steps = _region_distances(loser_king, loser_region)
+    winner_steps = _region_distances(winner_king, winner_region)
     pairs: list[tuple[int, chess.Square, chess.Square | None]] = []
     for target in chess.SquareSet(loser_region & cover):
         if target not in loser_steps:
@@ -160,7 +163,7 @@ def march_targets(
         if best is not None:
             pairs.append((loser_steps[target] + best[0], target, best[1]))
     pairs.sort(key=lambda pair: (pair[0], pair[1], -1 if pair[2] is None else pair[2]))
-    return [(target, square) for _, target, square in pairs]
+    return pairs
 
 
 def _attacked(state: State, white: bool) -> chess.Bitboard:
@@ -240,11 +243,12 @@ class MarchSearch(ClosureSearch):
 def march_search(
     state: State, winner: chess.Color, node_bound: int, generator: MoveGenerator = FAST
 ) -> tuple[bool, list[int], int]:
-    """Run a :class:`MarchSearch` for each of the first ``MARCH_TARGETS`` target pairs, in
+    """Run a :class:`MarchSearch` for each of the first ``MARCH_TARGETS`` target pairs that
+    need ``MARCH_MIN_STEPS`` king steps or more, in
     rounds: each search is resumed with a doubled bound (``MARCH_FIRST_BOUND`` first) until
     a mate is found or ``node_bound`` positions are spent; return ``(found, line, nodes)``."""
-    pairs = march_targets(to_board(state), winner)[:MARCH_TARGETS]
-    searches = [MarchSearch(state, winner, target, king, generator) for target, king in pairs]
+    pairs = [pair for pair in march_targets(to_board(state), winner) if pair[0] >= MARCH_MIN_STEPS]
+    searches = [MarchSearch(state, winner, target, king, generator) for _, target, king in pairs[:MARCH_TARGETS]]
     used = 0
     bound = MARCH_FIRST_BOUND
     while searches and used < node_bound:

@@ -72,7 +72,7 @@ CLOSURE_FROM = 4
 CLOSURE_EVERY = 2
 CLOSURE_FIRST_BOUND = 20_000
 SCOUT_NODES = 50_000
-MARCH_NODES = 30_000
+MARCH_NODES = 20_000
 Result = tuple[str, list[int], int, str]
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))

@@ -27,13 +27,14 @@ def _mates(fen: str, line: list[int], winner: chess.Color) -> bool:
 
 
 def test_targets_name_the_corner_mate() -> None:
-    pairs = march_targets(chess.Board(BOXED), W)
+    pairs = [(target, king) for _, target, king in march_targets(chess.Board(BOXED), W)]
     assert (chess.H1, chess.F1) in pairs
     # b8 is dark: White's light-squared bishops can never check there; b7 is guarded by
     # White's pawns, which stay where they are.
     assert all(target not in (chess.B8, chess.B7) for target, _ in pairs)
-    # Castling rights: no mobility fixpoint, no targets.
-    assert march_targets(chess.Board(), W) == []
+    # Black's bishop cannot reach b8 past its pawns on a7 and c7, so a mate on a8 needs
+    # White's king on c8.
+    assert (chess.A8, None) not in pairs and (chess.A8, chess.C8) in pairs
 
 
 def test_route_length_counts_squares_to_clear() -> None:

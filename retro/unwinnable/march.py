@@ -29,14 +29,13 @@ The mating pattern is chosen first, then the kings are routed to it:
    piece leaving a square) lower the score, so the search does not wander on a plateau of
    moves that change nothing.
 
-Example (dev set, White to win): ``BkB5/pBp5/P1P5/4b3/8/8/8/5K2 w``. Every unit but the
-white bishops, the black bishop and the kings is frozen; White's bishops are light-squared
-and Black's king stands on a dark square, boxed in by them. The mate: Black's king on h1,
-its bishop on h2, White's king on f1 (covering g1 and g2) and a white bishop checking on
-the long diagonal. The bishops on c8 and b7 must first unguard c8 so that Black's king can
-walk out (about 30 plies of wandering for the other searches: the closure search had not
-met it after 3 million positions); routed to (h1, f1) the search meets the mate after
-about 2,300 positions.
+Example (dev set, White to win): ``BkB5/pBp5/P1P5/4b3/8/8/8/5K2 w``. The pawns are rammed,
+White's bishops are light-squared and Black's king stands on a dark square, boxed in by
+them: no check is possible there. The mate: Black's king on h1, its bishop on h2, White's
+king on f1 (covering g1 and g2) and a white bishop checking on the long diagonal. The
+bishops on c8 and b7 must first unguard c8 so that Black's king can walk out; the closure
+search had not met a mate after 3 million positions. The march tries the patterns (a8, c8),
+(h1, f1) and (c8, a8) in turn and meets the mate after about 6,300 positions in all.
 """
 
 from __future__ import annotations

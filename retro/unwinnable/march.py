@@ -16,8 +16,9 @@ The mating pattern is chosen first, then the kings are routed to it:
    t, so both kings may stand there) or matched one to one with loser units whose regions
    contain them (self-blocks). The winner king gets target w when it is needed, none
    otherwise. Patterns are tried in the order of the kings' steps to their targets
-   inside their regions, and only those that need ``MARCH_MIN_STEPS`` steps or more
-   (shorter marches are in reach of Find-Helpmate's iterations).
+   inside their regions. The march runs only when every pattern needs ``MARCH_MIN_STEPS``
+   king steps or more (a nearer one is in reach of Find-Helpmate's iterations and the
+   closure search).
 2. *Routing* (:class:`MarchSearch`). A best-first search of the whole game (every legal
    move; the closure search's machinery) in the order of ``4 * (d(loser king, t) +
    d(winner king, w)) + flights``, where d is a king's distance counted on the current
@@ -51,8 +52,8 @@ __all__ = ["march_targets", "king_route_length", "MarchSearch", "march_search", 
 
 #: At most this many (loser king, winner king) target pairs are tried.
 MARCH_TARGETS = 6
-#: Only patterns that need at least this many king steps are marched to (shorter ones are
-#: in reach of the other searches).
+#: The march runs only when every pattern needs at least this many king steps (nearer ones
+#: are in reach of the other searches).
 MARCH_MIN_STEPS = 4
 #: The node bound of each search in the first round (doubled every round).
 MARCH_FIRST_BOUND = 1_000
@@ -242,11 +243,13 @@ class MarchSearch(ClosureSearch):
 def march_search(
     state: State, winner: chess.Color, node_bound: int, generator: MoveGenerator = FAST
 ) -> tuple[bool, list[int], int]:
-    """Run a :class:`MarchSearch` for each of the first ``MARCH_TARGETS`` target pairs that
-    need ``MARCH_MIN_STEPS`` king steps or more, in
+    """Unless some pattern needs fewer than ``MARCH_MIN_STEPS`` king steps, run a
+    :class:`MarchSearch` for each of the first ``MARCH_TARGETS`` patterns, in
     rounds: each search is resumed with a doubled bound (``MARCH_FIRST_BOUND`` first) until
     a mate is found or ``node_bound`` positions are spent; return ``(found, line, nodes)``."""
-    pairs = [pair for pair in march_targets(to_board(state), winner) if pair[0] >= MARCH_MIN_STEPS]
+    pairs = march_targets(to_board(state), winner)
+    if not pairs or pairs[0][0] < MARCH_MIN_STEPS:
+        return False, [], 0  # a pattern is near: Find-Helpmate's iterations and the closure reach it
     searches = [MarchSearch(state, winner, target, king, generator) for _, target, king in pairs[:MARCH_TARGETS]]
     used = 0
     bound = MARCH_FIRST_BOUND

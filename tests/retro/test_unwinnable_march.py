@@ -65,3 +65,11 @@ def test_full_routine_decides_the_boxed_king_by_the_march() -> None:
     # The march runs outside the compiled core: the three paths agree, node for node.
     for other in (analyze(chess.Board(BOXED), W, reference=True), analyze(chess.Board(BOXED), W, compiled=True)):
         assert (other.status, other.line, other.nodes) == (fast.status, fast.line, fast.nodes)
+
+
+def test_no_march_when_a_pattern_is_near() -> None:
+    # Black's king on a8 with White's king on b6 and a rook: the mate on a8 needs no king
+    # step, so the march leaves it to the other searches and spends nothing.
+    fen = "k7/8/1K6/8/8/8/8/7R w - -"
+    assert march_targets(chess.Board(fen), W)[0][0] == 0
+    assert march_search(from_board(chess.Board(fen)), W, 10_000) == (False, [], 0)

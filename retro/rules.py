@@ -945,8 +945,8 @@ def pawn_path_captures(board: chess.Board, color: chess.Color, sealed: chess.Bit
         ]
         for mask, kind in pieces
     ]
-    if len(pawn_rows) + len(pieces) > 8 + len(originals):
-        return None
+    if len(pawn_rows) > 8 or len(pawn_rows) + len(pieces) > 8 + len(originals):
+        return None  # more pawns, or more units, than a side ever has
     if len(pieces) <= len(originals) and min_cost_assignment(as_original) == 0:
         total = min_cost_assignment(pawn_rows)  # every piece can be an original unit: the pawns pay alone
     else:

@@ -24,7 +24,7 @@ from collections.abc import Callable
 import chess
 
 from retro.assignment import min_cost_assignment
-from retro.pawn_fates import excess_pieces, pawn_fates_feasible
+from retro.pawn_fates import ANY, DARK, LIGHT, PromotionFiles, excess_pieces, pawn_fates_feasible
 from retro.position import Position
 from retro.revmoves import retractions
 from retro.status import CheckStatus
@@ -877,6 +877,73 @@ def captured_at_home(facts: _Facts) -> str | None:
     return None
 
 
+def _promotion_file_facts(board: chess.Board, sealed: chess.Bitboard, color: chess.Color) -> PromotionFiles:
+    """The promotion files of ``color``'s proven promoted pieces, per class (any, light
+    bishops, dark bishops; see :func:`promotion_files`): (class, k, files) with k the
+    pieces of the class :func:`confined_originals` proves promoted and ``files`` the
+    files of the promotion squares whose region for the piece's type holds one of the
+    class's pieces; only facts that exclude some promotion file."""
+    free: dict[tuple[chess.PieceType, bool], int] = {}
+    confined_homes = 0
+    for square in chess.SquareSet(_INITIAL.occupied_co[color] & ~_INITIAL.pawns & ~_INITIAL.kings):
+        piece = _INITIAL.piece_at(square)
+        assert piece is not None
+        if _entry_squares(square, piece) & ~sealed:
+            kind = _kind(piece.piece_type, square)
+            free[kind] = free.get(kind, 0) + 1
+        else:
+            confined_homes |= chess.BB_SQUARES[square]
+    walls = _walls(board, sealed)
+    promotions = _promotion_squares(color, sealed)
+    pieces = board.piece_map(mask=board.occupied_co[color] & ~board.pawns & ~board.kings & ~confined_homes)
+    counts: dict[tuple[chess.PieceType, bool], int] = {}
+    files = {ANY: 0, LIGHT: 0, DARK: 0}
+    for square, piece in pieces.items():
+        kind = _kind(piece.piece_type, square)
+        counts[kind] = counts.get(kind, 0) + 1
+        group = ANY if piece.piece_type != chess.BISHOP else LIGHT if kind[1] else DARK
+        for q in chess.SquareSet(promotions):
+            if _region(chess.BB_SQUARES[q], piece.piece_type, sealed, walls) & chess.BB_SQUARES[square]:
+                files[group] |= 1 << chess.square_file(q)
+    promoted = {ANY: 0, LIGHT: 0, DARK: 0}
+    for kind, count in counts.items():
+        group = ANY if kind[0] != chess.BISHOP else LIGHT if kind[1] else DARK
+        promoted[group] += max(0, count - free.get(kind, 0))
+    return tuple((group, promoted[group], files[group]) for group in (ANY, LIGHT, DARK) if promoted[group] and files[group] != 0xFF)
+
+
+def promotion_files(facts: _Facts) -> str | None:
+    """The pawn fates (:mod:`retro.pawn_fates`) with the files where the proven promoted
+    pieces were promoted (its rule 8), besides the facts of :func:`captured_at_home`:
+    a piece that :func:`confined_originals` proves promoted became a piece on a
+    promotion square from whose region (:func:`_region`, for its type) its square can
+    be reached. (Christiaans: White's a3 bishop is promoted, c1's bishop being shut in
+    by b2 and d2 at home, and with Black's e7 and g7 at home it promoted on b8 or d8, not
+    f8 or h8; White's pawns from e-h then need all eleven captures on files c to g,
+    one on the c-file, and Black's a-, b- and c-pawns, which White took as pawns there,
+    need more captures than the white units Black's pawns can have taken.)
+
+    Sound: the promoted pieces are those of :func:`confined_originals`, and the regions
+    those of :func:`confined_regions`, whose arguments are there; each promoted piece
+    is a different pawn's promotion, so at least k promotions of the class happened on
+    the union of its pieces' promotion files; the other facts are
+    :func:`captured_at_home`'s. The model is then the pawn fates' with these facts."""
+    board = facts.board
+    sealed, _ = facts.sealed
+    promotion_facts = {color: _promotion_file_facts(board, sealed, color) for color in chess.COLORS}
+    if not any(promotion_facts.values()):
+        return None
+    piece_captures = {color: _captured_at_home(board, sealed, not color) for color in chess.COLORS}
+    forced = {color: _larger(excess_pieces(board, color), _forced_excess(board, sealed, color)) for color in chess.COLORS}
+    feasible = pawn_fates_feasible(board, excess=forced, piece_captures=piece_captures, promotion_files=promotion_facts)
+    if feasible is False:
+        return (
+            "no fates of the sixteen original pawns explain the pawns and the captures once the promoted "
+            "pieces are counted on the files where they can have promoted"
+        )
+    return None
+
+
 @functools.lru_cache(maxsize=1 << 12)
 def _pawn_reach(color: chess.Color, sealed: chess.Bitboard, walls: chess.Bitboard) -> tuple[tuple[int, ...], ...]:
     """``reach[g][k]``: the squares the pawn of ``color`` starting on file ``g`` can have
@@ -1046,6 +1113,7 @@ RULES: list[tuple[str, Rule]] = [
     ("promoted-in-place", promoted_in_place),
     ("captured-at-home", captured_at_home),
     ("pawn-paths", pawn_paths),
+    ("promotion-files", promotion_files),
     ("no-last-move", no_last_move),
 ]
 RULE_NAMES = [name for name, _ in RULES]

@@ -276,7 +276,8 @@ def _feasible(key: tuple, time_limit: float, *, files: bool) -> bool | None:
             known = piece_captures[color]
             _capture_files(model, color, end_file, landings, fates.taken, captures_made[color], known)
             _shut_promotion_squares(model, color, pawn_masks[not color], end_file, fates.promoted)
-            _promotion_file_facts(model, color, promotion_files[0 if color == chess.WHITE else 1], end_file, fates.promoted)
+            own_facts = promotion_files[0 if color == chess.WHITE else 1]
+            _promotion_file_facts(model, color, own_facts, end_file, fates.promoted)
             _home_square_blockers(
                 model,
                 color,

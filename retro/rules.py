@@ -909,7 +909,11 @@ def _promotion_file_facts(board: chess.Board, sealed: chess.Bitboard, color: che
     for kind, count in counts.items():
         group = ANY if kind[0] != chess.BISHOP else LIGHT if kind[1] else DARK
         promoted[group] += max(0, count - free.get(kind, 0))
-    return tuple((group, promoted[group], files[group]) for group in (ANY, LIGHT, DARK) if promoted[group] and files[group] != 0xFF)
+    return tuple(
+        (group, promoted[group], files[group])
+        for group in (ANY, LIGHT, DARK)
+        if promoted[group] and files[group] != 0xFF
+    )
 
 
 def promotion_files(facts: _Facts) -> str | None:
@@ -934,8 +938,12 @@ def promotion_files(facts: _Facts) -> str | None:
     if not any(promotion_facts.values()):
         return None
     piece_captures = {color: _captured_at_home(board, sealed, not color) for color in chess.COLORS}
-    forced = {color: _larger(excess_pieces(board, color), _forced_excess(board, sealed, color)) for color in chess.COLORS}
-    feasible = pawn_fates_feasible(board, excess=forced, piece_captures=piece_captures, promotion_files=promotion_facts)
+    forced = {
+        color: _larger(excess_pieces(board, color), _forced_excess(board, sealed, color)) for color in chess.COLORS
+    }
+    feasible = pawn_fates_feasible(
+        board, excess=forced, piece_captures=piece_captures, promotion_files=promotion_facts
+    )
     if feasible is False:
         return (
             "no fates of the sixteen original pawns explain the pawns and the captures once the promoted "

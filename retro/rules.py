@@ -508,6 +508,25 @@ def _kind(piece_type: chess.PieceType, square: chess.Square) -> tuple[chess.Piec
     return piece_type, piece_type == chess.BISHOP and bool(chess.BB_SQUARES[square] & chess.BB_LIGHT_SQUARES)
 
 
+def _unconfined_initial_units(
+    color: chess.Color, sealed: chess.Bitboard
+) -> tuple[dict[tuple[chess.PieceType, bool], int], chess.Bitboard]:
+    """The initial pieces of ``color`` that can leave their squares, counted per kind
+    (:func:`_kind`), and the initial squares of the confined ones (see
+    :func:`confined_originals`)."""
+    free: dict[tuple[chess.PieceType, bool], int] = {}
+    confined_homes = 0
+    for square in chess.SquareSet(_INITIAL.occupied_co[color] & ~_INITIAL.pawns & ~_INITIAL.kings):
+        piece = _INITIAL.piece_at(square)
+        assert piece is not None
+        if _entry_squares(square, piece) & ~sealed:
+            kind = _kind(piece.piece_type, square)
+            free[kind] = free.get(kind, 0) + 1
+        else:
+            confined_homes |= chess.BB_SQUARES[square]
+    return free, confined_homes
+
+
 def confined_originals(facts: _Facts) -> str | None:
     """Pawns plus the promoted pieces are at most 8 per side, where a piece counts as
     promoted also when the initial unit of its kind that it could be never left its
@@ -528,16 +547,7 @@ def confined_originals(facts: _Facts) -> str | None:
     board = facts.board
     sealed, _ = facts.sealed
     for color in chess.COLORS:
-        free: dict[tuple[chess.PieceType, bool], int] = {}
-        confined_homes = 0
-        for square in chess.SquareSet(_INITIAL.occupied_co[color] & ~_INITIAL.pawns & ~_INITIAL.kings):
-            piece = _INITIAL.piece_at(square)
-            assert piece is not None
-            kind = _kind(piece.piece_type, square)
-            if _entry_squares(square, piece) & ~sealed:
-                free[kind] = free.get(kind, 0) + 1
-            else:
-                confined_homes |= chess.BB_SQUARES[square]
+        free, confined_homes = _unconfined_initial_units(color, sealed)
         on_board: dict[tuple[chess.PieceType, bool], int] = {}
         pieces = board.piece_map(mask=board.occupied_co[color] & ~board.pawns & ~board.kings & ~confined_homes)
         for square, piece in pieces.items():
@@ -803,16 +813,7 @@ def _forced_excess(board: chess.Board, sealed: chess.Bitboard, color: chess.Colo
     """The promoted pieces of ``color`` that :func:`confined_originals` proves, as
     (queens, rooks and knights; light bishops; dark bishops): per kind, the pieces not
     standing on a confined unit's square beyond the kind's unconfined initial units."""
-    free: dict[tuple[chess.PieceType, bool], int] = {}
-    confined_homes = 0
-    for square in chess.SquareSet(_INITIAL.occupied_co[color] & ~_INITIAL.pawns & ~_INITIAL.kings):
-        piece = _INITIAL.piece_at(square)
-        assert piece is not None
-        if _entry_squares(square, piece) & ~sealed:
-            kind = _kind(piece.piece_type, square)
-            free[kind] = free.get(kind, 0) + 1
-        else:
-            confined_homes |= chess.BB_SQUARES[square]
+    free, confined_homes = _unconfined_initial_units(color, sealed)
     counts: dict[tuple[chess.PieceType, bool], int] = {}
     for square, piece in board.piece_map(mask=board.occupied_co[color] & ~board.pawns & ~board.kings).items():
         if not confined_homes & chess.BB_SQUARES[square]:
@@ -882,33 +883,19 @@ def _promotion_file_facts(board: chess.Board, sealed: chess.Bitboard, color: che
     bishops, dark bishops; see :func:`promotion_files`): (class, k, files) with k the
     pieces of the class :func:`confined_originals` proves promoted and ``files`` the
     files of the promotion squares whose region for the piece's type holds one of the
-    class's pieces; only facts that exclude some promotion file."""
-    free: dict[tuple[chess.PieceType, bool], int] = {}
-    confined_homes = 0
-    for square in chess.SquareSet(_INITIAL.occupied_co[color] & ~_INITIAL.pawns & ~_INITIAL.kings):
-        piece = _INITIAL.piece_at(square)
-        assert piece is not None
-        if _entry_squares(square, piece) & ~sealed:
-            kind = _kind(piece.piece_type, square)
-            free[kind] = free.get(kind, 0) + 1
-        else:
-            confined_homes |= chess.BB_SQUARES[square]
+    class's pieces not standing on a confined unit's square; only facts that exclude
+    some promotion file."""
+    _, confined_homes = _unconfined_initial_units(color, sealed)
     walls = _walls(board, sealed)
     promotions = _promotion_squares(color, sealed)
     pieces = board.piece_map(mask=board.occupied_co[color] & ~board.pawns & ~board.kings & ~confined_homes)
-    counts: dict[tuple[chess.PieceType, bool], int] = {}
     files = {ANY: 0, LIGHT: 0, DARK: 0}
     for square, piece in pieces.items():
-        kind = _kind(piece.piece_type, square)
-        counts[kind] = counts.get(kind, 0) + 1
-        group = ANY if piece.piece_type != chess.BISHOP else LIGHT if kind[1] else DARK
+        group = LIGHT if _kind(piece.piece_type, square)[1] else DARK if piece.piece_type == chess.BISHOP else ANY
         for q in chess.SquareSet(promotions):
             if _region(chess.BB_SQUARES[q], piece.piece_type, sealed, walls) & chess.BB_SQUARES[square]:
                 files[group] |= 1 << chess.square_file(q)
-    promoted = {ANY: 0, LIGHT: 0, DARK: 0}
-    for kind, count in counts.items():
-        group = ANY if kind[0] != chess.BISHOP else LIGHT if kind[1] else DARK
-        promoted[group] += max(0, count - free.get(kind, 0))
+    promoted = dict(zip((ANY, LIGHT, DARK), _forced_excess(board, sealed, color), strict=True))
     return tuple(
         (group, promoted[group], files[group])
         for group in (ANY, LIGHT, DARK)

@@ -18,7 +18,7 @@ times are wall clock (the solver's 60 s limit is wall clock too) and the CPU tim
 the process, which a loaded machine inflates less.
 
     PYTHONPATH=. .venv/bin/python bench/lastmove.py [--no-legality] [--budget NODES]
-        [--modes cages,none] [--only BOARD ...]
+        [--modes cages,none] [--only BOARD ...] [--time-limit SECONDS]
 """
 
 from __future__ import annotations
@@ -68,6 +68,12 @@ def main() -> None:
     parser.add_argument("--no-legality", action="store_true")
     parser.add_argument("--budget", type=int, default=20_000)
     parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=60.0,
+        help="the solver's wall-clock limit per problem (default 60 s; raise it on a loaded machine)",
+    )
+    parser.add_argument(
         "--cages", default=str(DATA / "cages.txt"), help="the known-cage library (default data/cages.txt)"
     )
     parser.add_argument(
@@ -81,7 +87,7 @@ def main() -> None:
         problems = [p for p in problems if p["board"] in args.only]
     print(
         f"load before: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}; "
-        f"legality pipeline {'off' if args.no_legality else 'on'}",
+        f"legality pipeline {'off' if args.no_legality else 'on'}; time limit {args.time_limit:g} s",
         flush=True,
     )
     solved: dict[tuple[str, str], int] = defaultdict(int)
@@ -108,6 +114,7 @@ def main() -> None:
                 legality_max_nodes=args.budget,
                 cages=library,
                 question="moves" if sequence else "types",
+                time_limit=args.time_limit,
             )
             seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
             ok, bad, got = judge(problem, verdict)

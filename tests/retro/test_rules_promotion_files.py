@@ -61,24 +61,21 @@ def test_published_last_moves_pass(fen: str) -> None:
     assert check_static(parse_fen(fen)).status == "unknown"
 
 
-@pytest.mark.parametrize("part", ["_shut_promotion_squares", "_promotion_file_facts"])
+_ORIGINAL_CAPTURE_FILES = pawn_fates._capture_files
+_WEAKENED = {
+    # rule 7: pawns may promote behind three home pawns of the opponent
+    "_shut_promotion_squares": lambda *args: None,
+    # rule 8: promoted pieces may come from any promotion file of their colour
+    "_promotion_file_facts": lambda *args: None,
+    # rule 9: the c1 and f8 bishops taken at home count as captures that may have taken a pawn
+    "_capture_files": lambda *args: _ORIGINAL_CAPTURE_FILES(*args[:6]),
+}
+
+
+@pytest.mark.parametrize("part", sorted(_WEAKENED))
 def test_each_new_fates_rule_is_needed(part: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Rules 7 (no promotion behind three home pawns) and 8 (promotion files) of the
-    pawn fates: without either, the position before Bb4xNa3 has fates."""
-    monkeypatch.setattr(pawn_fates, part, lambda *args: None)
-    pawn_fates._feasible.cache_clear()
-    try:
-        assert check_static(parse_fen(BEFORE_WRONG[0])).status == "unknown"
-    finally:
-        monkeypatch.undo()
-        pawn_fates._feasible.cache_clear()
-
-
-def test_pieces_taken_at_home_cover_no_pawn(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Rule 9: the c1 and f8 bishops taken at home by pieces were pieces; counted as
-    captures that may have taken a pawn, the position before Bb4xNa3 has fates."""
-    original = pawn_fates._capture_files
-    monkeypatch.setattr(pawn_fates, "_capture_files", lambda *args: original(*args[:6]))
+    """Without any one of rules 7-9 of the pawn fates, the position before Bb4xNa3 has fates."""
+    monkeypatch.setattr(pawn_fates, part, _WEAKENED[part])
     pawn_fates._feasible.cache_clear()
     try:
         assert check_static(parse_fen(BEFORE_WRONG[0])).status == "unknown"

@@ -18,7 +18,10 @@ from retro.rules import check_static, pawn_path_captures
 
 
 def _without_pawn_paths(fen: str, monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.setattr(rules, "RULES", [rule for rule in rules.RULES if rule[0] != "pawn-paths"])
+    # promotion-files, which runs after pawn-paths, reaches the same verdicts through the
+    # pawn fates with the promotion squares of the regions: both go
+    kept = [rule for rule in rules.RULES if rule[0] not in ("pawn-paths", "promotion-files")]
+    monkeypatch.setattr(rules, "RULES", kept)
     status = check_static(parse_fen(fen)).status
     monkeypatch.undo()
     return status

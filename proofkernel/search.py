@@ -60,6 +60,16 @@ moves still needed (the node is cut when the bound exceeds the moves left):
   White's goal pawns on b2 and b3 and its one spare pawn on c2 pass for one that can
   still make a dark-squared bishop.)
 
+**Children discarded before they are made** (our addition; nothing else changes: the
+same children are searched, in the same order). A move changes the columns of at most
+three files (:func:`changed_files`); every other column stays as it is, so an incomplete
+one stays incomplete and one that needs a pawn to come in still needs it. The cover
+of those files alone (:func:`_column_cover` is the exact minimum of its covering
+problem, so it does not grow when files are left out) is then a lower bound of the
+child's first term; when it exceeds the moves left after the move, the child would be
+cut by its own bound, and it is not built at all. Building a child and its bound is
+most of the search's time, and near the end of a kernel most children fail this way.
+
 The transposition table stores states from which *no* kernel reaches the goal; the
 key is the state itself (exact, no hashing shortcuts). When a caller rejects a found
 kernel (the extended-kernel check), the subtree is not stored, since it is not a
@@ -110,7 +120,14 @@ from dataclasses import dataclass, field
 import chess
 
 from proofkernel.blocked import taken_by_piece
-from proofkernel.moves import KernelMove, apply_move, generate_moves
+from proofkernel.moves import (
+    PAWN_X_PROMOTED,
+    PIECE_X_PAWN,
+    PIECE_X_PIECE,
+    KernelMove,
+    apply_move,
+    generate_moves,
+)
 from proofkernel.state import (
     DARK_BISHOP,
     LIGHT_BISHOP,
@@ -174,14 +191,32 @@ def _column_cover(incomplete: int, entered: int) -> int:
     return best
 
 
-def _incomplete_cover(state: KernelState, goal: Goal) -> int:
+def _unfinished_files(state: KernelState, goal: Goal) -> tuple[int, int]:
+    """The masks of the files whose column is incomplete (not the goal's up to quiet
+    promotions) and, among them, of those that need a pawn to come in."""
     incomplete = entered = 0
     for file, (column, goal_column) in enumerate(zip(state.columns, goal.state.columns, strict=True)):
         if column != goal_column and split_promotions(column, goal_column) is None:
             incomplete |= 1 << file
             if not _contains(column, goal_column):
                 entered |= 1 << file
-    return _column_cover(incomplete, entered)
+    return incomplete, entered
+
+
+def _incomplete_cover(state: KernelState, goal: Goal) -> int:
+    return _column_cover(*_unfinished_files(state, goal))
+
+
+def changed_files(move: KernelMove) -> int:
+    """A mask of files holding every column ``move`` can change: the captured pawn's, the
+    capturing pawn's and its landing file, and for a capture of a quietly promoted piece
+    the file it promoted from. (A superset is enough for :meth:`KernelSearch._search`.)"""
+    if move.kind == PIECE_X_PIECE:
+        return 0
+    if move.kind == PIECE_X_PAWN:
+        return 1 << move.target
+    changed = 1 << move.file | 1 << move.target
+    return changed | 1 << move.captured if move.kind == PAWN_X_PROMOTED else changed
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -367,10 +402,14 @@ class KernelSearch:
         children: list[tuple[int, int, KernelMove, KernelState]] = []
         white_left = state.units(chess.BLACK) - self.goal.state.units(chess.BLACK)
         black_left = state.units(chess.WHITE) - self.goal.state.units(chess.WHITE)
+        incomplete, entered = _unfinished_files(state, self.goal)
         for color, left in ((chess.WHITE, white_left), (chess.BLACK, black_left)):
             if left <= 0:
                 continue
             for move in generate_moves(state, self.goal, color):
+                untouched = ~changed_files(move)
+                if _column_cover(incomplete & untouched, entered & untouched) > remaining - 1:
+                    continue  # the child's bound would exceed its moves left (module docstring)
                 child = apply_move(state, move)
                 if child in self._dead:
                     continue

@@ -62,12 +62,12 @@ moves still needed (the node is cut when the bound exceeds the moves left):
 
 **Children discarded before they are made** (our addition; nothing else changes: the
 same children are searched, in the same order). A move changes the columns of at most
-three files (:func:`changed_files`); every other column stays as it is, so an incomplete
+three files (``generate_moves``'s ``touching``); every other column stays as it is, so an incomplete
 one stays incomplete and one that needs a pawn to come in still needs it. The cover
 of those files alone (:func:`_column_cover` is the exact minimum of its covering
 problem, so it does not grow when files are left out) is then a lower bound of the
 child's first term; when it exceeds the moves left after the move, the child would be
-cut by its own bound, and it is not built at all. Building a child and its bound is
+cut by its own bound, and it is not generated at all. Building a child and its bound is
 most of the search's time, and near the end of a kernel most children fail this way.
 
 The transposition table stores states from which *no* kernel reaches the goal; the
@@ -120,14 +120,7 @@ from dataclasses import dataclass, field
 import chess
 
 from proofkernel.blocked import taken_by_piece
-from proofkernel.moves import (
-    PAWN_X_PROMOTED,
-    PIECE_X_PAWN,
-    PIECE_X_PIECE,
-    KernelMove,
-    apply_move,
-    generate_moves,
-)
+from proofkernel.moves import KernelMove, apply_move, generate_moves
 from proofkernel.state import (
     DARK_BISHOP,
     LIGHT_BISHOP,
@@ -205,18 +198,6 @@ def _unfinished_files(state: KernelState, goal: Goal) -> tuple[int, int]:
 
 def _incomplete_cover(state: KernelState, goal: Goal) -> int:
     return _column_cover(*_unfinished_files(state, goal))
-
-
-def changed_files(move: KernelMove) -> int:
-    """A mask of files holding every column ``move`` can change: the captured pawn's, the
-    capturing pawn's and its landing file, and for a capture of a quietly promoted piece
-    the file it promoted from. (A superset is enough for :meth:`KernelSearch._search`.)"""
-    if move.kind == PIECE_X_PIECE:
-        return 0
-    if move.kind == PIECE_X_PAWN:
-        return 1 << move.target
-    changed = 1 << move.file | 1 << move.target
-    return changed | 1 << move.captured if move.kind == PAWN_X_PROMOTED else changed
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -403,13 +384,15 @@ class KernelSearch:
         white_left = state.units(chess.BLACK) - self.goal.state.units(chess.BLACK)
         black_left = state.units(chess.WHITE) - self.goal.state.units(chess.WHITE)
         incomplete, entered = _unfinished_files(state, self.goal)
+
+        def touching(changed: int) -> bool:
+            """Whether a child changing the columns of ``changed`` may be kept (module docstring)."""
+            return _column_cover(incomplete & ~changed, entered & ~changed) <= remaining - 1
+
         for color, left in ((chess.WHITE, white_left), (chess.BLACK, black_left)):
             if left <= 0:
                 continue
-            for move in generate_moves(state, self.goal, color):
-                untouched = ~changed_files(move)
-                if _column_cover(incomplete & untouched, entered & untouched) > remaining - 1:
-                    continue  # the child's bound would exceed its moves left (module docstring)
+            for move in generate_moves(state, self.goal, color, touching):
                 child = apply_move(state, move)
                 if child in self._dead:
                     continue

@@ -70,6 +70,10 @@ child's first term; when it exceeds the moves left after the move, the child wou
 cut by its own bound, and it is not generated at all. Building a child and its bound is
 most of the search's time, and near the end of a kernel most children fail this way.
 
+Likewise a capture after which a colour's pawns could no longer reach the goal's files
+with the captures it has left (the bound's "pawns changing files" term) is skipped
+from the pawns per file it leaves, before the child is built.
+
 The transposition table stores states from which *no* kernel reaches the goal; the
 key is the state itself (exact, no hashing shortcuts). When a caller rejects a found
 kernel (the extended-kernel check), the subtree is not stored, since it is not a
@@ -120,7 +124,15 @@ from dataclasses import dataclass, field
 import chess
 
 from proofkernel.blocked import taken_by_piece
-from proofkernel.moves import KernelMove, apply_move, generate_moves
+from proofkernel.moves import (
+    PAWN_X_PIECE,
+    PAWN_X_PROMOTED,
+    PIECE_X_PAWN,
+    PIECE_X_PIECE,
+    KernelMove,
+    apply_move,
+    generate_moves,
+)
 from proofkernel.state import (
     DARK_BISHOP,
     LIGHT_BISHOP,
@@ -340,6 +352,26 @@ class KernelSearch:
             bound = self._bounds[state] = lower_bound(state, self.goal)
         return bound
 
+    def _shifts_fit(self, state: KernelState, move: KernelMove, white_left: int, black_left: int) -> bool:
+        """Whether after ``move`` each colour's pawns can still reach the goal's files with
+        the captures it has left (:func:`min_file_shifts`, the bound's second term), from
+        the pawns per file that ``move`` leaves, without building the child."""
+        if move.kind == PIECE_X_PIECE:
+            return True
+        mover, victim = list(state.column_pawns[move.color]), list(state.column_pawns[not move.color])
+        if move.kind != PAWN_X_PIECE:  # a pawn taken, on its file (a promoted piece's: the file it came from)
+            victim[move.captured if move.kind == PAWN_X_PROMOTED else move.target] -= 1
+        if move.kind != PIECE_X_PAWN:  # the capturing pawn leaves its file and lands, unless it promotes
+            mover[move.file] -= 1
+            if move.promotion < 0:
+                mover[move.target] += 1
+        want = self.goal.state.column_pawns
+        mover_left, victim_left = (white_left, black_left) if move.color == chess.WHITE else (black_left, white_left)
+        return (
+            min_file_shifts(tuple(mover), want[move.color]) <= mover_left - 1
+            and min_file_shifts(tuple(victim), want[not move.color]) <= victim_left
+        )
+
     def _generated(self, state: KernelState) -> frozenset[KernelMove]:
         """The moves generated at ``state`` (both colours), remembered."""
         moves = self._moves.get(state)
@@ -393,6 +425,8 @@ class KernelSearch:
             if left <= 0:
                 continue
             for move in generate_moves(state, self.goal, color, touching):
+                if not self._shifts_fit(state, move, white_left, black_left):
+                    continue  # the child's bound would be infinite (module docstring)
                 child = apply_move(state, move)
                 if child in self._dead:
                     continue

@@ -139,7 +139,7 @@ def _pawn_captures_from(
     captured: int,
     file: int,
     index: int,
-    touching: Callable[[int], bool] = lambda files: True,
+    touching: Callable[[int], bool],
     also: int = 0,
 ) -> list[KernelMove]:
     """Captures of a piece by the pawn ``file``/``index`` of ``columns`` (normal landing

@@ -301,6 +301,18 @@ def test_crossed_columns_need_a_move_each() -> None:
     assert goal.promotions_fit(state)  # up to quiet promotions (the a-file has one pawn more)
 
 
+def _random_walk(rng: random.Random, free: Goal, longest: int) -> tuple[list[KernelState], Goal]:
+    """The states of a walk of 2 to ``longest`` random kernel moves from the start, and the
+    goal ``free`` with the walk's end state."""
+    states = [KernelState.from_board(chess.Board())]
+    for _ in range(rng.randint(2, longest)):
+        moves = generate_moves(states[-1], free, rng.choice(chess.COLORS))
+        if not moves:
+            break
+        states.append(apply_move(states[-1], rng.choice(moves)))
+    return states, dataclasses.replace(free, state=states[-1])
+
+
 def test_lower_bound_holds_along_random_kernel_walks() -> None:
     """Soundness of every term on the kernel's own moves: walks of 2 to 14 random kernel
     moves from the start (pawns land at any index, so columns often end crossed, or
@@ -312,13 +324,7 @@ def test_lower_bound_holds_along_random_kernel_walks() -> None:
     free = Goal.from_boards(chess.Board(), 0)  # no blocked squares: every kernel move allowed
     checked = tighter = 0
     for _ in range(300):
-        states = [KernelState.from_board(chess.Board())]
-        for _ in range(rng.randint(2, 14)):
-            moves = generate_moves(states[-1], free, rng.choice(chess.COLORS))
-            if not moves:
-                break
-            states.append(apply_move(states[-1], rng.choice(moves)))
-        goal = dataclasses.replace(free, state=states[-1])
+        states, goal = _random_walk(rng, free, 14)
         for i, state in enumerate(states):
             assert lower_bound(state, goal) <= len(states) - 1 - i, (str(state), str(goal.state))
             incomplete = sum(
@@ -463,13 +469,7 @@ def test_children_discarded_unbuilt_would_be_cut_by_their_bound() -> None:
     free = Goal.from_boards(chess.Board(), 0)
     discarded = kept = unfit = 0
     for _ in range(50):
-        states = [KernelState.from_board(chess.Board())]
-        for _ in range(rng.randint(2, 10)):
-            moves = generate_moves(states[-1], free, rng.choice(chess.COLORS))
-            if not moves:
-                break
-            states.append(apply_move(states[-1], rng.choice(moves)))
-        goal = dataclasses.replace(free, state=states[-1])
+        states, goal = _random_walk(rng, free, 10)
         for i, state in enumerate(states[:-1]):
             left = len(states) - 1 - i
             incomplete, entered = _unfinished_files(state, goal)

@@ -928,9 +928,7 @@ def promotion_files(facts: _Facts) -> str | None:
     forced = {
         color: _larger(excess_pieces(board, color), _forced_excess(board, sealed, color)) for color in chess.COLORS
     }
-    feasible = pawn_fates_feasible(
-        board, excess=forced, piece_captures=piece_captures, promotion_files=promotion_facts
-    )
+    feasible = pawn_fates_feasible(board, excess=forced, piece_captures=piece_captures, promotion_files=promotion_facts)
     if feasible is False:
         return (
             "no fates of the sixteen original pawns explain the pawns and the captures once the promoted "

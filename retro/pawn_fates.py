@@ -127,7 +127,22 @@ def pawn_fates_feasible(
     bounds, so it is cached on those (retraction trees revisit the same structures)."""
     excess = excess or {}
     piece_captures = piece_captures or {}
-    key = (
+    if not excess and _promotion_free_fates(board, piece_captures):
+        return True
+    key = fates_key(board, excess, piece_captures, promotion_files or {})
+    basic = _feasible(key, time_limit, files=False)
+    return basic if basic is False else _feasible(key, time_limit, files=True)
+
+
+def fates_key(
+    board: chess.Board,
+    excess: dict[chess.Color, Excess],
+    piece_captures: dict[chess.Color, int],
+    promotion_files: dict[chess.Color, PromotionFiles],
+) -> tuple:
+    """What the answer of :func:`pawn_fates_feasible` depends on (its cache key, read by
+    :func:`_feasible`): the pawns, the excess pieces, the unit counts and the facts."""
+    return (
         board.pawns & board.occupied_co[chess.WHITE],
         board.pawns & board.occupied_co[chess.BLACK],
         excess.get(chess.WHITE, excess_pieces(board, chess.WHITE)),
@@ -136,12 +151,8 @@ def pawn_fates_feasible(
         chess.popcount(board.occupied_co[chess.BLACK]),
         piece_captures.get(chess.WHITE, 0),
         piece_captures.get(chess.BLACK, 0),
-        tuple((promotion_files or {}).get(color, ()) for color in chess.COLORS),
+        tuple(promotion_files.get(color, ()) for color in chess.COLORS),
     )
-    if not excess and _promotion_free_fates(board, piece_captures):
-        return True
-    basic = _feasible(key, time_limit, files=False)
-    return basic if basic is False else _feasible(key, time_limit, files=True)
 
 
 def _walk_origins(pawns: list[chess.Square], color: chess.Color) -> list[int] | None:
@@ -250,12 +261,20 @@ def _feasible(key: tuple, time_limit: float, *, files: bool) -> bool | None:
     only built when the small one is feasible)."""
     from ortools.sat.python import cp_model  # here, not at the top: it takes a fifth of a second to import
 
-    white_pawns, black_pawns, white_excess, black_excess, white_units, black_units, *rest = key
-    by_pieces, promotion_files = rest[:2], (rest[2] if len(rest) > 2 else ((), ()))
+    (
+        white_pawns,
+        black_pawns,
+        white_excess,
+        black_excess,
+        white_units,
+        black_units,
+        white_by_pieces,
+        black_by_pieces,
+        promotion_files,
+    ) = key
     pawn_masks = {chess.WHITE: white_pawns, chess.BLACK: black_pawns}
     excess = {chess.WHITE: white_excess, chess.BLACK: black_excess}
     units = {chess.WHITE: white_units, chess.BLACK: black_units}
-    white_by_pieces, black_by_pieces = (*by_pieces, 0, 0)[:2]  # keys without them: none known
     piece_captures = {chess.WHITE: white_by_pieces, chess.BLACK: black_by_pieces}
     model = cp_model.CpModel()
     captures_made = {color: 16 - units[not color] for color in chess.COLORS}

@@ -885,6 +885,9 @@ def _promotion_file_facts(board: chess.Board, sealed: chess.Bitboard, color: che
     files of the promotion squares whose region for the piece's type holds one of the
     class's pieces not standing on a confined unit's square; only facts that exclude
     some promotion file."""
+    promoted = dict(zip((ANY, LIGHT, DARK), _forced_excess(board, sealed, color), strict=True))
+    if not any(promoted.values()):
+        return ()  # no proven promoted piece (most positions): no regions to walk
     _, confined_homes = _unconfined_initial_units(color, sealed)
     walls = _walls(board, sealed)
     promotions = _promotion_squares(color, sealed)
@@ -892,10 +895,11 @@ def _promotion_file_facts(board: chess.Board, sealed: chess.Bitboard, color: che
     files = {ANY: 0, LIGHT: 0, DARK: 0}
     for square, piece in pieces.items():
         group = LIGHT if _kind(piece.piece_type, square)[1] else DARK if piece.piece_type == chess.BISHOP else ANY
+        if not promoted[group]:
+            continue  # a class with no proven promoted piece gives no fact
         for q in chess.SquareSet(promotions):
             if _region(chess.BB_SQUARES[q], piece.piece_type, sealed, walls) & chess.BB_SQUARES[square]:
                 files[group] |= 1 << chess.square_file(q)
-    promoted = dict(zip((ANY, LIGHT, DARK), _forced_excess(board, sealed, color), strict=True))
     return tuple(
         (group, promoted[group], files[group])
         for group in (ANY, LIGHT, DARK)

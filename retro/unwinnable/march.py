@@ -246,7 +246,14 @@ def march_search(
     """Unless some pattern needs fewer than ``MARCH_MIN_STEPS`` king steps, run a
     :class:`MarchSearch` for each of the first ``MARCH_TARGETS`` patterns, in
     rounds: each search is resumed with a doubled bound (``MARCH_FIRST_BOUND`` first) until
-    a mate is found or ``node_bound`` positions are spent; return ``(found, line, nodes)``."""
+    a mate is found or ``node_bound`` positions are spent; return ``(found, line, nodes)``.
+
+    A search enters a position's children all at once, so a call enters nothing when the
+    next position has more children than the call allows. With a bound below the budget
+    left, a later round (doubled bound) lets it go on; with the whole budget left it never
+    can (the budget only shrinks), so the search is dropped. Hence every round either
+    doubles a bound that is still below ``node_bound``, or enters positions, or drops a
+    search: the march ends after a bounded number of calls."""
     pairs = march_targets(to_board(state), winner)
     if not pairs or pairs[0][0] < MARCH_MIN_STEPS:
         return False, [], 0  # a pattern is near: Find-Helpmate's iterations and the closure reach it
@@ -254,11 +261,15 @@ def march_search(
     used = 0
     bound = MARCH_FIRST_BOUND
     while searches and used < node_bound:
+        stuck = []
         for search in searches:
-            found, line, complete, nodes = search.run(min(bound, node_bound - used))
+            allowed = min(bound, node_bound - used)
+            found, line, complete, nodes = search.run(allowed)
             used += nodes
             if found:
                 return True, line, used
-        searches = [search for search in searches if search.done is None]
+            if not nodes and allowed == node_bound - used:
+                stuck.append(search)  # its next position has more children than the budget left
+        searches = [search for search in searches if search.done is None and search not in stuck]
         bound *= 2
     return False, [], used

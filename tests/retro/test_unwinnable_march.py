@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import chess
+import pytest
 
 from retro.unwinnable import analyze
 from retro.unwinnable.closure import closure_search, focused_search
 from retro.unwinnable.fastboard import from_board, to_move
-from retro.unwinnable.march import king_route_length, march_search, march_targets
+from retro.unwinnable.march import MarchSearch, king_route_length, march_search, march_targets
 
 W, B = chess.WHITE, chess.BLACK
 
@@ -73,3 +74,23 @@ def test_no_march_when_a_pattern_is_near() -> None:
     fen = "k7/8/1K6/8/8/8/8/7R w - -"
     assert march_targets(chess.Board(fen), W)[0][0] == 0
     assert march_search(from_board(chess.Board(fen)), W, 10_000) == (False, [], 0)
+
+
+def test_the_march_ends_when_no_search_fits_the_budget_left(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Dev set, Black to win (a closure search finds the mate later). Its two patterns need 6
+    # and 15 king steps, and with 20,000 positions the searches come to positions with more
+    # children than the budget left (2 positions): a call then enters nothing. Such a
+    # search is dropped instead of being called again for ever.
+    state = from_board(chess.Board("k1b5/1p1pK3/1P1P4/8/8/8/bB6/8 b - -"))
+    calls: list[int] = []
+    run = MarchSearch.run
+
+    def counted(self: MarchSearch, node_bound: int) -> tuple[bool, list[int], bool, int]:
+        calls.append(node_bound)
+        assert len(calls) < 100, "the march keeps calling searches that enter nothing"
+        return run(self, node_bound)
+
+    monkeypatch.setattr(MarchSearch, "run", counted)
+    found, _, nodes = march_search(state, B, 20_000)
+    assert not found and 19_000 < nodes <= 20_000
+    assert len(calls) <= 2 * 6  # at most a few rounds of the two searches

@@ -60,8 +60,14 @@ MARCH_FIRST_BOUND = 1_000
 _STEP, _DETOUR, _UNREACHABLE = 1, 3, 60
 
 
+_NOT_FILE_A = chess.BB_ALL & ~chess.BB_FILE_A
+_NOT_FILE_H = chess.BB_ALL & ~chess.BB_FILE_H
+
+
 def _dilate(mask: chess.Bitboard) -> chess.Bitboard:
-    return mask | step_targets(chess.KING, chess.WHITE, mask)
+    """``mask`` and the squares a king steps to from it (by shifts, not square by square)."""
+    row = mask | (mask << 1) & _NOT_FILE_A | (mask >> 1) & _NOT_FILE_H
+    return (row | row << 8 | row >> 8) & chess.BB_ALL
 
 
 def _empty_board_attacks(piece_type: chess.PieceType, color: chess.Color, region: chess.Bitboard) -> chess.Bitboard:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import chess
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from retro.unwinnable import analyze
 from retro.unwinnable.closure import closure_search, focused_search
 from retro.unwinnable.fastboard import from_board, to_move
-from retro.unwinnable.march import MarchSearch, king_route_length, march_search, march_targets
+from retro.unwinnable.march import MarchSearch, _dilate, king_route_length, march_search, march_targets
 
 W, B = chess.WHITE, chess.BLACK
 
@@ -36,6 +38,16 @@ def test_targets_name_the_corner_mate() -> None:
     # Black's bishop cannot reach b8 past its pawns on a7 and c7, so a mate on a8 needs
     # White's king on c8.
     assert (chess.A8, None) not in pairs and (chess.A8, chess.C8) in pairs
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, chess.BB_ALL))
+def test_dilate_by_shifts_is_one_king_step(mask: int) -> None:
+    # The route searches grow their layers by shifts; no step may wrap around a board edge.
+    expected = mask
+    for square in chess.SquareSet(mask):
+        expected |= chess.BB_KING_ATTACKS[square]
+    assert _dilate(mask) == expected
 
 
 def test_route_length_counts_squares_to_clear() -> None:

@@ -16,9 +16,8 @@ The mating pattern is chosen first, then the kings are routed to it:
    t, so both kings may stand there) or matched one to one with loser units whose regions
    contain them (self-blocks). The winner king gets target w when it is needed, none
    otherwise. Patterns are tried in the order of the kings' steps to their targets
-   inside their regions. The march runs only when every pattern needs ``MARCH_MIN_STEPS``
-   king steps or more (a nearer one is in reach of Find-Helpmate's iterations and the
-   closure search).
+   inside their regions. A position with no pattern (with pawns that stay, no mate is
+   in sight: it needs a pawn move, a capture of a pawn or a promotion) gets no march.
 2. *Routing* (:class:`MarchSearch`). A best-first search of the whole game (every legal
    move; the closure search's machinery) in the order of ``4 * (d(loser king, t) +
    d(winner king, w)) + flights``, where d is a king's distance counted on the current
@@ -52,9 +51,6 @@ __all__ = ["march_targets", "king_route_length", "MarchSearch", "march_search", 
 
 #: At most this many (loser king, winner king) target pairs are tried.
 MARCH_TARGETS = 6
-#: The march runs only when every pattern needs at least this many king steps (nearer ones
-#: are in reach of the other searches).
-MARCH_MIN_STEPS = 4
 #: The node bound of each search in the first round (doubled every round).
 MARCH_FIRST_BOUND = 1_000
 _STEP, _DETOUR, _UNREACHABLE = 1, 3, 60
@@ -249,8 +245,7 @@ class MarchSearch(ClosureSearch):
 def march_search(
     state: State, winner: chess.Color, node_bound: int, generator: MoveGenerator = FAST
 ) -> tuple[bool, list[int], int]:
-    """Unless some pattern needs fewer than ``MARCH_MIN_STEPS`` king steps, run a
-    :class:`MarchSearch` for each of the first ``MARCH_TARGETS`` patterns, in
+    """Run a :class:`MarchSearch` for each of the first ``MARCH_TARGETS`` patterns, in
     rounds: each search is resumed with a doubled bound (``MARCH_FIRST_BOUND`` first) until
     a mate is found or ``node_bound`` positions are spent; return ``(found, line, nodes)``.
 
@@ -261,8 +256,8 @@ def march_search(
     doubles a bound that is still below ``node_bound``, or enters positions, or drops a
     search: the march ends after a bounded number of calls."""
     pairs = march_targets(to_board(state), winner)
-    if not pairs or pairs[0][0] < MARCH_MIN_STEPS:
-        return False, [], 0  # a pattern is near: Find-Helpmate's iterations and the closure reach it
+    if not pairs:
+        return False, [], 0
     searches = [MarchSearch(state, winner, target, king, generator) for _, target, king in pairs[:MARCH_TARGETS]]
     used = 0
     bound = MARCH_FIRST_BOUND

@@ -29,6 +29,13 @@ The mating pattern is chosen first, then the kings are routed to it:
    piece leaving a square) lower the score, so the search does not wander on a plateau of
    moves that change nothing.
 
+Cost: the caller gives a bound in positions (:mod:`retro.unwinnable.routines`: 20,000, once
+per query), and each position costs a bounded amount of work: its moves, and two route
+searches of at most 60 layers of bitboard shifts. On the dev set the full routine reaches
+the march on 57 of the 1,198 queries, 14 of which have a pattern to march to: 3 s CPU in
+all, 0.6 s at most (``k1b5/1p1pK3/1P1P4/8/8/8/bB6/8 b``,
+Black to win: 20,000 positions, about 30 us each, twice a closure search's).
+
 Example (dev set, White to win): ``BkB5/pBp5/P1P5/4b3/8/8/8/5K2 w``. The pawns are rammed,
 White's bishops are light-squared and Black's king stands on a dark square, boxed in by
 them: no check is possible there. The mate: Black's king on h1, its bishop on h2, White's
@@ -54,8 +61,6 @@ MARCH_TARGETS = 6
 #: The node bound of each search in the first round (doubled every round).
 MARCH_FIRST_BOUND = 1_000
 _STEP, _DETOUR, _UNREACHABLE = 1, 3, 60
-
-
 _NOT_FILE_A = chess.BB_ALL & ~chess.BB_FILE_A
 _NOT_FILE_H = chess.BB_ALL & ~chess.BB_FILE_H
 

@@ -60,6 +60,24 @@ moves still needed (the node is cut when the bound exceeds the moves left):
   White's goal pawns on b2 and b3 and its one spare pawn on c2 pass for one that can
   still make a dark-squared bishop.)
 
+* **Edits per column** (our addition, :func:`_edit_cover`). A kernel move edits a
+  column by at most one of: deleting a pawn (it leaves by capturing, or is taken),
+  inserting a pawn of the mover's colour (it arrives taking a piece), or replacing an
+  enemy pawn by one of the mover's (it arrives taking that pawn); and it edits at most
+  two columns, adjacent ones (its pawn's file and the file it lands on). The third file
+  of a capture of a quietly promoted piece (``wPc0xfb0``) loses the pawn at its end that
+  could promote quietly, and that never shortens the way to the goal: any edits that
+  take the shorter column to an accepted one (``b``*i + goal column + ``w``*j, the
+  pawns beyond the goal's promoting quietly) take the longer one to the same with that
+  pawn still at its end, again accepted. So a column needs at least its edit distance
+  to the nearest accepted column (:func:`_column_edits`) of moves editing it, and only
+  the edits of a colour with captures left count: once White has none, no white pawn is
+  inserted. Files a to h in turn, sharing as many of a file's edits as possible with the
+  next file gives the fewest moves. Crossed columns need two edits each (the pawns
+  change places), which the domino cover counts once: Tromp's K3R2Q/3prp2/... (an h
+  column ``wb`` that must become ``bw``) has no kernel: the search ends after 9,577
+  nodes instead of 44,935.
+
 **Children discarded before they are made** (our addition; nothing else changes: the
 same children are searched, in the same order). A move changes the columns of at most
 three files (``generate_moves``'s ``touching``); every other column stays as it is, so an incomplete
@@ -208,6 +226,62 @@ def _unfinished_files(state: KernelState, goal: Goal) -> tuple[int, int]:
     return incomplete, entered
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _column_edits(column: str, goal_column: str, black_quiet: bool, white_quiet: bool, movers: str) -> int:
+    """Fewest edits that turn ``column`` into one the goal test accepts for its file
+    (``b``*i + ``goal_column`` + ``w``*j, i > 0 only if Black may promote quietly there,
+    j > 0 only if White may), using the edits of the colours in ``movers`` (``"w"``,
+    ``"b"`` or ``"wb"``): each deletes a pawn of either colour, inserts a pawn of its own
+    colour, or replaces an enemy pawn by one of its own. INFINITE if none does. A
+    target's prefix of i pawns beyond ``len(column)`` would hold an inserted pawn whose
+    removal saves an edit, so i and j up to ``len(column)`` suffice."""
+    best = INFINITE
+    for i in range(len(column) + 1 if black_quiet else 1):
+        for j in range(len(column) + 1 if white_quiet else 1):
+            best = min(best, _edit_distance(column, "b" * i + goal_column + "w" * j, movers))
+    return best
+
+
+def _edit_distance(source: str, target: str, movers: str) -> int:
+    """Edit distance with deletions of any pawn, insertions of a pawn of ``movers`` and
+    replacements by a pawn of ``movers`` (each of cost 1; no edit at all without movers)."""
+    delete = 1 if movers else INFINITE
+    row = list(range(len(target) + 1))
+    for k, t in enumerate(target, 1):
+        row[k] = row[k - 1] + 1 if t in movers else INFINITE
+    for s in source:
+        previous, row[0] = row[0], row[0] + delete
+        for k, t in enumerate(target, 1):
+            keep = previous if s == t else (previous + 1 if t in movers else INFINITE)
+            insert = row[k - 1] + 1 if t in movers else INFINITE
+            previous, row[k] = row[k], min(keep, insert, row[k] + delete)
+    return min(row[-1], INFINITE)
+
+
+def _edit_cover(state: KernelState, goal: Goal, movers: str) -> int:
+    """Fewest kernel moves that make every column's edits (:func:`_column_edits`) when a
+    move edits at most two adjacent columns once each: from file a, the edits a file
+    still needs after the moves shared with its left neighbour are each shared with its
+    right neighbour (as good as any other choice, since a move's second file is free)."""
+    moves = shared = 0
+    for file, (column, goal_column) in enumerate(zip(state.columns, goal.state.columns, strict=True)):
+        if column == goal_column:
+            need = 0
+        else:
+            need = _column_edits(
+                column,
+                goal_column,
+                goal.quiet_promotion[chess.BLACK][file],
+                goal.quiet_promotion[chess.WHITE][file],
+                movers,
+            )
+            if need >= INFINITE:
+                return INFINITE
+        shared = max(0, need - shared)
+        moves += shared
+    return moves
+
+
 def _incomplete_cover(state: KernelState, goal: Goal) -> int:
     return _column_cover(*_unfinished_files(state, goal))
 
@@ -288,7 +362,8 @@ def lower_bound(state: KernelState, goal: Goal) -> int:
         shortfall = max(0, surplus[LIGHT_BISHOP] - light) + max(0, surplus[DARK_BISHOP] - (sum(spare) - light))
         if shortfall > captures:
             return INFINITE
-    return max(_incomplete_cover(state, goal), shifts)
+    movers = ("w" if white_captures else "") + ("b" if black_captures else "")
+    return max(_incomplete_cover(state, goal), shifts, _edit_cover(state, goal, movers))
 
 
 @dataclass

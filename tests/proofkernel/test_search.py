@@ -564,7 +564,7 @@ def test_crossed_column_with_one_colour_left_cuts_tromps_k3r2q() -> None:
     says two moves; Black can only do it by a pawn arriving below the white one and the
     black one above leaving, two edits of h, plus d and e: three moves. Without the
     edits-per-column term the search visits thousands of such states (44,935 nodes to
-    prove there is no kernel instead of 9,577)."""
+    prove there is no kernel instead of 9,508)."""
     goal_board = chess.Board("K3R2Q/3prp2/Rr1bQ2P/1Q6/Nnr2PRp/q1B1p1B1/1n1N4/b4n1k w - - 0 1")
     search = KernelSearch.between(chess.Board(), goal_board, blocked_squares(goal_board))
     state = search.initial
@@ -579,7 +579,7 @@ def test_crossed_column_with_one_colour_left_cuts_tromps_k3r2q() -> None:
 @pytest.mark.slow
 def test_tromps_k3r2q_has_no_kernel() -> None:
     """Tromp's K3R2Q/3prp2/... (illegal, as Tromp counts the sample) is proved to have no
-    proof kernel within 20,000 nodes (9,577 with the edits per column; the search needed
+    proof kernel within 20,000 nodes (9,508 with the edits per column; the search needed
     44,935 without them). About 15 CPU-seconds."""
     goal_board = chess.Board("K3R2Q/3prp2/Rr1bQ2P/1Q6/Nnr2PRp/q1B1p1B1/1n1N4/b4n1k w - - 0 1")
     search = KernelSearch.between(chess.Board(), goal_board, blocked_squares(goal_board), max_nodes=20_000)

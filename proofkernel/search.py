@@ -60,6 +60,26 @@ moves still needed (the node is cut when the bound exceeds the moves left):
   White's goal pawns on b2 and b3 and its one spare pawn on c2 pass for one that can
   still make a dark-squared bishop.)
 
+* **Edits per column** (our addition, :func:`_edit_cover`). A kernel move edits a
+  column by at most one of: deleting a pawn (it leaves by capturing, or is taken),
+  inserting a pawn of the mover's colour (it arrives taking a piece), or replacing an
+  enemy pawn by one of the mover's (it arrives taking that pawn); and it edits at most
+  two columns, adjacent ones (its pawn's file and the file it lands on). The third file
+  of a capture of a quietly promoted piece (``wPc0xfb0``) loses the pawn at its end that
+  could promote quietly, and that never shortens the way to the goal: any edits that
+  take the shorter column to an accepted one (``b``*i + goal column + ``w``*j, the
+  pawns beyond the goal's promoting quietly) take the longer one to the same with that
+  pawn still at its end, again accepted. So a column needs at least its edit distance
+  to the nearest accepted column (:func:`_column_edits`) of moves editing it, and only
+  the edits of a colour with captures left count: once White has none, no white pawn is
+  inserted. Files a to h in turn, sharing as many of a file's edits as possible with the
+  next file gives the fewest moves. Crossed columns need two edits each (the pawns
+  change places), which the domino cover counts once: Tromp's K3R2Q/3prp2/... (an h
+  column ``wb`` that must become ``bw``) has no kernel: the search ends after 9,508
+  nodes instead of 44,935. Children are still ordered by the bound without this term
+  (:func:`_ordering_bound`): a subtree it cuts holds no kernel, so the kernels are found
+  in the same order as without it, only sooner.
+
 **Children discarded before they are made** (our addition; nothing else changes: the
 same children are searched, in the same order). A move changes the columns of at most
 three files (``generate_moves``'s ``touching``); every other column stays as it is, so an incomplete
@@ -208,6 +228,62 @@ def _unfinished_files(state: KernelState, goal: Goal) -> tuple[int, int]:
     return incomplete, entered
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _column_edits(column: str, goal_column: str, black_quiet: bool, white_quiet: bool, movers: str) -> int:
+    """Fewest edits that turn ``column`` into one the goal test accepts for its file
+    (``b``*i + ``goal_column`` + ``w``*j, i > 0 only if Black may promote quietly there,
+    j > 0 only if White may), using the edits of the colours in ``movers`` (``"w"``,
+    ``"b"`` or ``"wb"``): each deletes a pawn of either colour, inserts a pawn of its own
+    colour, or replaces an enemy pawn by one of its own. INFINITE if none does. A
+    target's prefix of i pawns beyond ``len(column)`` would hold an inserted pawn whose
+    removal saves an edit, so i and j up to ``len(column)`` suffice."""
+    best = INFINITE
+    for i in range(len(column) + 1 if black_quiet else 1):
+        for j in range(len(column) + 1 if white_quiet else 1):
+            best = min(best, _edit_distance(column, "b" * i + goal_column + "w" * j, movers))
+    return best
+
+
+def _edit_distance(source: str, target: str, movers: str) -> int:
+    """Edit distance with deletions of any pawn, insertions of a pawn of ``movers`` and
+    replacements by a pawn of ``movers`` (each of cost 1; no edit at all without movers)."""
+    delete = 1 if movers else INFINITE
+    row = list(range(len(target) + 1))
+    for k, t in enumerate(target, 1):
+        row[k] = row[k - 1] + 1 if t in movers else INFINITE
+    for s in source:
+        previous, row[0] = row[0], row[0] + delete
+        for k, t in enumerate(target, 1):
+            keep = previous if s == t else (previous + 1 if t in movers else INFINITE)
+            insert = row[k - 1] + 1 if t in movers else INFINITE
+            previous, row[k] = row[k], min(keep, insert, row[k] + delete)
+    return min(row[-1], INFINITE)
+
+
+def _edit_cover(state: KernelState, goal: Goal, movers: str) -> int:
+    """Fewest kernel moves that make every column's edits (:func:`_column_edits`) when a
+    move edits at most two adjacent columns once each: from file a, the edits a file
+    still needs after the moves shared with its left neighbour are each shared with its
+    right neighbour (as good as any other choice, since a move's second file is free)."""
+    moves = shared = 0
+    for file, (column, goal_column) in enumerate(zip(state.columns, goal.state.columns, strict=True)):
+        if column == goal_column:
+            need = 0
+        else:
+            need = _column_edits(
+                column,
+                goal_column,
+                goal.quiet_promotion[chess.BLACK][file],
+                goal.quiet_promotion[chess.WHITE][file],
+                movers,
+            )
+            if need >= INFINITE:
+                return INFINITE
+        shared = max(0, need - shared)
+        moves += shared
+    return moves
+
+
 def _incomplete_cover(state: KernelState, goal: Goal) -> int:
     return _column_cover(*_unfinished_files(state, goal))
 
@@ -236,6 +312,27 @@ def min_file_shifts(have: tuple[int, ...], want: tuple[int, ...]) -> int:
 def lower_bound(state: KernelState, goal: Goal) -> int:
     """A lower bound on the kernel moves from ``state`` to ``goal`` (INFINITE when the
     goal is out of reach). See the module docstring for each term's proof."""
+    return _with_edits(state, goal, _ordering_bound(state, goal))
+
+
+def _with_edits(state: KernelState, goal: Goal, bound: int) -> int:
+    """``bound`` (:func:`_ordering_bound`) raised to the edits per column."""
+    if bound >= INFINITE:
+        return bound
+    white_captures = state.units(chess.BLACK) - goal.state.units(chess.BLACK)
+    black_captures = state.units(chess.WHITE) - goal.state.units(chess.WHITE)
+    return max(bound, _edit_cover(state, goal, _movers(white_captures, black_captures)))
+
+
+def _movers(white_left: int, black_left: int) -> str:
+    """The colours with captures left, as :func:`_column_edits` takes them."""
+    return ("w" if white_left > 0 else "") + ("b" if black_left > 0 else "")
+
+
+def _ordering_bound(state: KernelState, goal: Goal) -> int:
+    """:func:`lower_bound` without the edits per column: the search orders children by
+    it, so that the tighter bound only cuts subtrees without a kernel and the kernels are
+    found in the same order as before it."""
     white_captures = state.units(chess.BLACK) - goal.state.units(chess.BLACK)
     black_captures = state.units(chess.WHITE) - goal.state.units(chess.WHITE)
     if white_captures < 0 or black_captures < 0:
@@ -305,7 +402,7 @@ class KernelSearch:
     nodes: int = 0
     exhausted: bool = True
     _dead: set[KernelState] = field(default_factory=set)
-    _bounds: dict[KernelState, int] = field(default_factory=dict)
+    _bounds: dict[KernelState, tuple[int, int]] = field(default_factory=dict)
     _moves: dict[KernelState, frozenset[KernelMove]] = field(default_factory=dict)
     _deadline: float = 0.0
 
@@ -345,12 +442,17 @@ class KernelSearch:
     def _bound(self, state: KernelState) -> int:
         """:func:`lower_bound` of ``state``, remembered: the kernel moves commute, so the
         same child turns up under many parents."""
-        bound = self._bounds.get(state)
-        if bound is None:
+        return self._bounds_of(state)[1]
+
+    def _bounds_of(self, state: KernelState) -> tuple[int, int]:
+        """:func:`_ordering_bound` and :func:`lower_bound` of ``state``, remembered."""
+        bounds = self._bounds.get(state)
+        if bounds is None:
             if len(self._bounds) > 2_000_000:
                 self._bounds.clear()
-            bound = self._bounds[state] = lower_bound(state, self.goal)
-        return bound
+            order = _ordering_bound(state, self.goal)
+            bounds = self._bounds[state] = (order, _with_edits(state, self.goal, order))
+        return bounds
 
     def _shifts_fit(self, state: KernelState, move: KernelMove, white_left: int, black_left: int) -> bool:
         """Whether after ``move`` each colour's pawns can still reach the goal's files with
@@ -430,9 +532,9 @@ class KernelSearch:
                 child = apply_move(state, move)
                 if child in self._dead:
                     continue
-                bound = self._bound(child)
+                order, bound = self._bounds_of(child)
                 if bound <= remaining - 1:
-                    children.append((bound, len(children), move, child))
+                    children.append((order, len(children), move, child))
         children.sort(key=lambda item: (item[0], item[1]))
         reached = False
         explored: list[tuple[KernelMove, KernelState]] = []

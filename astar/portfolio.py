@@ -92,8 +92,9 @@ class Portfolio(Generic[Start]):
         return [arm for arm in self.arms if not arm.dead]
 
     def best(self) -> Arm[Start] | None:
-        """The live arm closest to the goal (the earliest among equals)."""
-        return min(self.live(), key=lambda arm: arm.best_h, default=None)
+        """The live arm closest to the goal; among equals, the one that had the fewest
+        slices (it came as close for less), then the earliest."""
+        return min(self.live(), key=lambda arm: (arm.best_h, arm.runs), default=None)
 
     def pick(self) -> tuple[Arm[Start], tuple[chess.Move, ...] | None]:
         """The best arm, and None when its search is to be resumed (its last slice

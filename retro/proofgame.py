@@ -431,8 +431,13 @@ class _Plans:
         # the searches end at the target: its pieces that never move; the kernel's goal may differ
         self.blocked = blocked_squares(target, init)
         self.kernel_blocked = blocked_squares(goal, init)
-        self.queue: list[tuple[str, bool, int | None]] = [("late plan", True, None), ("early plan", False, None)]
-        self.queue += [(f"random plan {k}", True, seed + 7919 * k) for k in range(MAX_SHUFFLED_PLANS)]
+        # (label, pawns late, shuffle seed, promoted pieces walked to goal squares)
+        self.queue: list[tuple[str, bool, int | None, bool]] = [
+            ("late plan", True, None, True),
+            ("early plan", False, None, True),
+            ("late plan, promoted pieces unplaced", True, None, False),
+        ]
+        self.queue += [(f"random plan {k}", True, seed + 7919 * k, True) for k in range(MAX_SHUFFLED_PLANS)]
         self.played: set = set()  # plans already played: the same plan gives the same path
         self.best: InitialPath | None = None  # the path with most captures (then promotions)
         self.label = ""  # the plan of the path last returned
@@ -453,14 +458,14 @@ class _Plans:
         tries = 2 + SHUFFLED_PLANS if first else 1
         path, label, best_label = None, "", ""
         while self.queue and tries > 0:
-            label, late, shuffle = self.queue.pop(0)
+            label, late, shuffle, place = self.queue.pop(0)
             extended = extend_kernel(
                 self.kernel, self.init, self.goal, self.kernel_blocked, late_pawns=late, shuffle=shuffle
             )
-            if extended.status != "found" or (extended.moves, extended.pawn_plan) in self.played:
+            if extended.status != "found" or (extended.moves, extended.pawn_plan, place) in self.played:
                 continue
             tries -= 1
-            self.played.add((extended.moves, extended.pawn_plan))
+            self.played.add((extended.moves, extended.pawn_plan, place))
             left = None if budget is None else max(0.0, (budget - (time.monotonic() - began)) / 2)
             path = initial_path(
                 self.init,
@@ -469,6 +474,7 @@ class _Plans:
                 extended.pawn_plan,
                 self.blocked,
                 goal=self.target,
+                place=place,
                 max_nodes=None if first else SLICE_NODES,
                 time_limit=left,
                 seed=self.seed,

@@ -20,8 +20,7 @@ the arm whose best line came closest to the goal (lowest heuristic), so time goe
 the starts that progress; among arms equally close, to the one that had fewer slices
 (it came as close for less: dev #74's third start reached the best arm's heuristic in
 its first slice, and was proved from in its second). It resumes that arm's search
-where it stopped when the arm's
-last slice improved its best line (a resumed search goes on like one long search: the
+where it stopped when the arm's last slice improved its best line (a resumed search goes on like one long search: the
 legs may have to climb before they descend again), and otherwise restarts
 from a seeded random prefix of that best line (a committed prefix the legs had passed
 through), so a stalled search is left at another point instead of being resumed where

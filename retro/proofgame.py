@@ -20,9 +20,9 @@ Pipeline (texel documentation, "If a position cannot be proven illegal ..."):
    with its promoted pieces left where they promote (the other paths walk each one to a
    goal square of its kind at once; placed near a king's goal square, they can wall
    that king off before it has come: dev #74, White's queens round e1 with Black's king
-   still on g7), then up to :data:`SHUFFLED_PLANS` whose objective weights the pawns at random (seeded: some
-   pawns go early, e.g. one that must move out of the way the late and early plans
-   keep home), until a path plays every capture and promotion (the path with more
+   still on g7), then up to :data:`SHUFFLED_PLANS` whose objective weights the pawns
+   at random (seeded: some pawns go early, e.g. one that must move out of the way the
+   late and early plans keep home), until a path plays every capture and promotion (the path with more
    captures, then promotions, is kept); at most half of the time. Later plans (up to
    :data:`MAX_SHUFFLED_PLANS` random ones) are played one at a time when the schedule
    below explores; one that stops short is passed over while a complete path exists.
@@ -34,10 +34,9 @@ Pipeline (texel documentation, "If a position cannot be proven illegal ..."):
    seed. A longer slice goes to the start whose best line came closest to the goal
    (among equals, the one that had fewer slices): its search goes on when its last
    slice improved that line, else a new search starts from a random committed prefix
-   of it. Whether the final search succeeds turns on
-   the path's details (where its promoted pieces stand) and on where the legs commit,
-   which no rule predicts: the dev positions one pass left unknown were proved by
-   other seeds and plans.
+   of it. Whether the final search succeeds turns on the path's details (where its
+   promoted pieces stand) and on where the legs commit, which no rule predicts: the dev
+   positions one pass left unknown were proved by other seeds and plans.
 5. ``legal`` is returned only with a :class:`~astar.proofgame.ProofGame` that replays
    from the initial position to the goal exactly. Everything else is ``unknown``:
    an exhausted search is reported as unknown too (conservative choice), with the
@@ -449,8 +448,8 @@ class _Plans:
 
     def next_path(self, deadline: float | None, *, have_complete: bool) -> InitialPath | None:
         """A new initial path, or None when no plan is left. The first call plays the
-        late plan and, while the path stops short, the early one, the unplaced one and up to
-        :data:`SHUFFLED_PLANS` random ones (half of the time left), returning the best
+        late plan and, while the path stops short, the early one, the unplaced one and
+        up to :data:`SHUFFLED_PLANS` random ones (half of the time left), returning the best
         path. A later call plays the next plan (a quarter of the time left, and the nodes
         of a one-unit slice: a plan that gets stuck must not eat the run); with
         ``have_complete``, a path that stops short is passed over."""

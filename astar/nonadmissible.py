@@ -34,8 +34,8 @@ import chess
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from astar.heuristic import _BIG, INF, Heuristic, pieces_of_key
-from astar.paths import obstruction, path_obstruction, piece_distances, shortest_path_layers
+from astar.heuristic import _BIG, INF, Heuristic
+from astar.paths import attacks_mask, obstruction, path_obstruction, piece_distances, shortest_path_layers
 
 __all__ = ["NonAdmissibleHeuristic"]
 
@@ -98,12 +98,18 @@ class NonAdmissibleHeuristic(Heuristic):
         region, layers = shortest_path_layers(chess.KING, start, target, self.blocked_mask, self._forbidden[color])
         if not layers:
             return 0
-        pieces = pieces_of_key(key)
-        pieces.remove_piece_at(start)  # the king does not shield the squares behind it
+        # the squares of the way the placed pieces attack, the king off the board (it does not
+        # shield the squares behind it); a piece whose empty-board attacks miss the way is skipped
+        way = region | goal
+        occupied = (key[0] | key[1] | key[2] | key[3] | key[4] | key[5]) & ~king
         attacked = 0
-        for square in chess.scan_forward(placed_enemy):
-            attacked |= pieces.attacks_mask(square)
-        attacked &= region | goal
+        for type_index in range(6):
+            for square in chess.scan_forward(key[type_index] & placed_enemy):
+                if type_index == 0:
+                    attacked |= chess.BB_PAWN_ATTACKS[not color][square]
+                elif attacks_mask(type_index + 1, square, 0) & way:
+                    attacked |= attacks_mask(type_index + 1, square, occupied)
+        attacked &= way
         if not attacked:
             return 0
         return path_obstruction(layers, attacked, attacked) + (2 if attacked & goal else 0)

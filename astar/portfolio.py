@@ -17,8 +17,10 @@ the same for a given seed whatever the machine's load, until the time limit cuts
 **Adaptive split** (:class:`Portfolio`). A slice of one unit *explores*: a new start (the
 next pawn plan's initial path, or a fresh seed). A longer slice *exploits*: it goes to
 the arm whose best line came closest to the goal (lowest heuristic), so time goes to
-the starts that progress. It resumes that arm's search where it stopped when the arm's
-last slice improved its best line (a resumed search goes on like one long search: the
+the starts that progress; among arms equally close, to the one that had fewer slices
+(it came as close for less: dev #74's third start reached the best arm's heuristic in
+its first slice, and was proved from in its second). It resumes that arm's search
+where it stopped when the arm's last slice improved its best line (a resumed search goes on like one long search: the
 legs may have to climb before they descend again), and otherwise restarts
 from a seeded random prefix of that best line (a committed prefix the legs had passed
 through), so a stalled search is left at another point instead of being resumed where
@@ -92,8 +94,9 @@ class Portfolio(Generic[Start]):
         return [arm for arm in self.arms if not arm.dead]
 
     def best(self) -> Arm[Start] | None:
-        """The live arm closest to the goal (the earliest among equals)."""
-        return min(self.live(), key=lambda arm: arm.best_h, default=None)
+        """The live arm closest to the goal; among equals, the one that had the fewest
+        slices (it came as close for less), then the earliest."""
+        return min(self.live(), key=lambda arm: (arm.best_h, arm.runs), default=None)
 
     def pick(self) -> tuple[Arm[Start], tuple[chess.Move, ...] | None]:
         """The best arm, and None when its search is to be resumed (its last slice

@@ -16,10 +16,13 @@ Pipeline (texel documentation, "If a position cannot be proven illegal ..."):
    captures, then the quiet promotions the goal (or the forced last move's
    predecessor) needs, are played as real moves from the initial position (the start
    position unless ``init`` is given). When that path stops early, the extended kernel
-   with the pawns as early as the solver likes is tried too, then up to
-   :data:`SHUFFLED_PLANS` whose objective weights the pawns at random (seeded: some
-   pawns go early, e.g. one that must move out of the way the late and early plans
-   keep home), until a path plays every capture and promotion (the path with more
+   with the pawns as early as the solver likes is tried too, then the late plan again
+   with its promoted pieces left where they promote (the other paths walk each one to a
+   goal square of its kind at once; placed near a king's goal square, they can wall
+   that king off before it has come: dev #74, White's queens round e1 with Black's king
+   still on g7), then up to :data:`SHUFFLED_PLANS` whose objective weights the pawns
+   at random (seeded: some pawns go early, e.g. one that must move out of the way the
+   late and early plans keep home), until a path plays every capture and promotion (the path with more
    captures, then promotions, is kept); at most half of the time. Later plans (up to
    :data:`MAX_SHUFFLED_PLANS` random ones) are played one at a time when the schedule
    below explores; one that stops short is passed over while a complete path exists.
@@ -28,12 +31,12 @@ Pipeline (texel documentation, "If a position cannot be proven illegal ..."):
    slices of Luby's sequence times :data:`SLICE_NODES` nodes. A one-unit slice explores
    a new start: the next plan's initial path; once the plans are exhausted or a start
    proved a dead end, the initial position; else the best start again with a new
-   seed. A longer slice goes to the start whose best line came closest to the goal:
-   its search goes on when its last slice improved that line, else a new search starts
-   from a random committed prefix of it. Whether the final search succeeds turns on
-   the path's details (where its promoted pieces stand) and on where the legs commit,
-   which no rule predicts: the dev positions one pass left unknown were proved by
-   other seeds and plans.
+   seed. A longer slice goes to the start whose best line came closest to the goal
+   (among equals, the one that had fewer slices): its search goes on when its last
+   slice improved that line, else a new search starts from a random committed prefix
+   of it. Whether the final search succeeds turns on the path's details (where its
+   promoted pieces stand) and on where the legs commit, which no rule predicts: the dev
+   positions one pass left unknown were proved by other seeds and plans.
 5. ``legal`` is returned only with a :class:`~astar.proofgame.ProofGame` that replays
    from the initial position to the goal exactly. Everything else is ``unknown``:
    an exhausted search is reported as unknown too (conservative choice), with the
@@ -419,8 +422,8 @@ MAX_SHUFFLED_PLANS = 32
 class _Plans:
     """The initial paths from ``init`` of ``kernel`` (none unless found) to ``goal``,
     with the quiet promotions of ``target``, one per distinct pawn plan: pawns as late
-    as possible, as early as the solver likes, then with random weights (seeds
-    ``seed + 7919 k``)."""
+    as possible, as early as the solver likes, as late again with the promoted pieces
+    left where they promote, then with random weights (seeds ``seed + 7919 k``)."""
 
     def __init__(
         self, kernel: KernelResult | None, init: chess.Board, goal: chess.Board, target: chess.Board, seed: int
@@ -431,8 +434,13 @@ class _Plans:
         # the searches end at the target: its pieces that never move; the kernel's goal may differ
         self.blocked = blocked_squares(target, init)
         self.kernel_blocked = blocked_squares(goal, init)
-        self.queue: list[tuple[str, bool, int | None]] = [("late plan", True, None), ("early plan", False, None)]
-        self.queue += [(f"random plan {k}", True, seed + 7919 * k) for k in range(MAX_SHUFFLED_PLANS)]
+        # (label, pawns late, shuffle seed, promoted pieces walked to goal squares)
+        self.queue: list[tuple[str, bool, int | None, bool]] = [
+            ("late plan", True, None, True),
+            ("early plan", False, None, True),
+            ("late plan, promoted pieces unplaced", True, None, False),
+        ]
+        self.queue += [(f"random plan {k}", True, seed + 7919 * k, True) for k in range(MAX_SHUFFLED_PLANS)]
         self.played: set = set()  # plans already played: the same plan gives the same path
         self.best: InitialPath | None = None  # the path with most captures (then promotions)
         self.label = ""  # the plan of the path last returned
@@ -440,8 +448,8 @@ class _Plans:
 
     def next_path(self, deadline: float | None, *, have_complete: bool) -> InitialPath | None:
         """A new initial path, or None when no plan is left. The first call plays the
-        late plan and, while the path stops short, the early one and up to
-        :data:`SHUFFLED_PLANS` random ones (half of the time left), returning the best
+        late plan and, while the path stops short, the early one, the unplaced one and
+        up to :data:`SHUFFLED_PLANS` random ones (half of the time left), returning the best
         path. A later call plays the next plan (a quarter of the time left, and the nodes
         of a one-unit slice: a plan that gets stuck must not eat the run); with
         ``have_complete``, a path that stops short is passed over."""
@@ -450,17 +458,17 @@ class _Plans:
         first = self.best is None
         budget = None if deadline is None else (deadline - time.monotonic()) / (2 if first else 4)
         began = time.monotonic()
-        tries = 2 + SHUFFLED_PLANS if first else 1
+        tries = 3 + SHUFFLED_PLANS if first else 1
         path, label, best_label = None, "", ""
         while self.queue and tries > 0:
-            label, late, shuffle = self.queue.pop(0)
+            label, late, shuffle, place = self.queue.pop(0)
             extended = extend_kernel(
                 self.kernel, self.init, self.goal, self.kernel_blocked, late_pawns=late, shuffle=shuffle
             )
-            if extended.status != "found" or (extended.moves, extended.pawn_plan) in self.played:
+            if extended.status != "found" or (extended.moves, extended.pawn_plan, place) in self.played:
                 continue
             tries -= 1
-            self.played.add((extended.moves, extended.pawn_plan))
+            self.played.add((extended.moves, extended.pawn_plan, place))
             left = None if budget is None else max(0.0, (budget - (time.monotonic() - began)) / 2)
             path = initial_path(
                 self.init,
@@ -469,6 +477,7 @@ class _Plans:
                 extended.pawn_plan,
                 self.blocked,
                 goal=self.target,
+                place=place,
                 max_nodes=None if first else SLICE_NODES,
                 time_limit=left,
                 seed=self.seed,

@@ -51,6 +51,64 @@ def test_longer_slices_go_to_the_arm_closest_to_the_goal() -> None:
     assert portfolio.best() is late
 
 
+def test_among_arms_equally_close_the_one_with_fewer_slices_gets_the_next() -> None:
+    """Dev #74: the late plan came within 6 of the goal in three slices, the unplaced plan
+    in its first one; the equally close arm that got there for less takes the next slice."""
+    portfolio: Portfolio[str] = Portfolio(seed=0)
+    late, unplaced = Arm("late", _moves("e2e4")), Arm("unplaced", _moves("d2d4"))
+    portfolio.arms += [late, unplaced]
+    for h in (15, 16, 6):
+        portfolio.report(late, h, _moves("e2e4", "e7e5"), dead=False)
+    portfolio.report(unplaced, 6, _moves("d2d4", "d7d5"), dead=False)
+    assert portfolio.best() is unplaced
+    portfolio.report(unplaced, 6, _moves("d2d4", "d7d5"), dead=False)
+    portfolio.report(unplaced, 6, _moves("d2d4", "d7d5"), dead=False)
+    assert portfolio.best() is late  # three slices each: the earliest
+
+
+def test_the_third_plan_leaves_the_promoted_pieces_where_they_promote() -> None:
+    """Dev legal #74: the late plan's initial path walks each promoted piece to a goal
+    square; White's queens then stand round e1 before Black's king (g7 at the path's
+    end) has come, and the searches from there stall with the king walled off on h4.
+    The third plan is the same pawn plan with the promoted pieces left where they
+    promote: every capture and promotion, fewer plies, the kings nearer their squares."""
+    from astar.initial_path import InitialPath
+    from retro import proofgame
+    from retro.legality import find_kernel
+
+    goal = chess.Board("6B1/1bb1qR2/2q1Q1rB/K4qnN/4BRpQ/3R1Q1q/NnQ1rrQB/4k3 w - - 0 1")
+    plans = proofgame._Plans(find_kernel(goal), chess.Board(), goal, goal, 0)
+    late = plans.next_path(None, have_complete=True)
+    assert late is not None and late.reason == "" and plans.label == "late plan"
+    assert plans.next_path(None, have_complete=True) is None  # the early plan stops short: passed over
+    unplaced = plans.next_path(None, have_complete=True)
+    assert plans.label == "late plan, promoted pieces unplaced"
+    assert unplaced is not None and unplaced.reason == "" and unplaced.promoted == late.promoted == 11
+    assert len(unplaced.moves) < len(late.moves)
+
+    def king_way(path: InitialPath) -> int:
+        king = path.board.king(chess.BLACK)
+        assert king is not None
+        return chess.square_distance(king, chess.E1)
+
+    assert king_way(unplaced) < king_way(late)
+
+
+@pytest.mark.slow
+def test_dev_74_is_proved_from_the_unplaced_plan() -> None:
+    """Without a time limit (node-for-node reproducible): proved within 60,000 nodes from
+    the unplaced plan's start (47,277 measured); the previous schedule, late plan and
+    early plan only, proved it at 174,356 nodes."""
+    from astar.proofgame import ProofGame
+    from retro import proofgame
+
+    goal = chess.Board("6B1/1bb1qR2/2q1Q1rB/K4qnN/4BRpQ/3R1Q1q/NnQ1rrQB/4k3 w - - 0 1")
+    verdict = proofgame.prove(goal, max_nodes=60_000, time_limit=None)
+    assert verdict.status == "legal" and verdict.proof_game is not None
+    assert verdict.found_by.startswith("late plan, promoted pieces unplaced")
+    assert ProofGame(chess.STARTING_FEN, verdict.proof_game.moves).reaches(goal)
+
+
 def test_a_stalled_arm_restarts_from_a_committed_prefix_of_its_best_line() -> None:
     portfolio: Portfolio[str] = Portfolio(seed=3)
     arm = Arm("late", _moves("e2e4"))

@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import chess
 
+from retro.attacks import attacks_mask
 from retro.unwinnable.closure import ClosureSearch
 from retro.unwinnable.fastboard import FAST, MoveGenerator, State, to_board
 from retro.unwinnable.mobility import PRED_MASKS, step_targets
@@ -137,7 +138,7 @@ def march_targets(board: chess.Board, winner: chess.Color) -> list[tuple[int, ch
     """Candidate (king steps, loser king square, winner king square or None) triples,
     cheapest first (module docstring)."""
     pawns = board.pawns
-    cover = step_targets(chess.PAWN, winner, pawns & board.occupied_co[winner])
+    cover = _pawn_attacks(board, winner)
     blockers = [chess.BB_SQUARES[square] for square in chess.SquareSet(pawns & board.occupied_co[not winner])]
     for square in chess.SquareSet(board.occupied & ~pawns & ~board.kings):
         piece_type = board.piece_type_at(square)
@@ -178,17 +179,11 @@ def _attacked(state: State, white: bool) -> chess.Bitboard:
     units = state[6] if white else state[7]
     occupied = state[6] | state[7]
     attacks = step_targets(chess.PAWN, white, state[0] & units)
-    for square in chess.scan_forward(state[1] & units):
-        attacks |= chess.BB_KNIGHT_ATTACKS[square]
-    for square in chess.scan_forward(state[5] & units):
-        attacks |= chess.BB_KING_ATTACKS[square]
-    for square in chess.scan_forward((state[2] | state[4]) & units):
-        attacks |= chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & occupied]
-    for square in chess.scan_forward((state[3] | state[4]) & units):
-        attacks |= (
-            chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
-            | chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied]
-        )
+    for piece_type, pieces in zip(
+        (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING), state[1:6], strict=True
+    ):
+        for square in chess.scan_forward(pieces & units):
+            attacks |= attacks_mask(piece_type, square, occupied)
     return attacks
 
 

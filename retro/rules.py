@@ -61,6 +61,12 @@ class _Facts:
         """:func:`_sealed_squares` of the board, shared by the rules that use it."""
         return _sealed_squares(self.board)
 
+    @functools.cached_property
+    def confined_promoted(self) -> dict[chess.Color, tuple[int, int, int]]:
+        """:func:`_forced_excess` per colour, shared by the rules that use it."""
+        sealed, _ = self.sealed
+        return {color: _forced_excess(self.board, sealed, color) for color in chess.COLORS}
+
 
 def _side_name(color: chess.Color) -> str:
     return "white" if color else "black"
@@ -865,7 +871,7 @@ def captured_at_home(facts: _Facts) -> str | None:
     sealed, _ = facts.sealed
     piece_captures = {color: _captured_at_home(board, sealed, not color) for color in chess.COLORS}
     plain = {color: excess_pieces(board, color) for color in chess.COLORS}
-    forced = {color: _larger(plain[color], _forced_excess(board, sealed, color)) for color in chess.COLORS}
+    forced = {color: _larger(plain[color], facts.confined_promoted[color]) for color in chess.COLORS}
     excess = {color: forced[color] for color in chess.COLORS if forced[color] != plain[color]}
     if not any(piece_captures.values()) and not excess:
         return None
@@ -878,14 +884,17 @@ def captured_at_home(facts: _Facts) -> str | None:
     return None
 
 
-def _promotion_file_facts(board: chess.Board, sealed: chess.Bitboard, color: chess.Color) -> PromotionFiles:
+def _promotion_file_facts(
+    board: chess.Board, sealed: chess.Bitboard, color: chess.Color, confined_promoted: tuple[int, int, int]
+) -> PromotionFiles:
     """The promotion files of ``color``'s proven promoted pieces, per class (any, light
     bishops, dark bishops; see :func:`promotion_files`): (class, k, files) with k the
-    pieces of the class :func:`confined_originals` proves promoted and ``files`` the
+    pieces of the class :func:`confined_originals` proves promoted (``confined_promoted``,
+    :func:`_forced_excess`'s counts) and ``files`` the
     files of the promotion squares whose region for the piece's type holds one of the
     class's pieces not standing on a confined unit's square; only facts that exclude
     some promotion file."""
-    promoted = dict(zip((ANY, LIGHT, DARK), _forced_excess(board, sealed, color), strict=True))
+    promoted = dict(zip((ANY, LIGHT, DARK), confined_promoted, strict=True))
     if not any(promoted.values()):
         return ()  # no proven promoted piece (most positions): no regions to walk
     _, confined_homes = _unconfined_initial_units(color, sealed)
@@ -925,13 +934,14 @@ def promotion_files(facts: _Facts) -> str | None:
     :func:`captured_at_home`'s. The model is then the pawn fates' with these facts."""
     board = facts.board
     sealed, _ = facts.sealed
-    promotion_facts = {color: _promotion_file_facts(board, sealed, color) for color in chess.COLORS}
+    confined_promoted = facts.confined_promoted
+    promotion_facts = {
+        color: _promotion_file_facts(board, sealed, color, confined_promoted[color]) for color in chess.COLORS
+    }
     if not any(promotion_facts.values()):
         return None
     piece_captures = {color: _captured_at_home(board, sealed, not color) for color in chess.COLORS}
-    forced = {
-        color: _larger(excess_pieces(board, color), _forced_excess(board, sealed, color)) for color in chess.COLORS
-    }
+    forced = {color: _larger(excess_pieces(board, color), confined_promoted[color]) for color in chess.COLORS}
     feasible = pawn_fates_feasible(board, excess=forced, piece_captures=piece_captures, promotion_files=promotion_facts)
     if feasible is False:
         return (

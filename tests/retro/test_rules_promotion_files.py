@@ -136,7 +136,8 @@ def test_random_games_never_break_promotion_files(seed: int) -> None:
     exercised = 0
     for board in _biased_games(seed, 15):
         sealed, _ = rules._sealed_squares(board)
-        if any(rules._promotion_file_facts(board, sealed, color) for color in chess.COLORS):
+        promoted = {color: rules._forced_excess(board, sealed, color) for color in chess.COLORS}
+        if any(rules._promotion_file_facts(board, sealed, color, promoted[color]) for color in chess.COLORS):
             exercised += 1
             assert rules.promotion_files(rules._Facts(board, "-", "-")) is None, board.fen()
     assert exercised >= 100  # the rule had facts to work with

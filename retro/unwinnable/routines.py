@@ -57,6 +57,7 @@ from retro.unwinnable.fastboard import FAST, MoveGenerator, State, first_legal_m
 from retro.unwinnable.helpmate import HelpmateSearch
 from retro.unwinnable.march import march_search
 from retro.unwinnable.material import insufficient_state
+from retro.unwinnable.promotion import promotion_march
 from retro.unwinnable.stalemate import unwinnable_without_stalemates
 from retro.unwinnable.static import unwinnable_static
 
@@ -72,6 +73,7 @@ CLOSURE_FROM = 4
 CLOSURE_EVERY = 2
 CLOSURE_FIRST_BOUND = 20_000
 SCOUT_NODES = 50_000
+SCOUT_SHARE = 10
 MARCH_NODES = 20_000
 Result = tuple[str, list[int], int, str]
 
@@ -216,6 +218,13 @@ def _quick_static(state: State, winner: chess.Color, nodes: int) -> Result:
     return "undetermined", [], nodes, "quick routine gave up"
 
 
+def scout_nodes(scout: Callable, max_nodes: int) -> int:
+    """The positions a scout of depth ``CLOSURE_FROM`` may spend: a ``SCOUT_SHARE``-th of the
+    query's budget (the king march at least ``MARCH_NODES``)."""
+    share = max_nodes // SCOUT_SHARE
+    return max(MARCH_NODES, share) if scout is march_search else share
+
+
 def bound(depth: int) -> int:
     """Per-iteration node bound of Figure 9 (increasing in the depth)."""
     return 10_000 * (1 + depth // 8)
@@ -287,11 +296,12 @@ def full_routine(
                 return "unwinnable", [], search.nodes + closure_nodes, "closure search"
             closure_bound *= 2
             if depth == CLOSURE_FROM:
-                spend = max(0, min(MARCH_NODES, max_nodes - search.nodes - closure_nodes))
-                found, line, used = march_search(state, winner, spend, generator) if spend else (False, [], 0)
-                closure_nodes += used
-                if found:
-                    return "winnable", line, search.nodes + closure_nodes, "king march"
+                for scout, name in ((march_search, "king march"), (promotion_march, "promotion march")):
+                    spend = max(0, min(scout_nodes(scout, max_nodes), max_nodes - search.nodes - closure_nodes))
+                    found, line, used = scout(state, winner, spend, generator) if spend else (False, [], 0)
+                    closure_nodes += used
+                    if found:
+                        return "winnable", line, search.nodes + closure_nodes, name
         depth += 1
     if not static_checked and unwinnable_static(to_board(state), winner):
         return "unwinnable", [], search.nodes + closure_nodes, "semi-static"

@@ -1,0 +1,171 @@
+"""Promotion march: a scout for helpmates that need a pawn of the winner to promote first.
+
+A heuristic only, like the king march (:mod:`retro.unwinnable.march`) it extends: it
+chooses which lines are searched first; a mate it finds is a line of legal moves (shortened
+and replayed with python-chess before it is shown), and exhausting it proves nothing.
+
+The king march takes the pawns to stay where they are, so a position whose mate needs a
+new piece gets no mating pattern. This scout goes there in two stages:
+
+1. *Promote* (:class:`PromotionSearch`). A best-first search of the whole game (every
+   legal move; the closure search's machinery) in the order of
+   ``8 * promotion_cost + king distance``. ``promotion_cost`` is the cheapest way, over the
+   winner's pawns, to the last rank when only the pawns count
+   (:func:`promotion_costs`): a step forward costs 1, plus ``_CLEAR`` when an enemy pawn
+   stands on the square (something must take it first) and 1 when a pawn of the winner's
+   does (it must move on first); a capture costs 1 plus ``_CLEAR`` when no enemy unit
+   stands on the square (one must come there to be taken). The king distance is the
+   winner king's distance (in king steps, the board's walls ignored) to the nearest enemy
+   pawn that stands in front of a winner pawn: in blocked positions the winner's king is
+   the unit that opens a file, by taking a pawn. The search records every position reached
+   by a promotion of the winner.
+2. *March* from each such position in turn: :func:`retro.unwinnable.march.march_search`,
+   now that a new piece gives the mating patterns; the line is the promotion line followed
+   by the march's line.
+
+Example (dev set, Black to win): ``B1B1B3/pBpBpBp1/P1P1P1P1/8/8/8/8/k1K5 w``. White's
+light-squared bishops and the rammed pawns lock every pawn; Black has only its king. The
+mate: Black's king walks up to a5 and takes a6, the a-pawn promotes, and the new piece,
+with more promotions, mates White's king in the corner. The Find-Helpmate iterations meet it
+after 427,000 positions.
+"""
+
+from __future__ import annotations
+
+import chess
+
+from retro.unwinnable.closure import ClosureSearch, shorten_line
+from retro.unwinnable.fastboard import FAST, MoveGenerator, State
+from retro.unwinnable.march import march_search
+
+__all__ = ["promotion_costs", "PromotionSearch", "promotion_march"]
+
+_CLEAR = 3
+_NO_PAWN = 99
+#: At most this many positions per promotion go to the king march (its first rounds).
+PROMOTED_MARCH_NODES = 4_000
+#: The promotion search runs in chunks of this many positions between marches.
+PROMOTION_CHUNK = 1_000
+
+
+def promotion_costs(winner_pawns: int, loser_pawns: int, winner_white: bool) -> int:
+    """The cheapest promotion cost over the winner's pawns (module docstring), or
+    ``_NO_PAWN`` without pawns. Computed rank by rank from the last rank back."""
+    if not winner_pawns:
+        return _NO_PAWN
+    ranks = range(6, 0, -1) if winner_white else range(1, 7)
+    forward = 8 if winner_white else -8
+    cost = [0] * 8  # per file, on the rank just processed (the last rank first)
+    best = _NO_PAWN
+    for rank in ranks:
+        row = [0] * 8
+        for file in range(8):
+            square = rank * 8 + file
+            ahead = square + forward
+            step = 1 + cost[file]
+            if loser_pawns >> ahead & 1:
+                step += _CLEAR
+            elif winner_pawns >> ahead & 1:
+                step += 1
+            for side in (file - 1, file + 1):
+                if 0 <= side < 8:
+                    capture = 1 + cost[side] + (0 if loser_pawns >> (ahead - file + side) & 1 else _CLEAR)
+                    step = min(step, capture)
+            row[file] = step
+            if winner_pawns >> square & 1:
+                best = min(best, step)
+        cost = row
+    return best
+
+
+_COSTS: dict[tuple[int, int, bool], int] = {}
+
+
+def _cached_cost(winner_pawns: int, loser_pawns: int, winner_white: bool) -> int:
+    key = (winner_pawns, loser_pawns, winner_white)
+    cost = _COSTS.get(key)
+    if cost is None:
+        if len(_COSTS) > 100_000:
+            _COSTS.clear()
+        cost = _COSTS[key] = promotion_costs(winner_pawns, loser_pawns, winner_white)
+    return cost
+
+
+def _front_spans(pawns: int, white: bool) -> int:
+    """The squares in front of ``pawns`` on their files."""
+    span = 0
+    while pawns:
+        pawns = (pawns << 8 if white else pawns >> 8) & chess.BB_ALL
+        span |= pawns
+    return span
+
+
+class PromotionSearch(ClosureSearch):
+    """The closure search (every legal move) in the order of the winner's way to a
+    promotion (module docstring); ``promoted`` lists the (id, position) of the positions
+    reached by a promotion of the winner. An exhausted search proves nothing."""
+
+    exhaustive = False
+
+    def __init__(self, state: State, winner: chess.Color, generator: MoveGenerator = FAST):
+        super().__init__(state, winner, generator, tempo=False)
+        self.promoted: list[tuple[int, State]] = []
+        self._last: State = state
+
+    def _score(self, state: State) -> int:
+        self._last = state  # the position :meth:`_entered` is called for next
+        white = self.winner == chess.WHITE
+        units, enemy = (state[6], state[7]) if white else (state[7], state[6])
+        winner_pawns, loser_pawns = state[0] & units, state[0] & enemy
+        cost = _cached_cost(winner_pawns, loser_pawns, white)
+        targets = _front_spans(winner_pawns, white) & loser_pawns
+        distance = 0
+        if targets:
+            king = (state[5] & units).bit_length() - 1
+            distance = min(chess.square_distance(king, square) for square in chess.scan_forward(targets))
+        return 8 * cost + distance
+
+    def _entered(self, parent_id: int, move: int) -> None:
+        if move >> 12 == chess.QUEEN and self._last[8] != self.winner:
+            self.promoted.append((len(self._parent) - 1, self._last))
+
+    def line_to(self, position_id: int) -> list[int]:
+        """The moves from the root to the position with this id."""
+        line = []
+        while position_id:
+            line.append(self._via[position_id])
+            position_id = self._parent[position_id]
+        line.reverse()
+        return line
+
+
+def promotion_march(
+    state: State, winner: chess.Color, node_bound: int, generator: MoveGenerator = FAST
+) -> tuple[bool, list[int], int]:
+    """Stage 1 in chunks of ``PROMOTION_CHUNK`` positions, and after each chunk stage 2 (at
+    most ``PROMOTED_MARCH_NODES`` positions) from each new promotion; return ``(found,
+    line, nodes)`` within ``node_bound`` positions in all."""
+    winner_pawns = state[0] & (state[6] if winner == chess.WHITE else state[7])
+    if not winner_pawns:
+        return False, [], 0
+    search = PromotionSearch(state, winner, generator)
+    used = marched = 0
+    while used < node_bound and search.done is None:
+        allowed = min(PROMOTION_CHUNK, node_bound - used)
+        found, line, _, entered = search.run(allowed)
+        used += entered
+        if found:
+            return True, line, used
+        stuck = not entered and allowed == node_bound - used
+        for position_id, promoted in search.promoted[marched:]:
+            spend = min(PROMOTED_MARCH_NODES, node_bound - used)
+            if spend <= 0:
+                break
+            found, line, nodes = march_search(promoted, winner, spend, generator)
+            used += nodes
+            if found:
+                return True, shorten_line(state, search.line_to(position_id) + line, generator), used
+        marched = len(search.promoted)
+        if stuck:
+            break  # the next position has more children than the budget left (see march_search)
+    return False, [], used

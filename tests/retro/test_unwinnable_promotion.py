@@ -1,0 +1,82 @@
+"""The promotion march (retro.unwinnable.promotion) and the scouts' budget (routines)."""
+
+from __future__ import annotations
+
+import chess
+
+from retro.unwinnable import DEFAULT_MAX_NODES
+from retro.unwinnable.closure import closure_search
+from retro.unwinnable.fastboard import from_board, to_move
+from retro.unwinnable.march import march_search, march_targets
+from retro.unwinnable.promotion import promotion_costs, promotion_march
+from retro.unwinnable.routines import MARCH_NODES, scout_nodes
+
+W, B = chess.WHITE, chess.BLACK
+
+# Dev set, Black to win; undetermined at 200,000 nodes before the promotion march. White's
+# light-squared bishops and the rammed pawns lock every pawn and Black has only its king,
+# so with the pawns where they stand there is no mate (no pattern for the king march).
+# Black's king walks up and takes a6, and the a-pawn promotes.
+LOCKED = "B1B1B3/pBpBpBp1/P1P1P1P1/8/8/8/8/k1K5 w - -"
+# Dev set, Black to win; undetermined at 200,000 nodes before. Black's c-pawn is rammed on
+# c3; it must take a white piece on b2 or d2 and promote (no pattern either).
+RAMMED = "8/1k5B/7b/8/1p1p1p1p/1PpP1P1P/2P3KN/N3b3 b - -"
+
+
+def _mates(fen: str, line: list[int], winner: chess.Color) -> bool:
+    board = chess.Board(fen)
+    for move in line:
+        move_obj = to_move(move)
+        assert move_obj in board.legal_moves
+        board.push(move_obj)
+    return board.is_checkmate() and board.turn != winner
+
+
+def _pawns(board: chess.Board, color: chess.Color) -> int:
+    return board.pawns & board.occupied_co[color]
+
+
+def test_promotion_costs_count_steps_and_pawns_to_clear() -> None:
+    # An open file: a pawn on e2 needs 6 steps (the double step is not counted apart).
+    board = chess.Board("4k3/8/8/8/8/8/4P3/4K3 w - -")
+    assert promotion_costs(_pawns(board, W), _pawns(board, B), True) == 6
+    # Rammed on e4/e5: the step onto e5 costs 1 + 3 (the pawn there must be taken), or
+    # the pawn takes on d5/f5, 1 + 3 (a unit must come there), then 3 steps.
+    board = chess.Board("4k3/8/8/4p3/4P3/8/8/4K3 w - -")
+    assert promotion_costs(_pawns(board, W), _pawns(board, B), True) == 4 + 3
+    # A black pawn on d5 to take: 1, then d6, d7, d8.
+    board = chess.Board("4k3/8/8/3pp3/4P3/8/8/4K3 w - -")
+    assert promotion_costs(_pawns(board, W), _pawns(board, B), True) == 4
+    # For Black: e5 is rammed (4 + 3), but d5 runs free to d1 in 4 steps.
+    assert promotion_costs(_pawns(board, B), _pawns(board, W), False) == 4
+    board = chess.Board("4k3/8/8/4p3/4P3/8/8/4K3 w - -")
+    assert promotion_costs(_pawns(board, B), _pawns(board, W), False) == 4 + 3
+    assert promotion_costs(0, _pawns(board, B), True) > 50
+
+
+def test_the_promotion_march_finds_mates_the_king_march_cannot() -> None:
+    for fen, bound in ((LOCKED, 5_000), (RAMMED, 10_000)):
+        state = from_board(chess.Board(fen))
+        assert march_targets(chess.Board(fen), B) == []  # the king march has no pattern
+        found, line, nodes = promotion_march(state, B, bound)
+        assert found and nodes <= bound and _mates(fen, line, B)
+        # The closure search of the whole game does not meet a mate in as many positions.
+        assert not closure_search(state, B, bound)[0]
+
+
+def test_no_promotion_march_without_a_pawn() -> None:
+    state = from_board(chess.Board("8/8/8/3k4/8/8/2B5/K1B5 w - -"))
+    assert promotion_march(state, W, 10_000) == (False, [], 0)
+
+
+def test_the_scouts_budget_grows_with_the_query_budget() -> None:
+    # Dev set, Black to win: the king march needs about 48,000 positions here, more than
+    # its floor of MARCH_NODES; a share of the default budget is enough.
+    fen = "b1B5/k7/Q6r/1p1pBp1p/1P1P1P1P/KP6/1P6/8 b - -"
+    state = from_board(chess.Board(fen))
+    assert not march_search(state, B, MARCH_NODES)[0]
+    spend = scout_nodes(march_search, DEFAULT_MAX_NODES)
+    found, line, nodes = march_search(state, B, spend)
+    assert found and nodes <= spend and _mates(fen, line, B)
+    assert scout_nodes(march_search, 50_000) == MARCH_NODES
+    assert scout_nodes(promotion_march, 50_000) < scout_nodes(promotion_march, DEFAULT_MAX_NODES)

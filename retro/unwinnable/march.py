@@ -29,12 +29,10 @@ The mating pattern is chosen first, then the kings are routed to it:
    piece leaving a square) lower the score, so the search does not wander on a plateau of
    moves that change nothing.
 
-Cost: the caller gives a bound in positions (:mod:`retro.unwinnable.routines`: 20,000, once
-per query), and each position costs a bounded amount of work: its moves, and two route
-searches of at most 60 layers of bitboard shifts. On the dev set the full routine reaches
-the march on 57 of the 1,198 queries, 14 of which have a pattern to march to: 3 s CPU in
-all, 0.6 s at most (``k1b5/1p1pK3/1P1P4/8/8/8/bB6/8 b``,
-Black to win: 20,000 positions, about 30 us each, twice a closure search's).
+Cost: the caller gives a bound in positions (:mod:`retro.unwinnable.routines`: 20,000 at
+first, more after each later closure search; :class:`KingMarch` goes on where it stopped),
+and each position costs a bounded amount of work: its moves, and two route searches of at
+most 60 layers of bitboard shifts. A position costs about 30 us, twice a closure search's.
 
 Example (dev set, White to win): ``BkB5/pBp5/P1P5/4b3/8/8/8/5K2 w``. The pawns are rammed,
 White's bishops are light-squared and Black's king stands on a dark square, boxed in by
@@ -55,7 +53,7 @@ from retro.unwinnable.fastboard import FAST, MoveGenerator, State, to_board
 from retro.unwinnable.mobility import PRED_MASKS, step_targets
 from retro.unwinnable.netscore import flights
 
-__all__ = ["march_targets", "king_route_length", "MarchSearch", "march_search", "MARCH_TARGETS"]
+__all__ = ["march_targets", "king_route_length", "MarchSearch", "KingMarch", "march_search", "MARCH_TARGETS"]
 
 #: At most this many (loser king, winner king) target pairs are tried.
 MARCH_TARGETS = 6
@@ -242,35 +240,51 @@ class MarchSearch(ClosureSearch):
         return 4 * distance + flights(state, winner)
 
 
-def march_search(
-    state: State, winner: chess.Color, node_bound: int, generator: MoveGenerator = FAST
-) -> tuple[bool, list[int], int]:
-    """Run a :class:`MarchSearch` for each of the first ``MARCH_TARGETS`` patterns, in
+class KingMarch:
+    """A :class:`MarchSearch` for each of the first ``MARCH_TARGETS`` patterns, run in
     rounds: each search is resumed with a doubled bound (``MARCH_FIRST_BOUND`` first) until
-    a mate is found or ``node_bound`` positions are spent; return ``(found, line, nodes)``.
+    a mate is found. :meth:`run` can be called again with a new budget; the searches go on
+    where they stopped.
 
     A search enters a position's children all at once, so a call enters nothing when the
     next position has more children than the call allows. With a bound below the budget
-    left, a later round (doubled bound) lets it go on; with the whole budget left it never
-    can (the budget only shrinks), so the search is dropped. Hence every round either
-    doubles a bound that is still below ``node_bound``, or enters positions, or drops a
-    search: the march ends after a bounded number of calls."""
-    pairs = march_targets(to_board(state), winner)
-    if not pairs:
-        return False, [], 0
-    searches = [MarchSearch(state, winner, target, king, generator) for _, target, king in pairs[:MARCH_TARGETS]]
-    used = 0
-    bound = MARCH_FIRST_BOUND
-    while searches and used < node_bound:
-        stuck = []
-        for search in searches:
-            allowed = min(bound, node_bound - used)
-            found, line, complete, nodes = search.run(allowed)
-            used += nodes
-            if found:
-                return True, line, used
-            if not nodes and allowed == node_bound - used:
-                stuck.append(search)  # its next position has more children than the budget left
-        searches = [search for search in searches if search.done is None and search not in stuck]
-        bound *= 2
-    return False, [], used
+    left, a later round (doubled bound) lets it go on; with the whole budget left it cannot
+    in this call (the budget only shrinks), so it is set aside until the next :meth:`run`.
+    Hence every round either doubles a bound that is still below the budget, or enters
+    positions, or sets a search aside: a call ends after a bounded number of rounds."""
+
+    def __init__(self, state: State, winner: chess.Color, generator: MoveGenerator = FAST):
+        pairs = march_targets(to_board(state), winner)[:MARCH_TARGETS]
+        self.searches = [MarchSearch(state, winner, target, king, generator) for _, target, king in pairs]
+        self.bound = MARCH_FIRST_BOUND
+
+    def run(self, node_bound: int) -> tuple[bool, list[int], int]:
+        """Enter at most ``node_bound`` more positions; return ``(found, line, nodes)``."""
+        used = 0
+        set_aside: list[MarchSearch] = []
+        while used < node_bound:
+            active = [search for search in self.searches if search.done is None and search not in set_aside]
+            if not active:
+                break
+            for search in active:
+                allowed = min(self.bound, node_bound - used)
+                if not allowed:
+                    break
+                found, line, _, nodes = search.run(allowed)
+                used += nodes
+                if found:
+                    self.searches = []
+                    return True, line, used
+                if not nodes and allowed == node_bound - used:
+                    set_aside.append(search)  # its next position has more children than the budget left
+            else:
+                self.bound *= 2  # a whole round was run
+        self.searches = [search for search in self.searches if search.done is None]
+        return False, [], used
+
+
+def march_search(
+    state: State, winner: chess.Color, node_bound: int, generator: MoveGenerator = FAST
+) -> tuple[bool, list[int], int]:
+    """One :meth:`KingMarch.run` of ``node_bound`` positions; return ``(found, line, nodes)``."""
+    return KingMarch(state, winner, generator).run(node_bound)

@@ -18,10 +18,14 @@ new piece gets no mating pattern. This scout goes there in two stages:
    winner king's distance (in king steps, the board's walls ignored) to the nearest enemy
    pawn that stands in front of a winner pawn: in blocked positions the winner's king is
    the unit that opens a file, by taking a pawn. The search records every position reached
-   by a promotion of the winner.
-2. *March* from each such position in turn: :func:`retro.unwinnable.march.march_search`,
-   now that a new piece gives the mating patterns; the line is the promotion line followed
-   by the march's line.
+   by a promotion of the winner to a queen (the other promotions give the march no pattern
+   a queen does not give too, and would each cost a march).
+2. *March* from each such position in turn (:func:`retro.unwinnable.march.march_search`,
+   at most ``PROMOTED_MARCH_NODES`` positions each), now that a new piece gives the mating
+   patterns; the line is the promotion line followed by the march's line, shortened.
+
+:class:`PromotionMarch` alternates the two stages and can be resumed with more positions
+(:mod:`retro.unwinnable.routines` gives it a share after each closure search).
 
 Example (dev set, Black to win): ``B1B1B3/pBpBpBp1/P1P1P1P1/8/8/8/8/k1K5 w``. White's
 light-squared bishops and the rammed pawns lock every pawn; Black has only its king. The
@@ -38,7 +42,7 @@ from retro.unwinnable.closure import ClosureSearch, shorten_line
 from retro.unwinnable.fastboard import FAST, MoveGenerator, State
 from retro.unwinnable.march import march_search
 
-__all__ = ["promotion_costs", "PromotionSearch", "promotion_march"]
+__all__ = ["promotion_costs", "PromotionSearch", "PromotionMarch", "promotion_march"]
 
 _CLEAR = 3
 _NO_PAWN = 99
@@ -139,33 +143,46 @@ class PromotionSearch(ClosureSearch):
         return line
 
 
+class PromotionMarch:
+    """Stage 1 in chunks of ``PROMOTION_CHUNK`` positions, and after each chunk stage 2 (at
+    most ``PROMOTED_MARCH_NODES`` positions) from each new promotion. :meth:`run` can be
+    called again with a new budget; stage 1 goes on where it stopped."""
+
+    def __init__(self, state: State, winner: chess.Color, generator: MoveGenerator = FAST):
+        self.root = state
+        self.winner = winner
+        self.generator = generator
+        winner_pawns = state[0] & (state[6] if winner == chess.WHITE else state[7])
+        self.search = PromotionSearch(state, winner, generator) if winner_pawns else None
+        self.marched = 0  # the promotions already marched from
+
+    def run(self, node_bound: int) -> tuple[bool, list[int], int]:
+        """Enter at most ``node_bound`` more positions; return ``(found, line, nodes)``."""
+        search, used = self.search, 0
+        while search is not None and search.done is None and used < node_bound:
+            allowed = min(PROMOTION_CHUNK, node_bound - used)
+            found, line, _, entered = search.run(allowed)
+            used += entered
+            if found:
+                return True, line, used
+            if not entered and allowed == node_bound - used:
+                break  # the next position has more children than the budget left (see KingMarch)
+            for position_id, promoted in search.promoted[self.marched :]:
+                spend = min(PROMOTED_MARCH_NODES, node_bound - used)
+                if not spend:
+                    break
+                self.marched += 1
+                found, line, nodes = march_search(promoted, self.winner, spend, self.generator)
+                used += nodes
+                if found:
+                    line = search.line_to(position_id) + line
+                    return True, shorten_line(self.root, line, self.generator), used
+        return False, [], used
+
+
 def promotion_march(
     state: State, winner: chess.Color, node_bound: int, generator: MoveGenerator = FAST
 ) -> tuple[bool, list[int], int]:
-    """Stage 1 in chunks of ``PROMOTION_CHUNK`` positions, and after each chunk stage 2 (at
-    most ``PROMOTED_MARCH_NODES`` positions) from each new promotion; return ``(found,
-    line, nodes)`` within ``node_bound`` positions in all."""
-    winner_pawns = state[0] & (state[6] if winner == chess.WHITE else state[7])
-    if not winner_pawns:
-        return False, [], 0
-    search = PromotionSearch(state, winner, generator)
-    used = marched = 0
-    while used < node_bound and search.done is None:
-        allowed = min(PROMOTION_CHUNK, node_bound - used)
-        found, line, _, entered = search.run(allowed)
-        used += entered
-        if found:
-            return True, line, used
-        stuck = not entered and allowed == node_bound - used
-        for position_id, promoted in search.promoted[marched:]:
-            spend = min(PROMOTED_MARCH_NODES, node_bound - used)
-            if spend <= 0:
-                break
-            found, line, nodes = march_search(promoted, winner, spend, generator)
-            used += nodes
-            if found:
-                return True, shorten_line(state, search.line_to(position_id) + line, generator), used
-        marched = len(search.promoted)
-        if stuck:
-            break  # the next position has more children than the budget left (see march_search)
-    return False, [], used
+    """One :meth:`PromotionMarch.run` of ``node_bound`` positions; return ``(found, line,
+    nodes)``."""
+    return PromotionMarch(state, winner, generator).run(node_bound)

@@ -36,10 +36,14 @@ excluded from the mobility fixpoint (:mod:`retro.unwinnable.stalemate`; too cost
 positions the first iterations answer), and then the focused closure search
 (:class:`retro.unwinnable.closure.FocusedSearch`, at most ``SCOUT_NODES`` positions) looks for
 a long helpmate among the moves of the units near the loser's king. If the first closure
-search (at the same depth) does not decide either, the king march
-(:mod:`retro.unwinnable.march`, at most ``MARCH_NODES`` positions) looks for one where the
-kings must travel to a mating pattern. The scout and the march only find lines; they prove
-nothing.
+search (at the same depth) does not decide either, two more scouts start: the king march
+(:mod:`retro.unwinnable.march`: the kings travel to a mating pattern) and the promotion
+march (:mod:`retro.unwinnable.promotion`: a pawn of the winner promotes first, then the
+king march). Each gets ``SCOUT_FIRST_NODES`` positions then, and after every later closure
+search a ``SCOUT_SHARE``-th of that search's bound, going on where it stopped: their share
+grows with the query's budget, and a query the closure search decides early pays little
+for them (the last closure search takes all that is left, so none is left for them after
+it). The scouts only find lines; they prove nothing.
 """
 
 from __future__ import annotations
@@ -55,9 +59,9 @@ import chess
 from retro.unwinnable.closure import ClosureSearch, focused_search
 from retro.unwinnable.fastboard import FAST, MoveGenerator, State, first_legal_move, in_check, leading_moves, to_board
 from retro.unwinnable.helpmate import HelpmateSearch
-from retro.unwinnable.march import march_search
+from retro.unwinnable.march import KingMarch
 from retro.unwinnable.material import insufficient_state
-from retro.unwinnable.promotion import promotion_march
+from retro.unwinnable.promotion import PromotionMarch
 from retro.unwinnable.stalemate import unwinnable_without_stalemates
 from retro.unwinnable.static import unwinnable_static
 
@@ -73,8 +77,8 @@ CLOSURE_FROM = 4
 CLOSURE_EVERY = 2
 CLOSURE_FIRST_BOUND = 20_000
 SCOUT_NODES = 50_000
-SCOUT_SHARE = 10
-MARCH_NODES = 20_000
+SCOUT_FIRST_NODES = 20_000
+SCOUT_SHARE = 4
 Result = tuple[str, list[int], int, str]
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
@@ -218,13 +222,6 @@ def _quick_static(state: State, winner: chess.Color, nodes: int) -> Result:
     return "undetermined", [], nodes, "quick routine gave up"
 
 
-def scout_nodes(scout: Callable, max_nodes: int) -> int:
-    """The positions a scout of depth ``CLOSURE_FROM`` may spend: a ``SCOUT_SHARE``-th of the
-    query's budget (the king march at least ``MARCH_NODES``)."""
-    share = max_nodes // SCOUT_SHARE
-    return max(MARCH_NODES, share) if scout is march_search else share
-
-
 def bound(depth: int) -> int:
     """Per-iteration node bound of Figure 9 (increasing in the depth)."""
     return 10_000 * (1 + depth // 8)
@@ -261,6 +258,7 @@ def full_routine(
     closure = ClosureSearch(state, winner, generator)
     closure_nodes = 0
     closure_bound = CLOSURE_FIRST_BOUND
+    scouts: list[tuple[KingMarch | PromotionMarch, str]] = []
     depth = 1
     while search.nodes + closure_nodes < max_nodes:
         node_bound = min(bound(depth), max_nodes - search.nodes - closure_nodes)
@@ -296,12 +294,17 @@ def full_routine(
                 return "unwinnable", [], search.nodes + closure_nodes, "closure search"
             closure_bound *= 2
             if depth == CLOSURE_FROM:
-                for scout, name in ((march_search, "king march"), (promotion_march, "promotion march")):
-                    spend = max(0, min(scout_nodes(scout, max_nodes), max_nodes - search.nodes - closure_nodes))
-                    found, line, used = scout(state, winner, spend, generator) if spend else (False, [], 0)
-                    closure_nodes += used
-                    if found:
-                        return "winnable", line, search.nodes + closure_nodes, name
+                scouts = [
+                    (KingMarch(state, winner, generator), "king march"),
+                    (PromotionMarch(state, winner, generator), "promotion march"),
+                ]
+            share = SCOUT_FIRST_NODES if depth == CLOSURE_FROM else spend // SCOUT_SHARE
+            for scout, name in scouts:
+                scout_spend = max(0, min(share, max_nodes - search.nodes - closure_nodes))
+                found, line, used = scout.run(scout_spend) if scout_spend else (False, [], 0)
+                closure_nodes += used
+                if found:
+                    return "winnable", line, search.nodes + closure_nodes, name
         depth += 1
     if not static_checked and unwinnable_static(to_board(state), winner):
         return "unwinnable", [], search.nodes + closure_nodes, "semi-static"

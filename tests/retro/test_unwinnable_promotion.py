@@ -1,15 +1,14 @@
-"""The promotion march (retro.unwinnable.promotion) and the scouts' budget (routines)."""
+"""The promotion march (retro.unwinnable.promotion) and resumed scouts (routines)."""
 
 from __future__ import annotations
 
 import chess
 
-from retro.unwinnable import DEFAULT_MAX_NODES
 from retro.unwinnable.closure import closure_search
 from retro.unwinnable.fastboard import from_board, to_move
-from retro.unwinnable.march import march_search, march_targets
-from retro.unwinnable.promotion import promotion_costs, promotion_march
-from retro.unwinnable.routines import MARCH_NODES, scout_nodes
+from retro.unwinnable.march import KingMarch, march_targets
+from retro.unwinnable.promotion import PromotionMarch, promotion_costs, promotion_march
+from retro.unwinnable.routines import SCOUT_FIRST_NODES
 
 W, B = chess.WHITE, chess.BLACK
 
@@ -69,14 +68,26 @@ def test_no_promotion_march_without_a_pawn() -> None:
     assert promotion_march(state, W, 10_000) == (False, [], 0)
 
 
-def test_the_scouts_budget_grows_with_the_query_budget() -> None:
+def test_a_king_march_resumes_where_it_stopped() -> None:
     # Dev set, Black to win: the king march needs about 48,000 positions here, more than
-    # its floor of MARCH_NODES; a share of the default budget is enough.
+    # its first share (SCOUT_FIRST_NODES). The full routine gives it more at each later
+    # closure step, and it goes on where it stopped: 20,000 then 30,000 positions find the
+    # mate, which 30,000 from the start do not.
     fen = "b1B5/k7/Q6r/1p1pBp1p/1P1P1P1P/KP6/1P6/8 b - -"
     state = from_board(chess.Board(fen))
-    assert not march_search(state, B, MARCH_NODES)[0]
-    spend = scout_nodes(march_search, DEFAULT_MAX_NODES)
-    found, line, nodes = march_search(state, B, spend)
-    assert found and nodes <= spend and _mates(fen, line, B)
-    assert scout_nodes(march_search, 50_000) == MARCH_NODES
-    assert scout_nodes(promotion_march, 50_000) < scout_nodes(promotion_march, DEFAULT_MAX_NODES)
+    march = KingMarch(state, B)
+    assert march.run(SCOUT_FIRST_NODES) == (False, [], SCOUT_FIRST_NODES)
+    found, line, nodes = march.run(30_000)
+    assert found and nodes <= 30_000 and _mates(fen, line, B)
+    assert not KingMarch(state, B).run(30_000)[0]
+
+
+def test_a_promotion_march_resumes_where_it_stopped() -> None:
+    # About 6,700 positions find the mate: 3,000 then 5,000 do, 5,000 from the start do not.
+    state = from_board(chess.Board(RAMMED))
+    march = PromotionMarch(state, B)
+    first = march.run(3_000)
+    assert not first[0] and first[2] <= 3_000
+    found, line, nodes = march.run(5_000)
+    assert found and nodes <= 5_000 and _mates(RAMMED, line, B)
+    assert not PromotionMarch(state, B).run(5_000)[0]

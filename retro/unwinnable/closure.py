@@ -83,12 +83,17 @@ class ClosureSearch:
     def _play(self, position: State, move: int) -> State:
         return pass_turn(position) if move == PASS else self.generator.play(position, move)
 
-    def _line_to(self, position_id: int, move: int) -> list[int] | None:
-        line = [move]
+    def moves_to(self, position_id: int) -> list[int]:
+        """The moves from the root to the position with this id (abstract moves included)."""
+        line = []
         while position_id:
             line.append(self._via[position_id])
             position_id = self._parent[position_id]
         line.reverse()
+        return line
+
+    def _line_to(self, position_id: int, move: int) -> list[int] | None:
+        line = self.moves_to(position_id) + [move]
         real = realize(self.root, line, self.units, self.generator) if self.units else line
         return None if real is None else shorten_line(self.root, real, self.generator)
 

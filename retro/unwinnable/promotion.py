@@ -133,15 +133,6 @@ class PromotionSearch(ClosureSearch):
         if move >> 12 == chess.QUEEN and self._last[8] != self.winner:
             self.promoted.append((len(self._parent) - 1, self._last))
 
-    def line_to(self, position_id: int) -> list[int]:
-        """The moves from the root to the position with this id."""
-        line = []
-        while position_id:
-            line.append(self._via[position_id])
-            position_id = self._parent[position_id]
-        line.reverse()
-        return line
-
 
 class PromotionMarch:
     """Stage 1 in chunks of ``PROMOTION_CHUNK`` positions, and after each chunk stage 2 (at
@@ -175,7 +166,7 @@ class PromotionMarch:
                 found, line, nodes = march_search(promoted, self.winner, spend, self.generator)
                 used += nodes
                 if found:
-                    line = search.line_to(position_id) + line
+                    line = search.moves_to(position_id) + line
                     return True, shorten_line(self.root, line, self.generator), used
         return False, [], used
 

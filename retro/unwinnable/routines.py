@@ -39,11 +39,13 @@ a long helpmate among the moves of the units near the loser's king. If the first
 search (at the same depth) does not decide either, two more scouts start: the king march
 (:mod:`retro.unwinnable.march`: the kings travel to a mating pattern) and the promotion
 march (:mod:`retro.unwinnable.promotion`: a pawn of the winner promotes first, then the
-king march). Each gets ``SCOUT_FIRST_NODES`` positions then, and after every later closure
-search a ``SCOUT_SHARE``-th of that search's bound, going on where it stopped: their share
-grows with the query's budget, and a query the closure search decides early pays little
-for them (the last closure search takes all that is left, so none is left for them after
-it). The scouts only find lines; they prove nothing.
+king march). The king march gets ``MARCH_FIRST_NODES`` positions then, the promotion march
+a ``PROMOTION_FIRST_SHARE``-th of ``max_nodes`` (it is the costlier bet: it runs on every
+position where the winner has a pawn), and after every later closure search each gets a
+``SCOUT_SHARE``-th of that search's bound, going on where it stopped: their share grows
+with the query's budget, and a query the closure search decides early pays little for
+them (the last closure search takes all that is left, so none is left for them after it).
+The scouts only find lines; they prove nothing.
 """
 
 from __future__ import annotations
@@ -77,7 +79,8 @@ CLOSURE_FROM = 4
 CLOSURE_EVERY = 2
 CLOSURE_FIRST_BOUND = 20_000
 SCOUT_NODES = 50_000
-SCOUT_FIRST_NODES = 20_000
+MARCH_FIRST_NODES = 20_000
+PROMOTION_FIRST_SHARE = 50
 SCOUT_SHARE = 4
 Result = tuple[str, list[int], int, str]
 
@@ -298,8 +301,10 @@ def full_routine(
                     (KingMarch(state, winner, generator), "king march"),
                     (PromotionMarch(state, winner, generator), "promotion march"),
                 ]
-            share = SCOUT_FIRST_NODES if depth == CLOSURE_FROM else spend // SCOUT_SHARE
             for scout, name in scouts:
+                share = spend // SCOUT_SHARE
+                if depth == CLOSURE_FROM:
+                    share = MARCH_FIRST_NODES if name == "king march" else max_nodes // PROMOTION_FIRST_SHARE
                 scout_spend = max(0, min(share, max_nodes - search.nodes - closure_nodes))
                 found, line, used = scout.run(scout_spend) if scout_spend else (False, [], 0)
                 closure_nodes += used

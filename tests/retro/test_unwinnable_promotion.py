@@ -9,7 +9,7 @@ from retro.unwinnable.closure import closure_search
 from retro.unwinnable.fastboard import from_board, to_move
 from retro.unwinnable.march import KingMarch, march_targets
 from retro.unwinnable.promotion import PromotionMarch, promotion_costs, promotion_march
-from retro.unwinnable.routines import SCOUT_FIRST_NODES
+from retro.unwinnable.routines import MARCH_FIRST_NODES
 
 W, B = chess.WHITE, chess.BLACK
 
@@ -71,13 +71,13 @@ def test_no_promotion_march_without_a_pawn() -> None:
 
 def test_a_king_march_resumes_where_it_stopped() -> None:
     # Dev set, Black to win: the king march needs about 48,000 positions here, more than
-    # its first share (SCOUT_FIRST_NODES). The full routine gives it more at each later
+    # its first share (MARCH_FIRST_NODES). The full routine gives it more at each later
     # closure step, and it goes on where it stopped: 20,000 then 30,000 positions find the
     # mate, which 30,000 from the start do not.
     fen = "b1B5/k7/Q6r/1p1pBp1p/1P1P1P1P/KP6/1P6/8 b - -"
     state = from_board(chess.Board(fen))
     march = KingMarch(state, B)
-    assert march.run(SCOUT_FIRST_NODES) == (False, [], SCOUT_FIRST_NODES)
+    assert march.run(MARCH_FIRST_NODES) == (False, [], MARCH_FIRST_NODES)
     found, line, nodes = march.run(30_000)
     assert found and nodes <= 30_000 and _mates(fen, line, B)
     assert not KingMarch(state, B).run(30_000)[0]

@@ -261,7 +261,7 @@ def full_routine(
     closure = ClosureSearch(state, winner, generator)
     closure_nodes = 0
     closure_bound = CLOSURE_FIRST_BOUND
-    scouts: list[tuple[KingMarch | PromotionMarch, str]] = []
+    scouts: list[tuple[KingMarch | PromotionMarch, str, int]] = []  # (scout, its name, its first share)
     depth = 1
     while search.nodes + closure_nodes < max_nodes:
         node_bound = min(bound(depth), max_nodes - search.nodes - closure_nodes)
@@ -298,13 +298,11 @@ def full_routine(
             closure_bound *= 2
             if depth == CLOSURE_FROM:
                 scouts = [
-                    (KingMarch(state, winner, generator), "king march"),
-                    (PromotionMarch(state, winner, generator), "promotion march"),
+                    (KingMarch(state, winner, generator), "king march", MARCH_FIRST_NODES),
+                    (PromotionMarch(state, winner, generator), "promotion march", max_nodes // PROMOTION_FIRST_SHARE),
                 ]
-            for scout, name in scouts:
-                share = spend // SCOUT_SHARE
-                if depth == CLOSURE_FROM:
-                    share = MARCH_FIRST_NODES if name == "king march" else max_nodes // PROMOTION_FIRST_SHARE
+            for scout, name, first_share in scouts:
+                share = first_share if depth == CLOSURE_FROM else spend // SCOUT_SHARE
                 scout_spend = max(0, min(share, max_nodes - search.nodes - closure_nodes))
                 found, line, used = scout.run(scout_spend) if scout_spend else (False, [], 0)
                 closure_nodes += used

@@ -6,10 +6,11 @@ import chess
 
 from retro.unwinnable import analyze
 from retro.unwinnable.closure import closure_search
-from retro.unwinnable.fastboard import from_board, to_move
+from retro.unwinnable.fastboard import from_board
 from retro.unwinnable.march import KingMarch, march_targets
 from retro.unwinnable.promotion import PromotionMarch, promotion_costs, promotion_march
 from retro.unwinnable.routines import MARCH_FIRST_NODES
+from tests.retro.test_unwinnable_march import _mates
 
 W, B = chess.WHITE, chess.BLACK
 
@@ -21,15 +22,6 @@ LOCKED = "B1B1B3/pBpBpBp1/P1P1P1P1/8/8/8/8/k1K5 w - -"
 # Dev set, Black to win; undetermined at 200,000 nodes before. Black's c-pawn is rammed on
 # c3; it must take a white piece on b2 or d2 and promote (no pattern either).
 RAMMED = "8/1k5B/7b/8/1p1p1p1p/1PpP1P1P/2P3KN/N3b3 b - -"
-
-
-def _mates(fen: str, line: list[int], winner: chess.Color) -> bool:
-    board = chess.Board(fen)
-    for move in line:
-        move_obj = to_move(move)
-        assert move_obj in board.legal_moves
-        board.push(move_obj)
-    return board.is_checkmate() and board.turn != winner
 
 
 def _pawns(board: chess.Board, color: chess.Color) -> int:

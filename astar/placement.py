@@ -13,14 +13,18 @@ its nodes on pieces getting in each other's way. Here it is cut into short legs:
 2. **pieces**, one per leg: a goal square whose piece (kind, colour; a bishop by its
    square's colour) is not there yet gets the nearest such piece, while the pieces
    placed so far never move (they join the blocked squares of the leg, so they are
-   walls for the guide and their moves are not generated). The next square is the
-   one with the smallest guide among those whose filling leaves every other unfilled
-   goal square reachable, in the relaxed sense of :mod:`astar.paths`, by a free piece
-   of its kind around the walls then standing (blocked squares, placed pieces, pawns):
-   filling a square that closes the last way into another one would make that one
-   unreachable for the rest of the phase. Pieces already on a goal square of their
+   walls for the guide and their moves are not generated). The squares are tried in
+   the order of the leg's guide, smallest first; the first leg found is kept unless
+   the admissible bound (:class:`astar.heuristic.Heuristic`) from where it ends, with
+   the placed pieces and the new one as blocked squares, is infinite: then some
+   unplaced piece could no longer reach an open goal square around the placed ones
+   (e.g. the last square a knight reaches a corner from is filled, or a piece is shut
+   in where it stands), the leg is undone and the next square is tried. Pieces already on a goal square of their
    kind at the start of the phase count as placed. A square whose leg fails is
-   passed over (the search after the path takes it on).
+   passed over (the search after the path takes it on). A placed king is the
+   exception: it may step aside and come back within a leg (it is one of the leg's
+   required units), so that a side whose other pieces are all placed still has a
+   move while the other side walks.
 
 Each leg is the initial path's best-first search (:func:`astar.initial_path._search_leg`,
 no capture, no promotion, no side left in check). The phase stops when every square is
@@ -43,7 +47,6 @@ import chess
 
 from astar.heuristic import INF, Heuristic
 from astar.initial_path import _Leg, _search_leg
-from astar.paths import piece_distances
 from proofkernel.blocked import blocked_squares
 
 __all__ = ["Placement", "place_pieces"]
@@ -79,14 +82,6 @@ def _goal_units(goal: chess.Board, blocked: int) -> list[_Unit]:
         assert piece is not None
         units.append((piece.color, (piece.piece_type,), square))
     return units
-
-
-def _reachable(board: chess.BaseBoard, unit: _Unit, walls: int) -> bool:
-    """Whether a piece of ``unit``'s kind standing off the ``walls`` has a relaxed way to
-    the unit's square around them (a bishop only from a square of its colour)."""
-    color, (ptype,), square = unit
-    distances = piece_distances(ptype, square, walls & ~chess.BB_SQUARES[square])
-    return any(distances[sq] < INF for sq in chess.scan_forward(board.pieces_mask(ptype, color) & ~walls))
 
 
 def place_pieces(
@@ -139,28 +134,23 @@ def place_pieces(
         if _holds(board, color, ptype, square):
             placed |= chess.BB_SQUARES[square]
     open_units = [unit for unit in units if not placed & chess.BB_SQUARES[unit[2]]]
+    kings = [unit for unit in units if unit[1] == (chess.KING,)]
     unplaced = len(open_units)
     filled = 0
     while open_units and not out_of_time():
         pawns = _pawn_masks(board)
-        walls = blocked | placed | board.pawns
-        reachable = [unit for unit in open_units if _reachable(board, unit, walls)]
         ranked = []
         for unit in open_units:
-            square = unit[2]
-            after = walls | chess.BB_SQUARES[square]
-            if not all(_reachable(board, other, after) for other in reachable if other is not unit):
-                continue
-            leg = _Leg(pawns, [unit])
-            guide = leg.guide(board, blocked | placed)
+            leg = _Leg(pawns, [unit] + [king for king in kings if placed & chess.BB_SQUARES[king[2]]])
+            guide = leg.guide(board, blocked | (placed & ~goal.kings))
             if guide < INF:
-                ranked.append((guide, square, unit, leg))
+                ranked.append((guide, unit[2], unit, leg))
         ranked.sort(key=lambda item: item[:2])
         done = None
         for _guide, _square, unit, leg in ranked:
             if out_of_time():
                 break
-            if play(leg, blocked | placed, placed | chess.BB_SQUARES[unit[2]]):
+            if play(leg, blocked | (placed & ~goal.kings), placed | chess.BB_SQUARES[unit[2]]):
                 done = unit
                 break
         if done is None:

@@ -824,9 +824,7 @@ class _PathBuilder:
             budget = min(budget, self.max_nodes - self.nodes)
         if budget <= 0:
             return
-        placement = place_pieces(
-            self.board, goal, self.blocked, max_nodes=budget, deadline=self.deadline, rng=self.rng
-        )
+        placement = place_pieces(self.board, goal, self.blocked, max_nodes=budget, deadline=self.deadline, rng=self.rng)
         self.nodes += placement.nodes
         self.moves.extend(placement.moves)
         self.board = placement.board

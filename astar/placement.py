@@ -19,9 +19,10 @@ its nodes on pieces getting in each other's way. Here it is cut into short legs:
    the placed pieces and the new one as blocked squares, is infinite: then some
    unplaced piece could no longer reach an open goal square around the placed ones
    (e.g. the last square a knight reaches a corner from is filled, or a piece is shut
-   in where it stands), the leg is undone and the next square is tried. Pieces already on a goal square of their
-   kind at the start of the phase count as placed. A square whose leg fails is
-   passed over (the search after the path takes it on). A placed king is the
+   in where it stands), the leg is undone and the next square is tried. Pieces
+   already on a goal square of their kind at the start of the phase count as placed.
+   A square whose leg fails is passed over (the search after the path takes it on).
+   A placed king is the
    exception: it may step aside and come back within a leg (it is one of the leg's
    required units), so that a side whose other pieces are all placed still has a
    move while the other side walks.

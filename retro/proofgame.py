@@ -238,7 +238,7 @@ class _Legs:
         result = search.descent.run(max_nodes=max_nodes, time_limit=time_limit, on_improve=report)
         return dataclasses.replace(
             result,
-            moves=search.prefix + result.moves if result.moves else (),
+            moves=search.prefix + result.moves if result.status == "found" else (),  # (the start may be the target)
             best_moves=search.prefix + result.best_moves if result.best_moves else (),
         )
 

@@ -47,7 +47,7 @@ from dataclasses import dataclass
 import chess
 
 from astar.heuristic import INF, Heuristic
-from astar.initial_path import _Leg, _search_leg
+from astar.initial_path import _Leg, _pawn_masks_of, _search_leg
 from proofkernel.blocked import blocked_squares
 
 __all__ = ["Placement", "place_pieces"]
@@ -65,10 +65,6 @@ class Placement:
     nodes: int
     placed: int
     unplaced: int
-
-
-def _pawn_masks(board: chess.BaseBoard) -> dict[chess.Color, int]:
-    return {c: board.pawns & board.occupied_co[c] for c in chess.COLORS}
 
 
 def _holds(board: chess.BaseBoard, color: chess.Color, ptype: chess.PieceType, square: chess.Square) -> bool:
@@ -126,8 +122,8 @@ def place_pieces(
         board = after.copy(stack=False)
         return True
 
-    goal_pawns = _pawn_masks(goal)
-    if _pawn_masks(board) != goal_pawns and not out_of_time():
+    goal_pawns = _pawn_masks_of(goal)
+    if _pawn_masks_of(board) != goal_pawns and not out_of_time():
         play(_Leg(goal_pawns, []), blocked, 0)
     units = _goal_units(goal, blocked)
     placed = 0
@@ -139,7 +135,7 @@ def place_pieces(
     unplaced = len(open_units)
     filled = 0
     while open_units and not out_of_time():
-        pawns = _pawn_masks(board)
+        pawns = _pawn_masks_of(board)
         ranked = []
         for unit in open_units:
             leg = _Leg(pawns, [unit] + [king for king in kings if placed & chess.BB_SQUARES[king[2]]])

@@ -26,6 +26,7 @@ that has any such pawn ahead, and a pawn taking a unit that only a piece may cap
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import chess
@@ -138,12 +139,15 @@ def _pawn_captures_from(
     captured: int,
     file: int,
     index: int,
+    touching: Callable[[int], bool],
+    also: int = 0,
 ) -> list[KernelMove]:
     """Captures of a piece by the pawn ``file``/``index`` of ``columns`` (normal landing
-    at every index of the adjacent columns, or promotion)."""
+    at every index of the adjacent columns, or promotion), onto the files for which
+    ``touching`` accepts the mask of the files the capture changes (with ``also``)."""
     moves = []
     for target in (file - 1, file + 1):
-        if not 0 <= target < 8:
+        if not 0 <= target < 8 or not touching(1 << file | 1 << target | also):
             continue
         length = len(columns[target]) + (0 if target != file else -1)
         low = 1 if goal.locked_bottom[target] else 0
@@ -176,8 +180,15 @@ def _capturable_pawns(columns: tuple[str, ...], goal: Goal, victim: chess.Color)
     return _movable_pawns(columns, goal, victim)
 
 
-def generate_moves(state: KernelState, goal: Goal, color: chess.Color) -> list[KernelMove]:
-    """All kernel captures by ``color`` from ``state``."""
+def generate_moves(
+    state: KernelState, goal: Goal, color: chess.Color, touching: Callable[[int], bool] | None = None
+) -> list[KernelMove]:
+    """All kernel captures by ``color`` from ``state``; with ``touching``, only those for
+    which it accepts the mask of the files whose columns the capture changes (a
+    superset: the captured pawn's, the capturing pawn's and its landing file, and the
+    file a captured promoted piece came from; none for a piece taking a piece)."""
+    if touching is None:
+        touching = _every_capture
     moves: list[KernelMove] = []
     victim = not color
     columns = state.columns
@@ -189,17 +200,19 @@ def generate_moves(state: KernelState, goal: Goal, color: chess.Color) -> list[K
     ]
     victim_pawns = list(_capturable_pawns(columns, goal, victim))
     # pieces take
-    for k in capturable_kinds:
-        moves.append(KernelMove(color, PIECE_X_PIECE, captured=k))
+    if touching(0):
+        for k in capturable_kinds:
+            moves.append(KernelMove(color, PIECE_X_PIECE, captured=k))
     for file, index in victim_pawns:
-        moves.append(KernelMove(color, PIECE_X_PAWN, target=file, target_index=index))
+        if touching(1 << file):
+            moves.append(KernelMove(color, PIECE_X_PAWN, target=file, target_index=index))
     # pawns take
     for file, index in _movable_pawns(columns, goal, color):
         for target_file, target_index in victim_pawns:
-            if abs(target_file - file) == 1:
+            if abs(target_file - file) == 1 and touching(1 << file | 1 << target_file):
                 moves.append(KernelMove(color, PAWN_X_PAWN, file, index, target=target_file, target_index=target_index))
         for k in pawn_capturable_kinds:
-            moves += _pawn_captures_from(state, goal, color, list(columns), PAWN_X_PIECE, k, file, index)
+            moves += _pawn_captures_from(state, goal, color, list(columns), PAWN_X_PIECE, k, file, index, touching)
     # pawns take a piece that a victim pawn got by promoting quietly on file `source`
     for source in range(8):
         promoter = _quiet_promoter_index(columns[source], victim)
@@ -212,8 +225,14 @@ def generate_moves(state: KernelState, goal: Goal, color: chess.Color) -> list[K
         reduced = list(columns)
         reduced[source] = _remove(columns[source], promoter)
         for file, index in _movable_pawns(reduced, goal, color):
-            moves += _pawn_captures_from(state, goal, color, reduced, PAWN_X_PROMOTED, source, file, index)
+            moves += _pawn_captures_from(
+                state, goal, color, reduced, PAWN_X_PROMOTED, source, file, index, touching, 1 << source
+            )
     return moves
+
+
+def _every_capture(files: int) -> bool:
+    return True
 
 
 def apply_move(state: KernelState, move: KernelMove) -> KernelState:

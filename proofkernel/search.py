@@ -60,6 +60,20 @@ moves still needed (the node is cut when the bound exceeds the moves left):
   White's goal pawns on b2 and b3 and its one spare pawn on c2 pass for one that can
   still make a dark-squared bishop.)
 
+**Children discarded before they are made** (our addition; nothing else changes: the
+same children are searched, in the same order). A move changes the columns of at most
+three files (``generate_moves``'s ``touching``); every other column stays as it is, so an incomplete
+one stays incomplete and one that needs a pawn to come in still needs it. The cover
+of those files alone (:func:`_column_cover` is the exact minimum of its covering
+problem, so it does not grow when files are left out) is then a lower bound of the
+child's first term; when it exceeds the moves left after the move, the child would be
+cut by its own bound, and it is not generated at all. Building a child and its bound is
+most of the search's time, and near the end of a kernel most children fail this way.
+
+Likewise a capture after which a colour's pawns could no longer reach the goal's files
+with the captures it has left (the bound's "pawns changing files" term) is skipped
+from the pawns per file it leaves, before the child is built.
+
 The transposition table stores states from which *no* kernel reaches the goal; the
 key is the state itself (exact, no hashing shortcuts). When a caller rejects a found
 kernel (the extended-kernel check), the subtree is not stored, since it is not a
@@ -110,7 +124,15 @@ from dataclasses import dataclass, field
 import chess
 
 from proofkernel.blocked import taken_by_piece
-from proofkernel.moves import KernelMove, apply_move, generate_moves
+from proofkernel.moves import (
+    PAWN_X_PIECE,
+    PAWN_X_PROMOTED,
+    PIECE_X_PAWN,
+    PIECE_X_PIECE,
+    KernelMove,
+    apply_move,
+    generate_moves,
+)
 from proofkernel.state import (
     DARK_BISHOP,
     LIGHT_BISHOP,
@@ -174,14 +196,20 @@ def _column_cover(incomplete: int, entered: int) -> int:
     return best
 
 
-def _incomplete_cover(state: KernelState, goal: Goal) -> int:
+def _unfinished_files(state: KernelState, goal: Goal) -> tuple[int, int]:
+    """The masks of the files whose column is incomplete (not the goal's up to quiet
+    promotions) and, among them, of those that need a pawn to come in."""
     incomplete = entered = 0
     for file, (column, goal_column) in enumerate(zip(state.columns, goal.state.columns, strict=True)):
         if column != goal_column and split_promotions(column, goal_column) is None:
             incomplete |= 1 << file
             if not _contains(column, goal_column):
                 entered |= 1 << file
-    return _column_cover(incomplete, entered)
+    return incomplete, entered
+
+
+def _incomplete_cover(state: KernelState, goal: Goal) -> int:
+    return _column_cover(*_unfinished_files(state, goal))
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -324,6 +352,26 @@ class KernelSearch:
             bound = self._bounds[state] = lower_bound(state, self.goal)
         return bound
 
+    def _shifts_fit(self, state: KernelState, move: KernelMove, white_left: int, black_left: int) -> bool:
+        """Whether after ``move`` each colour's pawns can still reach the goal's files with
+        the captures it has left (:func:`min_file_shifts`, the bound's second term), from
+        the pawns per file that ``move`` leaves, without building the child."""
+        if move.kind == PIECE_X_PIECE:
+            return True
+        mover, victim = list(state.column_pawns[move.color]), list(state.column_pawns[not move.color])
+        if move.kind != PAWN_X_PIECE:  # a pawn taken, on its file (a promoted piece's: the file it came from)
+            victim[move.captured if move.kind == PAWN_X_PROMOTED else move.target] -= 1
+        if move.kind != PIECE_X_PAWN:  # the capturing pawn leaves its file and lands, unless it promotes
+            mover[move.file] -= 1
+            if move.promotion < 0:
+                mover[move.target] += 1
+        want = self.goal.state.column_pawns
+        mover_left, victim_left = (white_left, black_left) if move.color == chess.WHITE else (black_left, white_left)
+        return (
+            min_file_shifts(tuple(mover), want[move.color]) <= mover_left - 1
+            and min_file_shifts(tuple(victim), want[not move.color]) <= victim_left
+        )
+
     def _generated(self, state: KernelState) -> frozenset[KernelMove]:
         """The moves generated at ``state`` (both colours), remembered."""
         moves = self._moves.get(state)
@@ -367,10 +415,18 @@ class KernelSearch:
         children: list[tuple[int, int, KernelMove, KernelState]] = []
         white_left = state.units(chess.BLACK) - self.goal.state.units(chess.BLACK)
         black_left = state.units(chess.WHITE) - self.goal.state.units(chess.WHITE)
+        incomplete, entered = _unfinished_files(state, self.goal)
+
+        def touching(changed: int) -> bool:
+            """Whether a child changing the columns of ``changed`` may be kept (module docstring)."""
+            return _column_cover(incomplete & ~changed, entered & ~changed) <= remaining - 1
+
         for color, left in ((chess.WHITE, white_left), (chess.BLACK, black_left)):
             if left <= 0:
                 continue
-            for move in generate_moves(state, self.goal, color):
+            for move in generate_moves(state, self.goal, color, touching):
+                if not self._shifts_fit(state, move, white_left, black_left):
+                    continue  # the child's bound would be infinite (module docstring)
                 child = apply_move(state, move)
                 if child in self._dead:
                     continue

@@ -42,6 +42,21 @@ INFEASIBLE the position is illegal (UNKNOWN, for a time limit, is no objection):
    walked its own file g down to the second rank before it; then this side's g-pawn
    cannot have stayed on file g without being taken (c = 0 and not taken): two pawns
    on one file cannot pass each other.
+7. *Shut promotion squares*: an opponent pawn promotes on x1 (x8) from x2, or by a
+   capture from a neighbouring file's second rank (seventh); when this side's pawns
+   stand on all of these squares at home, where they stood all game (a pawn never
+   returns to its home rank, and only the file's own pawn stands on it), no opponent
+   pawn promoted on file x.
+8. *Promotion files* (``promotion_files``): when other rules prove that at least k of
+   a side's pieces of one class (light bishops, dark bishops, or any) are promoted
+   pawns, each on a square that a unit of its type reaches only from promotion squares
+   on the given files, at least k of its pawns promoted on those files (on a light or
+   dark square for the bishop classes). Different pieces are different promotions.
+9. *Pieces taken by pieces* (``piece_captures``): the captures a side's pieces are
+   known to have made took opponent *pieces* (initial pieces taken on their home
+   squares, see :func:`retro.rules.captured_at_home`), so in rule 5 the piece captures
+   that can cover an opponent pawn taken on a file are at most the opponent's missing
+   units less the landings and less these known captures.
 
 Source: the capture accounting of texel's static rules and proof kernels (paper 002,
 "Proving illegality", "Relaxation"), restated as a small constraint problem; rule 4
@@ -59,7 +74,7 @@ import chess
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
 
-__all__ = ["pawn_fates_feasible", "excess_pieces"]
+__all__ = ["pawn_fates_feasible", "excess_pieces", "PromotionFiles", "ANY", "LIGHT", "DARK"]
 
 
 def _relative_rank(square: chess.Square, color: chess.Color) -> int:
@@ -81,6 +96,14 @@ def excess_pieces(board: chess.Board, color: chess.Color) -> tuple[int, int, int
 Excess = tuple[int, int, int]
 """Promoted pieces a side must have: (queens, rooks and knights; light bishops; dark bishops)."""
 
+ANY, LIGHT, DARK = 0, 1, 2
+"""The classes of promoted pieces in a :data:`PromotionFiles` entry: any square colour,
+light-squared bishops, dark-squared bishops."""
+
+PromotionFiles = tuple[tuple[int, int, int], ...]
+"""Rule 8's facts for one side: (class, k, files mask): at least k promotions of the class
+on the files of the mask (bit x for file x)."""
+
 
 def pawn_fates_feasible(
     board: chess.Board,
@@ -88,20 +111,38 @@ def pawn_fates_feasible(
     time_limit: float = 2.0,
     excess: dict[chess.Color, Excess] | None = None,
     piece_captures: dict[chess.Color, int] | None = None,
+    promotion_files: dict[chess.Color, PromotionFiles] | None = None,
 ) -> bool | None:
     """False if no fates satisfy the rules of the module docstring (the position is
     illegal), True if some do, None if CP-SAT ran out of time.
 
     ``excess`` may raise a side's promoted pieces above :func:`excess_pieces` (when
     other rules prove more pieces promoted), and ``piece_captures`` gives the least
-    number of captures a side's pieces (not pawns) made; rule 3 then bounds the side's
-    pawn captures by its captures less those. Both are sound when the bounds are.
+    number of captures of opponent *pieces* that a side's pieces (not pawns) made; rule 3
+    then bounds the side's pawn captures by its captures less those, and rule 9 keeps
+    them from covering opponent pawns. ``promotion_files`` gives rule 8's facts. All are
+    sound when the facts are.
 
     The answer depends only on the pawns, the excess pieces, the unit counts and these
     bounds, so it is cached on those (retraction trees revisit the same structures)."""
     excess = excess or {}
     piece_captures = piece_captures or {}
-    key = (
+    if not excess and _promotion_free_fates(board, piece_captures):
+        return True
+    key = fates_key(board, excess, piece_captures, promotion_files or {})
+    basic = _feasible(key, time_limit, files=False)
+    return basic if basic is False else _feasible(key, time_limit, files=True)
+
+
+def fates_key(
+    board: chess.Board,
+    excess: dict[chess.Color, Excess],
+    piece_captures: dict[chess.Color, int],
+    promotion_files: dict[chess.Color, PromotionFiles],
+) -> tuple:
+    """What the answer of :func:`pawn_fates_feasible` depends on (its cache key, read by
+    :func:`_feasible`): the pawns, the excess pieces, the unit counts and the facts."""
+    return (
         board.pawns & board.occupied_co[chess.WHITE],
         board.pawns & board.occupied_co[chess.BLACK],
         excess.get(chess.WHITE, excess_pieces(board, chess.WHITE)),
@@ -110,11 +151,8 @@ def pawn_fates_feasible(
         chess.popcount(board.occupied_co[chess.BLACK]),
         piece_captures.get(chess.WHITE, 0),
         piece_captures.get(chess.BLACK, 0),
+        tuple(promotion_files.get(color, ()) for color in chess.COLORS),
     )
-    if not excess and _promotion_free_fates(board, piece_captures):
-        return True
-    basic = _feasible(key, time_limit, files=False)
-    return basic if basic is False else _feasible(key, time_limit, files=True)
 
 
 def _walk_origins(pawns: list[chess.Square], color: chess.Color) -> list[int] | None:
@@ -161,7 +199,8 @@ def _promotion_free_fates(board: chess.Board, piece_captures: dict[chess.Color, 
     ``taken on x - landings on x`` must sum to at most that number); rule 6 concerns
     promoted pawns only. ``tests/retro/test_pawn_fates_fast.py`` checks that CP-SAT
     agrees wherever this answers. With ``piece_captures`` (see :func:`pawn_fates_feasible`)
-    the landings must leave that many of the missing units to the pieces."""
+    the landings must leave that many of the missing units to the pieces, and those
+    captures took pieces, not pawns (rule 9)."""
     by_pieces = piece_captures or {}
     if any(excess_pieces(board, color) != (0, 0, 0) for color in chess.COLORS):
         return False
@@ -194,7 +233,8 @@ def _promotion_free_fates(board: chess.Board, piece_captures: dict[chess.Color, 
         taken = [1] * 8  # the opponent's originals not on the board, each taken on its own file
         for g, _ in origins[not color]:
             taken[g] = 0
-        if sum(max(0, t - n) for t, n in zip(taken, landings, strict=True)) > missing - sum(landings):
+        spare = missing - sum(landings) - by_pieces.get(color, 0)  # piece captures that can take pawns
+        if sum(max(0, t - n) for t, n in zip(taken, landings, strict=True)) > spare:
             return False
     return True
 
@@ -217,15 +257,24 @@ class _Fates:
 
 @functools.lru_cache(maxsize=65536)
 def _feasible(key: tuple, time_limit: float, *, files: bool) -> bool | None:
-    """Solve the model of rules 1-4, with rules 5-6 when ``files`` (the larger model is
+    """Solve the model of rules 1-4, with rules 5-9 when ``files`` (the larger model is
     only built when the small one is feasible)."""
     from ortools.sat.python import cp_model  # here, not at the top: it takes a fifth of a second to import
 
-    white_pawns, black_pawns, white_excess, black_excess, white_units, black_units, *by_pieces = key
+    (
+        white_pawns,
+        black_pawns,
+        white_excess,
+        black_excess,
+        white_units,
+        black_units,
+        white_by_pieces,
+        black_by_pieces,
+        promotion_files,
+    ) = key
     pawn_masks = {chess.WHITE: white_pawns, chess.BLACK: black_pawns}
     excess = {chess.WHITE: white_excess, chess.BLACK: black_excess}
     units = {chess.WHITE: white_units, chess.BLACK: black_units}
-    white_by_pieces, black_by_pieces = (*by_pieces, 0, 0)[:2]  # keys without them: none known
     piece_captures = {chess.WHITE: white_by_pieces, chess.BLACK: black_by_pieces}
     model = cp_model.CpModel()
     captures_made = {color: 16 - units[not color] for color in chess.COLORS}
@@ -243,7 +292,11 @@ def _feasible(key: tuple, time_limit: float, *, files: bool) -> bool | None:
         for side in fates.captures:
             end_file[side], landings[side] = _capture_walk(model, side, fates.captures[side], fates.on_board[side])
         for color in chess.COLORS:
-            _capture_files(model, color, end_file, landings, fates.taken, captures_made[color])
+            known = piece_captures[color]
+            _capture_files(model, color, end_file, landings, fates.taken, captures_made[color], known)
+            _shut_promotion_squares(model, color, pawn_masks[not color], end_file, fates.promoted)
+            own_facts = promotion_files[0 if color == chess.WHITE else 1]
+            _promotion_file_facts(model, color, own_facts, end_file, fates.promoted)
             _home_square_blockers(
                 model,
                 color,
@@ -392,10 +445,17 @@ def _capture_walk(
 
 
 def _capture_files(
-    model: cp_model.CpModel, color: chess.Color, end_file: dict, landings: dict, taken: dict, missing: int
+    model: cp_model.CpModel,
+    color: chess.Color,
+    end_file: dict,
+    landings: dict,
+    taken: dict,
+    missing: int,
+    pieces_taken_by_pieces: int = 0,
 ) -> None:
-    """Rule 5 for the captures ``color`` made: per file, the opponent pawns taken there
-    are at most the captures landing there."""
+    """Rules 5 and 9 for the captures ``color`` made: per file, the opponent pawns taken
+    there are at most the captures landing there plus the piece captures there, which
+    leave out the ``pieces_taken_by_pieces`` known captures of opponent pieces."""
     piece_captures = [model.new_int_var(0, 15, f"pc{int(color)}{x}") for x in range(8)]
     total = []
     for x in range(8):
@@ -408,7 +468,41 @@ def _capture_files(
             model.add_bool_or([taken[victim].Not(), end_file[victim][x].Not(), here])
             taken_here.append(here)
         model.add(sum(taken_here) <= landed + piece_captures[x])
-    model.add(sum(total) + sum(piece_captures) == missing)
+    model.add(sum(total) + sum(piece_captures) == missing - pieces_taken_by_pieces)
+
+
+def _shut_promotion_squares(
+    model: cp_model.CpModel, color: chess.Color, blockers: chess.Bitboard, end_file: dict, promoted: dict
+) -> None:
+    """Rule 7: no pawn of ``color`` promoted on a file whose square before the promotion
+    square and both neighbours of it hold the opponent's pawns at home (``blockers``)."""
+    before_rank = 1 if color == chess.BLACK else 6  # the opponent's home rank
+    for x in range(8):
+        origins = [chess.square(y, before_rank) for y in (x - 1, x, x + 1) if 0 <= y < 8]
+        if all(blockers & chess.BB_SQUARES[square] for square in origins):
+            for g in range(8):
+                for promotion in promoted[(color, g)]:
+                    model.add_implication(promotion, end_file[(color, g)][x].Not())
+
+
+def _promotion_file_facts(
+    model: cp_model.CpModel, color: chess.Color, facts: PromotionFiles, end_file: dict, promoted: dict
+) -> None:
+    """Rule 8: at least k promotions of ``color`` of each fact's class on its files."""
+    for number, (kind, count, files) in enumerate(facts):
+        hits = []
+        for g in range(8):
+            p_light, p_dark = promoted[(color, g)]
+            hit = model.new_bool_var(f"pf{int(color)}{number}{g}")
+            if kind == LIGHT:
+                model.add_implication(hit, p_light)
+            elif kind == DARK:
+                model.add_implication(hit, p_dark)
+            else:
+                model.add_bool_or([p_light, p_dark]).only_enforce_if(hit)
+            model.add_bool_or([end_file[(color, g)][x] for x in range(8) if files >> x & 1]).only_enforce_if(hit)
+            hits.append(hit)
+        model.add(sum(hits) >= count)
 
 
 def _home_square_blockers(

@@ -24,7 +24,7 @@ from collections.abc import Callable
 import chess
 
 from retro.assignment import min_cost_assignment
-from retro.pawn_fates import excess_pieces, pawn_fates_feasible
+from retro.pawn_fates import ANY, DARK, LIGHT, PromotionFiles, excess_pieces, pawn_fates_feasible
 from retro.position import Position
 from retro.revmoves import retractions
 from retro.status import CheckStatus
@@ -508,6 +508,25 @@ def _kind(piece_type: chess.PieceType, square: chess.Square) -> tuple[chess.Piec
     return piece_type, piece_type == chess.BISHOP and bool(chess.BB_SQUARES[square] & chess.BB_LIGHT_SQUARES)
 
 
+def _unconfined_initial_units(
+    color: chess.Color, sealed: chess.Bitboard
+) -> tuple[dict[tuple[chess.PieceType, bool], int], chess.Bitboard]:
+    """The initial pieces of ``color`` that can leave their squares, counted per kind
+    (:func:`_kind`), and the initial squares of the confined ones (see
+    :func:`confined_originals`)."""
+    free: dict[tuple[chess.PieceType, bool], int] = {}
+    confined_homes = 0
+    for square in chess.SquareSet(_INITIAL.occupied_co[color] & ~_INITIAL.pawns & ~_INITIAL.kings):
+        piece = _INITIAL.piece_at(square)
+        assert piece is not None
+        if _entry_squares(square, piece) & ~sealed:
+            kind = _kind(piece.piece_type, square)
+            free[kind] = free.get(kind, 0) + 1
+        else:
+            confined_homes |= chess.BB_SQUARES[square]
+    return free, confined_homes
+
+
 def confined_originals(facts: _Facts) -> str | None:
     """Pawns plus the promoted pieces are at most 8 per side, where a piece counts as
     promoted also when the initial unit of its kind that it could be never left its
@@ -528,16 +547,7 @@ def confined_originals(facts: _Facts) -> str | None:
     board = facts.board
     sealed, _ = facts.sealed
     for color in chess.COLORS:
-        free: dict[tuple[chess.PieceType, bool], int] = {}
-        confined_homes = 0
-        for square in chess.SquareSet(_INITIAL.occupied_co[color] & ~_INITIAL.pawns & ~_INITIAL.kings):
-            piece = _INITIAL.piece_at(square)
-            assert piece is not None
-            kind = _kind(piece.piece_type, square)
-            if _entry_squares(square, piece) & ~sealed:
-                free[kind] = free.get(kind, 0) + 1
-            else:
-                confined_homes |= chess.BB_SQUARES[square]
+        free, confined_homes = _unconfined_initial_units(color, sealed)
         on_board: dict[tuple[chess.PieceType, bool], int] = {}
         pieces = board.piece_map(mask=board.occupied_co[color] & ~board.pawns & ~board.kings & ~confined_homes)
         for square, piece in pieces.items():
@@ -803,16 +813,7 @@ def _forced_excess(board: chess.Board, sealed: chess.Bitboard, color: chess.Colo
     """The promoted pieces of ``color`` that :func:`confined_originals` proves, as
     (queens, rooks and knights; light bishops; dark bishops): per kind, the pieces not
     standing on a confined unit's square beyond the kind's unconfined initial units."""
-    free: dict[tuple[chess.PieceType, bool], int] = {}
-    confined_homes = 0
-    for square in chess.SquareSet(_INITIAL.occupied_co[color] & ~_INITIAL.pawns & ~_INITIAL.kings):
-        piece = _INITIAL.piece_at(square)
-        assert piece is not None
-        if _entry_squares(square, piece) & ~sealed:
-            kind = _kind(piece.piece_type, square)
-            free[kind] = free.get(kind, 0) + 1
-        else:
-            confined_homes |= chess.BB_SQUARES[square]
+    free, confined_homes = _unconfined_initial_units(color, sealed)
     counts: dict[tuple[chess.PieceType, bool], int] = {}
     for square, piece in board.piece_map(mask=board.occupied_co[color] & ~board.pawns & ~board.kings).items():
         if not confined_homes & chess.BB_SQUARES[square]:
@@ -873,6 +874,69 @@ def captured_at_home(facts: _Facts) -> str | None:
             "no fates of the sixteen original pawns explain the pawns, the promoted pieces and the captures "
             "once the pieces shut in on their initial squares are counted (taken there by pieces, or promoted "
             "pieces of their kind)"
+        )
+    return None
+
+
+def _promotion_file_facts(board: chess.Board, sealed: chess.Bitboard, color: chess.Color) -> PromotionFiles:
+    """The promotion files of ``color``'s proven promoted pieces, per class (any, light
+    bishops, dark bishops; see :func:`promotion_files`): (class, k, files) with k the
+    pieces of the class :func:`confined_originals` proves promoted and ``files`` the
+    files of the promotion squares whose region for the piece's type holds one of the
+    class's pieces not standing on a confined unit's square; only facts that exclude
+    some promotion file."""
+    promoted = dict(zip((ANY, LIGHT, DARK), _forced_excess(board, sealed, color), strict=True))
+    if not any(promoted.values()):
+        return ()  # no proven promoted piece (most positions): no regions to walk
+    _, confined_homes = _unconfined_initial_units(color, sealed)
+    walls = _walls(board, sealed)
+    promotions = _promotion_squares(color, sealed)
+    pieces = board.piece_map(mask=board.occupied_co[color] & ~board.pawns & ~board.kings & ~confined_homes)
+    files = {ANY: 0, LIGHT: 0, DARK: 0}
+    for square, piece in pieces.items():
+        group = LIGHT if _kind(piece.piece_type, square)[1] else DARK if piece.piece_type == chess.BISHOP else ANY
+        if not promoted[group]:
+            continue  # a class with no proven promoted piece gives no fact
+        for q in chess.SquareSet(promotions):
+            if _region(chess.BB_SQUARES[q], piece.piece_type, sealed, walls) & chess.BB_SQUARES[square]:
+                files[group] |= 1 << chess.square_file(q)
+    return tuple(
+        (group, promoted[group], files[group])
+        for group in (ANY, LIGHT, DARK)
+        if promoted[group] and files[group] != 0xFF
+    )
+
+
+def promotion_files(facts: _Facts) -> str | None:
+    """The pawn fates (:mod:`retro.pawn_fates`) with the files where the proven promoted
+    pieces were promoted (its rule 8), besides the facts of :func:`captured_at_home`:
+    a piece that :func:`confined_originals` proves promoted became a piece on a
+    promotion square from whose region (:func:`_region`, for its type) its square can
+    be reached. (Christiaans: White's a3 bishop is promoted, c1's bishop being shut in
+    by b2 and d2 at home, and with Black's e7 and g7 at home it promoted on b8 or d8, not
+    f8 or h8; White's pawns from e-h then need all eleven captures on files c to g,
+    one on the c-file, and Black's a-, b- and c-pawns, which White took as pawns there,
+    need more captures than the white units Black's pawns can have taken.)
+
+    Sound: the promoted pieces are those of :func:`confined_originals`, and the regions
+    those of :func:`confined_regions`, whose arguments are there; each promoted piece
+    is a different pawn's promotion, so at least k promotions of the class happened on
+    the union of its pieces' promotion files; the other facts are
+    :func:`captured_at_home`'s. The model is then the pawn fates' with these facts."""
+    board = facts.board
+    sealed, _ = facts.sealed
+    promotion_facts = {color: _promotion_file_facts(board, sealed, color) for color in chess.COLORS}
+    if not any(promotion_facts.values()):
+        return None
+    piece_captures = {color: _captured_at_home(board, sealed, not color) for color in chess.COLORS}
+    forced = {
+        color: _larger(excess_pieces(board, color), _forced_excess(board, sealed, color)) for color in chess.COLORS
+    }
+    feasible = pawn_fates_feasible(board, excess=forced, piece_captures=piece_captures, promotion_files=promotion_facts)
+    if feasible is False:
+        return (
+            "no fates of the sixteen original pawns explain the pawns and the captures once the promoted "
+            "pieces are counted on the files where they can have promoted"
         )
     return None
 
@@ -945,8 +1009,8 @@ def pawn_path_captures(board: chess.Board, color: chess.Color, sealed: chess.Bit
         ]
         for mask, kind in pieces
     ]
-    if len(pawn_rows) + len(pieces) > 8 + len(originals):
-        return None
+    if len(pawn_rows) > 8 or len(pawn_rows) + len(pieces) > 8 + len(originals):
+        return None  # more pawns, or more units, than a side ever has
     if len(pieces) <= len(originals) and min_cost_assignment(as_original) == 0:
         total = min_cost_assignment(pawn_rows)  # every piece can be an original unit: the pawns pay alone
     else:
@@ -1046,6 +1110,7 @@ RULES: list[tuple[str, Rule]] = [
     ("promoted-in-place", promoted_in_place),
     ("captured-at-home", captured_at_home),
     ("pawn-paths", pawn_paths),
+    ("promotion-files", promotion_files),
     ("no-last-move", no_last_move),
 ]
 RULE_NAMES = [name for name, _ in RULES]

@@ -51,6 +51,8 @@ class SpgVerdict:
 
 
 def _numbered(san: list[str], black_first: bool) -> str:
+    if not san:
+        return "(no moves: the diagram is the initial position)"
     parts, number = [], 1
     for index, move in enumerate(san):
         white_move = (index % 2 == 0) != black_first

@@ -37,3 +37,19 @@ def test_epd_id_with_other_commands_and_a_bad_operation(tmp_path: Path, capsys: 
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert records[0]["id"] == "KQK" and records[0]["status"] == "alive"
     assert records[1]["status"] == "error" and "bad EPD line" in records[1]["error"]  # best move not SAN
+
+
+def test_labelled_fen_lines_of_the_lichess_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``data/lichess-30k-positions.txt`` has lines ``<FEN> <game id>``: each is decided as
+    its FEN, with the game id as the record's ``id``; a FEN with a non-numeric move
+    counter and a label stays an error."""
+    data = Path(__file__).resolve().parents[2] / "data" / "lichess-30k-positions.txt"
+    lines = data.read_text().splitlines()[:3]
+    path = tmp_path / "in.txt"
+    path.write_text("\n".join(lines) + "\n8/8/8/4k3/8/8/8/3QK3 b - - x 1 label\n")
+    assert main(["unwinnable", "-f", str(path), "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r.get("id") for r in records[:3]] == [line.split()[6] for line in lines]
+    assert [r["fen"] for r in records[:3]] == [" ".join(line.split()[:4]) for line in lines]
+    assert all(r["status"] in {"winnable", "unwinnable"} for r in records[:3])
+    assert records[3]["status"] == "error"

@@ -7,18 +7,7 @@ import chess
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from retro.pawn_fates import _feasible, _promotion_free_fates, excess_pieces
-
-
-def _key(board: chess.Board) -> tuple:
-    return (
-        board.pawns & board.occupied_co[chess.WHITE],
-        board.pawns & board.occupied_co[chess.BLACK],
-        excess_pieces(board, chess.WHITE),
-        excess_pieces(board, chess.BLACK),
-        chess.popcount(board.occupied_co[chess.WHITE]),
-        chess.popcount(board.occupied_co[chess.BLACK]),
-    )
+from retro.pawn_fates import _feasible, _promotion_free_fates, fates_key
 
 
 @st.composite
@@ -45,8 +34,8 @@ def pawn_boards(draw) -> chess.Board:
 def test_shortcut_agrees_with_the_model(board: chess.Board) -> None:
     event("shortcut" if _promotion_free_fates(board) else "model only")
     if _promotion_free_fates(board):
-        assert _feasible(_key(board), 10.0, files=False) is True
-        assert _feasible(_key(board), 10.0, files=True) is True
+        assert _feasible(fates_key(board, {}, {}, {}), 10.0, files=False) is True
+        assert _feasible(fates_key(board, {}, {}, {}), 10.0, files=True) is True
 
 
 def test_shortcut_answers_the_start_position_and_a_capture() -> None:

@@ -18,7 +18,10 @@ from retro.rules import check_static, pawn_path_captures
 
 
 def _without_pawn_paths(fen: str, monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.setattr(rules, "RULES", [rule for rule in rules.RULES if rule[0] != "pawn-paths"])
+    # promotion-files, which runs after pawn-paths, reaches the same verdicts through the
+    # pawn fates with the promotion squares of the regions: both go
+    kept = [rule for rule in rules.RULES if rule[0] not in ("pawn-paths", "promotion-files")]
+    monkeypatch.setattr(rules, "RULES", kept)
     status = check_static(parse_fen(fen)).status
     monkeypatch.undo()
     return status
@@ -144,3 +147,11 @@ def test_borodatow_captures_need_too_many_pawn_captures(monkeypatch: pytest.Monk
 def test_pawn_paths_settles_borodatow() -> None:
     verdict = solve(chess.Board(BORODATOW + " w - - 0 1"), None, use_legality=False, auto_cages=False)
     assert [(s.side, s.moves) for s in verdict.solutions] == [(chess.WHITE, ("O-O",))]
+
+
+def test_nine_pawns_of_one_side_have_no_assignment() -> None:
+    """No game gives a side a ninth pawn: a direct call answers None (no assignment
+    explains the board) instead of failing in the matching."""
+    board = chess.Board("4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1")
+    assert pawn_path_captures(board, chess.WHITE, rules._sealed_squares(board)[0]) is None
+    assert pawn_path_captures(board, chess.BLACK, rules._sealed_squares(board)[0]) == 0

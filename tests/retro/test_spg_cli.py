@@ -27,6 +27,15 @@ def test_text_output_and_cap(capsys: pytest.CaptureFixture[str]) -> None:
     assert out[1].startswith("  1. 1.")
 
 
+def test_zero_plies_prints_an_empty_game_in_words(capsys: pytest.CaptureFixture[str]) -> None:
+    """The initial position in 0 plies is one game with no moves: the text says so rather
+    than printing a bare move number."""
+    assert main(["spg", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w", "0"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split(":")[1].split()[0] == "unique"
+    assert out[1] == "  1. (no moves: the diagram is the initial position)"
+
+
 def test_batch_goes_on_after_a_bad_line(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "problems.txt"
     path.write_text(f"{TWO_GAMES} 3\nnot-a-board 3\n{TWO_GAMES} x\n{TWO_GAMES} 1\n")

@@ -51,10 +51,7 @@ colour's remaining promotion squares could then no longer make the light or dark
 bishops still lacking, nor a bishop for a goal bishop that only a promotion on its own
 square can make (:func:`_promotions`). With ``place``, a capture-free leg then walks the new piece to
 the nearest unfilled goal square of its kind, but not one a walk failed to reach
-before, with a small node budget; a failure there is ignored. Last, with ``arrange``,
-the **placement phase** (:mod:`astar.placement`): both sides now have the goal's
-material, and the pawns, then the pieces one at a time, walk to their goal squares,
-each placed piece staying put for the rest of the phase.
+before, with a small node budget; a failure there is ignored.
 
 The plan may have a pawn promote quietly *before* a capture (a file with fewer pawns in
 the plan than on the board): those promotions are played first, in the same way, the
@@ -672,7 +669,6 @@ def initial_path(
     *,
     goal: chess.Board | None = None,
     place: bool = True,
-    arrange: bool = True,
     tries: int = 3,
     leg_nodes: int = 3_000,
     max_nodes: int | None = None,
@@ -681,9 +677,8 @@ def initial_path(
 ) -> InitialPath:
     """Realise ``kernel`` (with its extended-kernel moves and pawn plan) from ``init``;
     with ``goal``, then also the quiet promotions (and, with ``place``, each promoted
-    piece's walk to an unfilled goal square of its kind) and, with ``arrange``, the
-    placement phase (:mod:`astar.placement`). ``max_nodes`` bounds the nodes of all
-    legs together (a leg gets at most what is left)."""
+    piece's walk to an unfilled goal square of its kind). ``max_nodes`` bounds the
+    nodes of all legs together (a leg gets at most what is left)."""
     path = _PathBuilder(
         init,
         kernel,
@@ -707,13 +702,7 @@ def initial_path(
         while path.must_promote(_pawn_masks_of(goal)):
             if not path.promote_one(goal, None):
                 return path.stop(len(kernel), "no way found for the next quiet promotion")
-        if arrange:
-            path.arrange(goal)
     return path.stop(len(kernel), "")
-
-
-#: The placement phase's nodes at most, in legs of the path (``leg_nodes``).
-ARRANGE_LEGS = 10
 
 
 class _PathBuilder:
@@ -813,21 +802,6 @@ class _PathBuilder:
             walk = _Leg(_pawn_masks_of(self.board), [(leg.color, (leg.ptype,), target)], capture_color=leg.color)
             if not self.play(walk, self.leg_nodes // 6):
                 self.unreached.add(target)
-
-    def arrange(self, goal: chess.Board) -> None:
-        """The placement phase (:mod:`astar.placement`): at most :data:`ARRANGE_LEGS`
-        legs' nodes."""
-        from astar.placement import place_pieces  # (it builds on this module's legs)
-
-        budget = ARRANGE_LEGS * self.leg_nodes
-        if self.max_nodes is not None:
-            budget = min(budget, self.max_nodes - self.nodes)
-        if budget <= 0:
-            return
-        placement = place_pieces(self.board, goal, self.blocked, max_nodes=budget, deadline=self.deadline, rng=self.rng)
-        self.nodes += placement.nodes
-        self.moves.extend(placement.moves)
-        self.board = placement.board
 
     def must_promote(self, target_pawns: dict[chess.Color, int]) -> bool:
         return any(_promoting_pawns(self.board, target_pawns[c], c) for c in chess.COLORS)

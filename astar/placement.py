@@ -33,6 +33,13 @@ filled, when no square is left that a leg can fill, or at its node budget; the m
 made are kept either way, and the final A* starts from their end, free again to move
 every piece that is not blocked for the whole game.
 
+The placed path (:func:`placed_path`) is a complete initial path followed by this
+phase. It is an additional start of the proof-game run, not a replacement of the path's
+own end (:mod:`retro.proofgame` gives it a slot of the restart schedule): where the
+pieces stand near their squares already, the final search would have to undo the
+placement (on the dev positions with 7-11 promotions that main proved from the
+unplaced end, a run from the placed ends alone lost three of them).
+
 Soundness does not depend on this: every move is a real, legal move, and the proof game
 is replay-checked (:mod:`astar.proofgame`); a bad placement can only cost time or make
 the final search fail.
@@ -42,15 +49,18 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import chess
 
 from astar.heuristic import INF, Heuristic
-from astar.initial_path import _Leg, _pawn_masks_of, _search_leg
+from astar.initial_path import InitialPath, _Leg, _pawn_masks_of, _search_leg
 from proofkernel.blocked import blocked_squares
 
-__all__ = ["Placement", "place_pieces"]
+__all__ = ["PLACEMENT_NODES", "Placement", "place_pieces", "placed_path"]
+
+#: The placement phase's nodes at most (ten legs of an initial path).
+PLACEMENT_NODES = 30_000
 
 _Unit = tuple[chess.Color, tuple[chess.PieceType, ...], chess.Square]
 
@@ -162,3 +172,22 @@ def place_pieces(
                 open_units.remove(unit)
                 filled += 1
     return Placement(tuple(moves), board, nodes, filled, unplaced)
+
+
+def placed_path(
+    path: InitialPath,
+    goal: chess.Board,
+    blocked: int,
+    *,
+    max_nodes: int = PLACEMENT_NODES,
+    time_limit: float | None = None,
+    seed: int = 0,
+) -> InitialPath:
+    """The complete initial ``path`` (every capture and promotion played, so its end has
+    the goal's material) followed by the placement phase toward ``goal``; ``blocked``:
+    the squares whose pieces never move. Its ``nodes`` are the phase's alone."""
+    if path.reason:
+        raise ValueError("the placement phase starts where a complete initial path ends")
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    placement = place_pieces(path.board, goal, blocked, max_nodes=max_nodes, deadline=deadline, rng=random.Random(seed))
+    return replace(path, moves=path.moves + placement.moves, board=placement.board, nodes=placement.nodes)

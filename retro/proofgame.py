@@ -54,6 +54,7 @@ from astar.heuristic import Heuristic
 from astar.initial_path import InitialPath, initial_path
 from astar.last_move import ForcedLastMove, forced_last_moves
 from astar.nonadmissible import NonAdmissibleHeuristic
+from astar.placement import placed_path
 from astar.portfolio import Arm, Portfolio
 from astar.proofgame import ProofGame, ProofGameError
 from astar.search import Descent, SearchResult
@@ -303,11 +304,16 @@ def _attempts(
 def _explore(
     portfolio: Portfolio[InitialPath | None], plans: _Plans, deadline: float | None
 ) -> Arm[InitialPath | None] | None:
-    """The arm of an exploring slice: the next pawn plan's initial path (one that stops
-    short only while no live arm has a complete one); the initial position, once, when
-    the plans are exhausted or an arm proved a dead end (where texel and the previous
-    searches restarted); else the best arm again, from its start with a new seed. None
-    when no start is left."""
+    """The arm of an exploring slice: the placed path of the first complete initial
+    path when its pieces are far from their squares (:meth:`_Plans.placed_path`); else
+    the next pawn plan's initial path (one that stops short only while no live arm has
+    a complete one); the initial position, once, when the plans are exhausted or an arm
+    proved a dead end (where texel and the previous searches restarted); else the best
+    arm again, from its start with a new seed. None when no start is left."""
+    placed = plans.placed_path(portfolio.live(), deadline)
+    if placed is not None:
+        portfolio.arms.append(Arm(placed, placed.moves, plans.label))
+        return portfolio.arms[-1]
     path = None
     while path is None and not plans.exhausted and (deadline is None or time.monotonic() < deadline):
         complete = any(arm.origin is not None and not arm.origin.reason for arm in portfolio.live())
@@ -415,6 +421,13 @@ SHUFFLED_PLANS = 4
 #: Plans with random weights tried in all (the later ones one per exploring slice).
 MAX_SHUFFLED_PLANS = 32
 
+#: The admissible bound at a complete initial path's end from which the run also starts
+#: from its placed path (:func:`astar.placement.placed_path`). On the dev positions the
+#: four whose late-plan paths end at 51-54 (8-12 promotions) were left unknown by the
+#: search from that end, and proved from the placed one; #3, #18 and #49 (42-44, 7-11
+#: promotions) were proved from the unplaced end and could lose their slices to it.
+PLACE_FROM_BOUND = 48
+
 
 class _Plans:
     """The initial paths from ``init`` of ``kernel`` (none unless found) to ``goal``,
@@ -436,6 +449,7 @@ class _Plans:
         self.played: set = set()  # plans already played: the same plan gives the same path
         self.best: InitialPath | None = None  # the path with most captures (then promotions)
         self.label = ""  # the plan of the path last returned
+        self.placed = False  # whether the first complete path was judged for a placed path
         self.nodes = 0
 
     def next_path(self, deadline: float | None, *, have_complete: bool) -> InitialPath | None:
@@ -483,6 +497,25 @@ class _Plans:
             return self.best
         self.label = label
         return path if path is not None and (not path.reason or not have_complete) else None
+
+    def placed_path(self, arms: list[Arm[InitialPath | None]], deadline: float | None) -> InitialPath | None:
+        """The placed path of the first complete initial path among ``arms``' origins when
+        the admissible bound at its end is at least :data:`PLACE_FROM_BOUND` (the target's
+        pieces far from their squares), with at most
+        :data:`~astar.placement.PLACEMENT_NODES` nodes and a quarter of the time left;
+        None when there is no complete path yet, and after the first one was judged."""
+        arm = next((arm for arm in arms if arm.origin is not None and not arm.origin.reason), None)
+        if self.placed or arm is None or arm.origin is None:
+            return None
+        self.placed = True
+        path = arm.origin
+        if Heuristic(self.target, blocked_squares(self.target, path.board)).value(path.board) < PLACE_FROM_BOUND:
+            return None
+        left = None if deadline is None else max(0.0, deadline - time.monotonic()) / 4
+        placed = placed_path(path, self.target, self.blocked, time_limit=left, seed=self.seed)
+        self.nodes += placed.nodes
+        self.label = f"{arm.label or 'start'}, placed"
+        return placed
 
     @property
     def exhausted(self) -> bool:

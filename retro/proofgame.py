@@ -28,7 +28,10 @@ Pipeline (texel documentation, "If a position cannot be proven illegal ..."):
    slices of Luby's sequence times :data:`SLICE_NODES` nodes. A one-unit slice explores
    a new start: the next plan's initial path; once the plans are exhausted or a start
    proved a dead end, the initial position; else the best start again with a new
-   seed. A longer slice goes to the start whose best line came closest to the goal:
+   seed. The first exploring slice after the first complete initial path goes, when
+   the admissible bound at that path's end is :data:`PLACE_FROM_BOUND` or more, to
+   its placed path (:func:`astar.placement.placed_path`), an additional start: the
+   path's own end stays an arm. A longer slice goes to the start whose best line came closest to the goal:
    its search goes on when its last slice improved that line, else a new search starts
    from a random committed prefix of it. Whether the final search succeeds turns on
    the path's details (where its promoted pieces stand) and on where the legs commit,

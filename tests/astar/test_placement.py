@@ -43,13 +43,34 @@ def test_no_placement_shuts_another_goal_square() -> None:
     assert _replays(start, placement.moves, placement.board)
 
 
-def test_placement_brings_a_many_promotion_path_end_near_the_goal() -> None:
-    """From #129's path end the phase fills most of the 25 open goal squares, and the
-    admissible bound drops from 51 to below 30 (the committed-leg search then finds the
-    proof game from there)."""
-    goal, start = chess.Board(DEV_129), chess.Board(DEV_129_PATH_END)
-    assert Heuristic(goal, blocked_squares(goal, start)).value(start) == 51
-    placement = place_pieces(start, goal, blocked_squares(goal), max_nodes=30_000)
-    assert placement.unplaced == 25 and placement.placed >= 15
-    assert Heuristic(goal, blocked_squares(goal, placement.board)).value(placement.board) < 30
-    assert _replays(start, placement.moves, placement.board)
+def test_a_run_starts_from_the_placed_path_only_when_the_path_end_is_far_from_the_goal() -> None:
+    """The restart portfolio's placed slot (retro.proofgame): the exploring slice after
+    #129's complete path (its end's bound 51, at least PLACE_FROM_BOUND) starts from the
+    placed path, an arm added beside the path's own; its end's bound is below 30 (the
+    committed-leg search finds the proof game from there, not from the path end). It
+    is judged once per run. A path end one king move from the goal gets none: there the
+    final search would only have to undo a placement."""
+    from astar.initial_path import InitialPath
+    from astar.portfolio import Arm, Portfolio
+    from retro.proofgame import PLACE_FROM_BOUND, _explore, _Plans
+
+    goal, end = chess.Board(DEV_129), chess.Board(DEV_129_PATH_END)
+    assert Heuristic(goal, blocked_squares(goal, end)).value(end) == 51 >= PLACE_FROM_BOUND
+    plans = _Plans(None, end, goal, goal, 0)  # the path end as the initial position
+    portfolio: Portfolio[InitialPath | None] = Portfolio(0)
+    path = Arm(InitialPath((), end, 12, 12, 0, promoted=12), (), "late plan")
+    portfolio.arms.append(path)
+    placed = _explore(portfolio, plans, None)
+    assert placed is not None and placed.origin is not None and placed.label == "late plan, placed"
+    assert portfolio.arms == [path, placed] and placed.prefix == placed.origin.moves
+    assert placed.prefix and _replays(end, placed.prefix, placed.origin.board)
+    assert Heuristic(goal, blocked_squares(goal, placed.origin.board)).value(placed.origin.board) < 30
+    assert plans.nodes == placed.origin.nodes > 0
+    _explore(portfolio, plans, None)
+    assert len(portfolio.arms) == 2  # once per run
+
+    near = chess.Board(CORNER_GOAL)
+    near.push(chess.Move.from_uci("h1g1"))
+    near_plans = _Plans(None, near, chess.Board(CORNER_GOAL), chess.Board(CORNER_GOAL), 0)
+    assert near_plans.placed_path([Arm(InitialPath((), near, 0, 0, 0), ())], None) is None
+    assert near_plans.placed  # judged: a later complete path gets none either

@@ -58,7 +58,7 @@ def test_a_run_starts_from_the_placed_path_only_when_the_path_end_is_far_from_th
     assert Heuristic(goal, blocked_squares(goal, end)).value(end) == 51 >= PLACE_FROM_BOUND
     plans = _Plans(None, end, goal, goal, 0)  # the path end as the initial position
     portfolio: Portfolio[InitialPath | None] = Portfolio(0)
-    path = Arm(InitialPath((), end, 12, 12, 0, promoted=12), (), "late plan")
+    path: Arm[InitialPath | None] = Arm(InitialPath((), end, 12, 12, 0, promoted=12), (), "late plan")
     portfolio.arms.append(path)
     placed = _explore(portfolio, plans, None)
     assert placed is not None and placed.origin is not None and placed.label == "late plan, placed"

@@ -425,10 +425,12 @@ SHUFFLED_PLANS = 4
 MAX_SHUFFLED_PLANS = 32
 
 #: The admissible bound at a complete initial path's end from which the run also starts
-#: from its placed path (:func:`astar.placement.placed_path`). On the dev positions the
-#: four whose late-plan paths end at 51-54 (8-12 promotions) were left unknown by the
-#: search from that end, and proved from the placed one; #3, #18 and #49 (42-44, 7-11
-#: promotions) were proved from the unplaced end and could lose their slices to it.
+#: from its placed path (:func:`astar.placement.placed_path`), on the exploring slice
+#: after that path's. On the dev positions #129 and #142 (first complete paths ending at
+#: 51 and above, 9-12 promotions) were left unknown by the searches from the unplaced
+#: ends and are proved from the placed one; #3, #18 and #49 (42-44, 7-11 promotions)
+#: are proved from the unplaced end and keep their slices. Placing the path later (on the
+#: fourth slice) proved neither #129 nor #142.
 PLACE_FROM_BOUND = 48
 
 

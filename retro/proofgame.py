@@ -31,9 +31,9 @@ Pipeline (texel documentation, "If a position cannot be proven illegal ..."):
    seed. The first exploring slice after the first complete initial path goes, when
    the admissible bound at that path's end is :data:`PLACE_FROM_BOUND` or more, to
    its placed path (:func:`astar.placement.placed_path`), an additional start: the
-   path's own end stays an arm. A longer slice goes to the start whose best line came closest to the goal:
-   its search goes on when its last slice improved that line, else a new search starts
-   from a random committed prefix of it. Whether the final search succeeds turns on
+   path's own end stays an arm. A longer slice goes to the start whose best line came
+   closest to the goal: its search goes on when its last slice improved that line,
+   else a new search starts from a random committed prefix of it. Whether the final search succeeds turns on
    the path's details (where its promoted pieces stand) and on where the legs commit,
    which no rule predicts: the dev positions one pass left unknown were proved by
    other seeds and plans.

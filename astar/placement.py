@@ -1,6 +1,6 @@
 """Placement: after the last capture and promotion, the pieces walk to their goal squares
-one at a time, each then staying put (an intermediate goal of the initial path; our
-addition, not in texel's documentation).
+one at a time, each then staying put (an additional start of the proof-game search,
+after a complete initial path; our addition, not in texel's documentation).
 
 Once an initial path has played every kernel capture and every quiet promotion, both
 sides have the goal's material and what is left is a rearrangement without captures.
@@ -22,10 +22,9 @@ its nodes on pieces getting in each other's way. Here it is cut into short legs:
    in where it stands), the leg is undone and the next square is tried. Pieces
    already on a goal square of their kind at the start of the phase count as placed.
    A square whose leg fails is passed over (the search after the path takes it on).
-   A placed king is the
-   exception: it may step aside and come back within a leg (it is one of the leg's
-   required units), so that a side whose other pieces are all placed still has a
-   move while the other side walks.
+   A placed king is the exception: it may step aside and come back within a leg (it
+   is one of the leg's required units), so that a side whose other pieces are all
+   placed still has a move while the other side walks.
 
 Each leg is the initial path's best-first search (:func:`astar.initial_path._search_leg`,
 no capture, no promotion, no side left in check). The phase stops when every square is

@@ -430,7 +430,8 @@ MAX_SHUFFLED_PLANS = 32
 #: 51 and above, 9-12 promotions) were left unknown by the searches from the unplaced
 #: ends and are proved from the placed one; #3, #18 and #49 (42-44, 7-11 promotions)
 #: are proved from the unplaced end and keep their slices. Placing the path later (on the
-#: fourth slice) proved neither #129 nor #142.
+#: fourth slice) proved neither #129 nor #142; a bound of 45 took in #144 (46) without
+#: proving it and cost #8 2.5 times its nodes.
 PLACE_FROM_BOUND = 48
 
 

@@ -31,12 +31,15 @@ Pipeline (texel documentation, "If a position cannot be proven illegal ..."):
    slices of Luby's sequence times :data:`SLICE_NODES` nodes. A one-unit slice explores
    a new start: the next plan's initial path; once the plans are exhausted or a start
    proved a dead end, the initial position; else the best start again with a new
-   seed. A longer slice goes to the start whose best line came closest to the goal
-   (among equals, the one that had fewer slices): its search goes on when its last
-   slice improved that line, else a new search starts from a random committed prefix
-   of it. Whether the final search succeeds turns on the path's details (where its
-   promoted pieces stand) and on where the legs commit, which no rule predicts: the dev
-   positions one pass left unknown were proved by other seeds and plans.
+   seed. The first exploring slice after the first complete initial path goes, when
+   the admissible bound at that path's end is :data:`PLACE_FROM_BOUND` or more, to
+   its placed path (:func:`astar.placement.placed_path`), an additional start: the
+   path's own end stays an arm. A longer slice goes to the start whose best line came
+   closest to the goal (among equals, the one that had fewer slices): its search goes on when its last slice improved that line,
+   else a new search starts from a random committed prefix of it. Whether the final search succeeds turns on
+   the path's details (where its promoted pieces stand) and on where the legs commit,
+   which no rule predicts: the dev positions one pass left unknown were proved by
+   other seeds and plans.
 5. ``legal`` is returned only with a :class:`~astar.proofgame.ProofGame` that replays
    from the initial position to the goal exactly. Everything else is ``unknown``:
    an exhausted search is reported as unknown too (conservative choice), with the
@@ -57,6 +60,7 @@ from astar.heuristic import Heuristic
 from astar.initial_path import InitialPath, initial_path
 from astar.last_move import ForcedLastMove, forced_last_moves
 from astar.nonadmissible import NonAdmissibleHeuristic
+from astar.placement import placed_path
 from astar.portfolio import Arm, Portfolio
 from astar.proofgame import ProofGame, ProofGameError
 from astar.search import Descent, SearchResult
@@ -241,7 +245,7 @@ class _Legs:
         result = search.descent.run(max_nodes=max_nodes, time_limit=time_limit, on_improve=report)
         return dataclasses.replace(
             result,
-            moves=search.prefix + result.moves if result.moves else (),
+            moves=search.prefix + result.moves if result.status == "found" else (),  # (the start may be the target)
             best_moves=search.prefix + result.best_moves if result.best_moves else (),
         )
 
@@ -306,11 +310,16 @@ def _attempts(
 def _explore(
     portfolio: Portfolio[InitialPath | None], plans: _Plans, deadline: float | None
 ) -> Arm[InitialPath | None] | None:
-    """The arm of an exploring slice: the next pawn plan's initial path (one that stops
-    short only while no live arm has a complete one); the initial position, once, when
-    the plans are exhausted or an arm proved a dead end (where texel and the previous
-    searches restarted); else the best arm again, from its start with a new seed. None
-    when no start is left."""
+    """The arm of an exploring slice: the placed path of the first complete initial
+    path when its pieces are far from their squares (:meth:`_Plans.placed_path`); else
+    the next pawn plan's initial path (one that stops short only while no live arm has
+    a complete one); the initial position, once, when the plans are exhausted or an arm
+    proved a dead end (where texel and the previous searches restarted); else the best
+    arm again, from its start with a new seed. None when no start is left."""
+    placed = plans.placed_path(portfolio.live(), deadline)
+    if placed is not None:
+        portfolio.arms.append(Arm(placed, placed.moves, plans.label))
+        return portfolio.arms[-1]
     path = None
     while path is None and not plans.exhausted and (deadline is None or time.monotonic() < deadline):
         complete = any(arm.origin is not None and not arm.origin.reason for arm in portfolio.live())
@@ -418,6 +427,16 @@ SHUFFLED_PLANS = 4
 #: Plans with random weights tried in all (the later ones one per exploring slice).
 MAX_SHUFFLED_PLANS = 32
 
+#: The admissible bound at a complete initial path's end from which the run also starts
+#: from its placed path (:func:`astar.placement.placed_path`), on the exploring slice
+#: after that path's. On the dev positions #129 and #142 (first complete paths ending at
+#: 51 and above, 9-12 promotions) were left unknown by the searches from the unplaced
+#: ends and are proved from the placed one; #3, #18 and #49 (42-44, 7-11 promotions)
+#: are proved from the unplaced end and keep their slices. Placing the path later (on the
+#: fourth slice) proved neither #129 nor #142; a bound of 45 took in #144 (46) without
+#: proving it and cost #8 2.5 times its nodes.
+PLACE_FROM_BOUND = 48
+
 
 class _Plans:
     """The initial paths from ``init`` of ``kernel`` (none unless found) to ``goal``,
@@ -444,6 +463,7 @@ class _Plans:
         self.played: set = set()  # plans already played: the same plan gives the same path
         self.best: InitialPath | None = None  # the path with most captures (then promotions)
         self.label = ""  # the plan of the path last returned
+        self.placed = False  # whether the first complete path was judged for a placed path
         self.nodes = 0
 
     def next_path(self, deadline: float | None, *, have_complete: bool) -> InitialPath | None:
@@ -492,6 +512,25 @@ class _Plans:
             return self.best
         self.label = label
         return path if path is not None and (not path.reason or not have_complete) else None
+
+    def placed_path(self, arms: list[Arm[InitialPath | None]], deadline: float | None) -> InitialPath | None:
+        """The placed path of the first complete initial path among ``arms``' origins when
+        the admissible bound at its end is at least :data:`PLACE_FROM_BOUND` (the target's
+        pieces far from their squares), with at most
+        :data:`~astar.placement.PLACEMENT_NODES` nodes and a quarter of the time left;
+        None when there is no complete path yet, and after the first one was judged."""
+        arm = next((arm for arm in arms if arm.origin is not None and not arm.origin.reason), None)
+        if self.placed or arm is None or arm.origin is None:
+            return None
+        self.placed = True
+        path = arm.origin
+        if Heuristic(self.target, blocked_squares(self.target, path.board)).value(path.board) < PLACE_FROM_BOUND:
+            return None
+        left = None if deadline is None else max(0.0, deadline - time.monotonic()) / 4
+        placed = placed_path(path, self.target, self.blocked, time_limit=left, seed=self.seed)
+        self.nodes += placed.nodes
+        self.label = f"{arm.label or 'start'}, placed"
+        return placed
 
     @property
     def exhausted(self) -> bool:

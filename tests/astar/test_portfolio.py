@@ -176,3 +176,16 @@ def test_the_portfolio_proves_what_the_single_plan_search_does_not() -> None:
 
     single = search_descending(path.board, goal, heuristics=heuristics, max_nodes=20_000 - path.nodes)
     assert single.status == "budget"
+
+
+def test_a_search_that_starts_on_its_target_keeps_its_prefix_as_the_game() -> None:
+    """A start of the run may be the target itself (a placed path can fill every goal
+    square): the search finds it at once with no move of its own, and the proof game is
+    the start's prefix (it was dropped, and the replay check rejected the empty game)."""
+    from retro.proofgame import _Legs
+
+    target = chess.Board()
+    target.push_san("e4")
+    legs = _Legs(chess.Board(), target, (1, 5), False, None)
+    result = legs.run(legs.start(target, _moves("e2e4"), seed=0), max_nodes=100, time_limit=None)
+    assert result.status == "found" and result.moves == _moves("e2e4")

@@ -61,7 +61,9 @@ def luby(i: int) -> int:
 class Arm(Generic[Start]):
     """A start of the search: ``origin`` (what it came from, e.g. an initial path),
     ``prefix`` (the moves from the initial position to the start) and the best line
-    found from it so far (``best_moves`` from the initial position, heuristic ``best_h``)."""
+    found from it so far (``best_moves`` from the initial position, heuristic ``best_h``).
+    Before its first slice, ``best_h`` is the caller's estimate at the start (INF when
+    none): it ranks the arm against the others, and the first slice's line replaces it."""
 
     origin: Start
     prefix: tuple[chess.Move, ...]
@@ -82,7 +84,7 @@ class Portfolio(Generic[Start]):
     def __init__(self, seed: int) -> None:
         self.arms: list[Arm[Start]] = []
         self.slices = 0
-        self.rng = random.Random(seed)
+        self.seed = seed
 
     def next_slice(self) -> tuple[int, bool]:
         """(units, explore) of the next slice."""
@@ -110,13 +112,19 @@ class Portfolio(Generic[Start]):
             return arm, None if arm.search is not None else arm.best_moves or arm.prefix
         if len(arm.best_moves) <= len(arm.prefix):
             return arm, arm.prefix
-        return arm, arm.best_moves[: self.rng.randint(len(arm.prefix), len(arm.best_moves) - 1)]
+        rng = random.Random(f"{self.seed}:{arm.runs}")
+        return arm, arm.best_moves[: rng.randint(len(arm.prefix), len(arm.best_moves) - 1)]
+
+    def search_seed(self, arm: Arm[Start]) -> int:
+        """The seed of a new search from ``arm``: its own slice count's, not the slice
+        number's, so the arm searches alike whatever slot it gets."""
+        return self.seed + 1000 * arm.runs
 
     def report(self, arm: Arm[Start], best_h: int, best_moves: tuple[chess.Move, ...], *, dead: bool) -> None:
         """A slice from ``arm`` ended with the best line ``best_moves`` (heuristic
         ``best_h``); ``dead``: the goal is unreachable from the arm's start."""
+        arm.improved = arm.runs == 0 or best_h < arm.best_h  # (before its first slice, best_h is an estimate)
         arm.runs += 1
-        arm.improved = best_h < arm.best_h
         if arm.improved:
             arm.best_h, arm.best_moves = best_h, best_moves
         arm.dead = arm.dead or dead

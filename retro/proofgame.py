@@ -31,15 +31,19 @@ Pipeline (texel documentation, "If a position cannot be proven illegal ..."):
    slices of Luby's sequence times :data:`SLICE_NODES` nodes. A one-unit slice explores
    a new start: the next plan's initial path; once the plans are exhausted or a start
    proved a dead end, the initial position; else the best start again with a new
-   seed. The first exploring slice after the first complete initial path goes, when
-   the admissible bound at that path's end is :data:`PLACE_FROM_BOUND` or more, to
-   its placed path (:func:`astar.placement.placed_path`), an additional start: the
-   path's own end stays an arm. A longer slice goes to the start whose best line came
-   closest to the goal (among equals, the one that had fewer slices): its search goes on when its last slice improved that line,
-   else a new search starts from a random committed prefix of it. Whether the final search succeeds turns on
-   the path's details (where its promoted pieces stand) and on where the legs commit,
-   which no rule predicts: the dev positions one pass left unknown were proved by
-   other seeds and plans.
+   seed. A longer slice goes to the start whose best line came closest to the goal
+   (among equals, the one that had fewer slices): its search goes on when its last
+   slice improved that line, else a new search starts from a random committed prefix
+   of it. An arm's searches (their seeds, the prefixes) depend on its own slices, not
+   on the slot it gets. After the first complete initial path, when the admissible
+   bound at its end is :data:`PLACE_FROM_BOUND` or more, its placed path
+   (:func:`astar.placement.placed_path`) is an additional start, ranked by the bound
+   at its end before it is searched, without an exploring slice of its own: it takes
+   a longer slice when that bound is below the other starts' best lines, and the plans
+   keep their slices. Whether the final search succeeds turns on the path's details
+   (where its promoted pieces stand) and on where the legs commit, which no rule
+   predicts: the dev positions one pass left unknown were proved by other seeds and
+   plans.
 5. ``legal`` is returned only with a :class:`~astar.proofgame.ProofGame` that replays
    from the initial position to the goal exactly. Everything else is ``unknown``:
    an exhausted search is reported as unknown too (conservative choice), with the
@@ -270,6 +274,7 @@ def _attempts(
     portfolio: Portfolio[InitialPath | None] = Portfolio(seed)
     searched = 0
     while plans.nodes + searched < max_nodes and (deadline is None or time.monotonic() < deadline):
+        _add_placed(portfolio, plans, deadline)
         units, explore = portfolio.next_slice()
         line: tuple[chess.Move, ...] | None
         if explore:
@@ -283,7 +288,7 @@ def _attempts(
             begin = legs.init.copy(stack=False)
             for move in line:
                 begin.push(move)
-            arm.search = legs.start(begin, line, seed=seed + 1000 * (portfolio.slices - 1))
+            arm.search = legs.start(begin, line, seed=portfolio.search_seed(arm))
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
         budget = max(1, min(units * SLICE_NODES, max_nodes - plans.nodes - searched))
         result = legs.run(arm.search, max_nodes=budget, time_limit=left)
@@ -307,6 +312,16 @@ def _attempts(
     )
 
 
+def _add_placed(portfolio: Portfolio[InitialPath | None], plans: _Plans, deadline: float | None) -> None:
+    """Add the placed path of the first complete initial path when its pieces are far
+    from their squares (:meth:`_Plans.placed_path`) as an arm ranked by the admissible
+    bound at its end, without a slice of its own: the plans keep their exploring slices,
+    and it gets an exploiting one when its bound is below every other arm's best."""
+    placed = plans.placed_path(portfolio.live(), deadline)
+    if placed is not None:
+        portfolio.arms.append(Arm(placed, placed.moves, plans.label, best_h=_bound(plans.target, placed.board)))
+
+
 def _explore(
     portfolio: Portfolio[InitialPath | None], plans: _Plans, deadline: float | None
 ) -> Arm[InitialPath | None] | None:
@@ -316,10 +331,6 @@ def _explore(
     a complete one); the initial position, once, when the plans are exhausted or an arm
     proved a dead end (where texel and the previous searches restarted); else the best
     arm again, from its start with a new seed. None when no start is left."""
-    placed = plans.placed_path(portfolio.live(), deadline)
-    if placed is not None:
-        portfolio.arms.append(Arm(placed, placed.moves, plans.label))
-        return portfolio.arms[-1]
     path = None
     while path is None and not plans.exhausted and (deadline is None or time.monotonic() < deadline):
         complete = any(arm.origin is not None and not arm.origin.reason for arm in portfolio.live())
@@ -438,6 +449,11 @@ MAX_SHUFFLED_PLANS = 32
 PLACE_FROM_BOUND = 48
 
 
+def _bound(target: chess.Board, board: chess.Board) -> int:
+    """The admissible bound (:class:`astar.heuristic.Heuristic`) from ``board`` to ``target``."""
+    return Heuristic(target, blocked_squares(target, board)).value(board)
+
+
 class _Plans:
     """The initial paths from ``init`` of ``kernel`` (none unless found) to ``goal``,
     with the quiet promotions of ``target``, one per distinct pawn plan: pawns as late
@@ -524,7 +540,7 @@ class _Plans:
             return None
         self.placed = True
         path = arm.origin
-        if Heuristic(self.target, blocked_squares(self.target, path.board)).value(path.board) < PLACE_FROM_BOUND:
+        if _bound(self.target, path.board) < PLACE_FROM_BOUND:
             return None
         left = None if deadline is None else max(0.0, deadline - time.monotonic()) / 4
         placed = placed_path(path, self.target, self.blocked, time_limit=left, seed=self.seed)

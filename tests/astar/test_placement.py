@@ -44,15 +44,16 @@ def test_no_placement_shuts_another_goal_square() -> None:
 
 
 def test_a_run_starts_from_the_placed_path_only_when_the_path_end_is_far_from_the_goal() -> None:
-    """The restart portfolio's placed slot (retro.proofgame): the exploring slice after
-    #129's complete path (its end's bound 51, at least PLACE_FROM_BOUND) starts from the
-    placed path, an arm added beside the path's own; its end's bound is below 30 (the
-    committed-leg search finds the proof game from there, not from the path end). It
-    is judged once per run. A path end one king move from the goal gets none: there the
-    final search would only have to undo a placement."""
+    """The restart portfolio's placed arm (retro.proofgame): after #129's complete path
+    (its end's bound 51, at least PLACE_FROM_BOUND) the placed path is added beside the
+    path's own arm, ranked by its end's bound, below 30 (the committed-leg search finds
+    the proof game from there, not from the path end), without a slice of its own: the
+    next exploring slice goes to another start. It is judged once per run. A path end
+    one king move from the goal gets none: there the final search would only have to
+    undo a placement."""
     from astar.initial_path import InitialPath
     from astar.portfolio import Arm, Portfolio
-    from retro.proofgame import PLACE_FROM_BOUND, _explore, _Plans
+    from retro.proofgame import PLACE_FROM_BOUND, _add_placed, _explore, _Plans
 
     goal, end = chess.Board(DEV_129), chess.Board(DEV_129_PATH_END)
     assert Heuristic(goal, blocked_squares(goal, end)).value(end) == 51 >= PLACE_FROM_BOUND
@@ -60,14 +61,16 @@ def test_a_run_starts_from_the_placed_path_only_when_the_path_end_is_far_from_th
     portfolio: Portfolio[InitialPath | None] = Portfolio(0)
     path: Arm[InitialPath | None] = Arm(InitialPath((), end, 12, 12, 0, promoted=12), (), "late plan")
     portfolio.arms.append(path)
-    placed = _explore(portfolio, plans, None)
-    assert placed is not None and placed.origin is not None and placed.label == "late plan, placed"
-    assert portfolio.arms == [path, placed] and placed.prefix == placed.origin.moves
-    assert placed.prefix and _replays(end, placed.prefix, placed.origin.board)
-    assert Heuristic(goal, blocked_squares(goal, placed.origin.board)).value(placed.origin.board) < 30
+    _add_placed(portfolio, plans, None)
+    assert len(portfolio.arms) == 2
+    placed = portfolio.arms[1]
+    assert placed.origin is not None and placed.label == "late plan, placed" and placed.runs == 0
+    assert placed.prefix == placed.origin.moves and _replays(end, placed.prefix, placed.origin.board)
+    assert placed.best_h == Heuristic(goal, blocked_squares(goal, placed.origin.board)).value(placed.origin.board) < 30
     assert plans.nodes == placed.origin.nodes > 0
-    _explore(portfolio, plans, None)
+    _add_placed(portfolio, plans, None)
     assert len(portfolio.arms) == 2  # once per run
+    assert _explore(portfolio, plans, None) is placed  # no plan left here: the best arm, searched afresh
 
     near = chess.Board(CORNER_GOAL)
     near.push(chess.Move.from_uci("h1g1"))

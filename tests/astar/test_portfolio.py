@@ -109,17 +109,53 @@ def test_dev_74_is_proved_from_the_unplaced_plan() -> None:
     assert ProofGame(chess.STARTING_FEN, verdict.proof_game.moves).reaches(goal)
 
 
-def test_a_stalled_arm_restarts_from_a_committed_prefix_of_its_best_line() -> None:
-    portfolio: Portfolio[str] = Portfolio(seed=3)
+def _stalled(seed: int) -> tuple[Portfolio[str], Arm[str]]:
+    """A portfolio whose one arm's second slice did not improve its best line."""
+    portfolio: Portfolio[str] = Portfolio(seed)
     arm = Arm("late", _moves("e2e4"))
     portfolio.arms.append(arm)
-    best = _moves("e2e4", "e7e5", "g1f3", "b8c6", "f1c4")
-    portfolio.report(arm, 5, best, dead=False)
-    portfolio.report(arm, 6, best[:2], dead=False)  # no improvement: the best line stays
-    assert arm.best_moves == best and not arm.improved
-    starts = {portfolio.pick()[1] for _ in range(200)}
+    portfolio.report(arm, 5, _moves("e2e4", "e7e5", "g1f3", "b8c6", "f1c4"), dead=False)
+    portfolio.report(arm, 6, _moves("e2e4", "e7e5"), dead=False)  # no improvement: the best line stays
+    return portfolio, arm
+
+
+def test_a_stalled_arm_restarts_from_a_committed_prefix_of_its_best_line() -> None:
+    portfolio, arm = _stalled(0)
+    assert arm.best_moves == _moves("e2e4", "e7e5", "g1f3", "b8c6", "f1c4") and not arm.improved
+    starts = {_stalled(seed)[0].pick()[1] for seed in range(200)}
     # every prefix from the arm's start up to (not including) the stalled end, and only those
-    assert starts == {best[:n] for n in range(len(arm.prefix), len(best))}
+    assert starts == {arm.best_moves[:n] for n in range(len(arm.prefix), len(arm.best_moves))}
+
+
+def test_an_arm_searches_alike_whatever_slot_it_gets() -> None:
+    """The seed of an arm's new search and the prefix it restarts from depend on the
+    run's seed and the arm's own slices, not on the slice number: a start added before
+    it (dev #129's placed path) delays its slices without changing its searches."""
+    alone, arm = _stalled(7)
+    crowded, same = _stalled(7)
+    other = Arm("placed", _moves("d2d4"))
+    crowded.arms.insert(0, other)
+    for _ in range(5):
+        crowded.next_slice()
+        crowded.report(other, 9, _moves("d2d4", "d7d5"), dead=False)
+    assert crowded.slices != alone.slices
+    assert crowded.search_seed(same) == alone.search_seed(arm) != alone.search_seed(other)
+    assert crowded.pick() == (same, alone.pick()[1])
+
+
+def test_an_arm_not_searched_yet_is_ranked_by_its_estimate() -> None:
+    """Dev #129: the placed path's end has an admissible bound of 21 where the late
+    plan's searches got down to 40; the placed arm takes the next exploiting slice from
+    its start, and its first slice's line replaces the estimate even when it is higher
+    (a heuristic value along a line, not a bound on it)."""
+    portfolio: Portfolio[str] = Portfolio(seed=0)
+    late, placed = Arm("late", _moves("e2e4")), Arm("placed", _moves("e2e4", "e7e5", "d1h5"), best_h=21)
+    portfolio.arms.append(late)
+    portfolio.report(late, 40, _moves("e2e4", "e7e5", "g1f3"), dead=False)
+    portfolio.arms.append(placed)
+    assert portfolio.pick() == (placed, placed.prefix)
+    portfolio.report(placed, 23, _moves("e2e4", "e7e5", "d1h5", "b8c6"), dead=False)
+    assert placed.improved and placed.best_h == 23 and portfolio.best() is placed
 
 
 def test_a_resumed_descent_goes_on_from_its_committed_line() -> None:

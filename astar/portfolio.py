@@ -20,11 +20,25 @@ the arm whose best line came closest to the goal (lowest heuristic), so time goe
 the starts that progress; among arms equally close, to the one that had fewer slices
 (it came as close for less: dev #74's third start reached the best arm's heuristic in
 its first slice, and was proved from in its second). It resumes that arm's search
-where it stopped when the arm's last slice improved its best line (a resumed search goes on like one long search: the
-legs may have to climb before they descend again), and otherwise restarts
-from a seeded random prefix of that best line (a committed prefix the legs had passed
-through), so a stalled search is left at another point instead of being resumed where
-it stalls.
+where it stopped when the arm's last slice improved its best line (a resumed search
+goes on like one long search: the legs may have to climb before they descend again),
+and otherwise restarts from a seeded random prefix of that best line (a committed
+prefix the legs had passed through), so a stalled search is left at another point
+instead of being resumed where it stalls.
+
+**Independent of the order of the starts.** The split depends on what each arm did,
+not on when it was added:
+
+- an arm's new search gets the seed ``seed + 1000 * runs`` (``runs``: the arm's slices
+  so far, :meth:`Portfolio.search_seed`) and its restart prefix comes from a stream
+  seeded by the same two numbers, so an arm that lands in a later slot (another start
+  was added before it) searches exactly as it would have in the earlier one: a new
+  start delays the others, it does not change their luck;
+- an arm the caller adds without searching it gets as ``best_h`` an estimate at its
+  start (the admissible bound at a placed path's end, :mod:`retro.proofgame`); it
+  then competes for the exploiting slices with the others' best lines, and takes one
+  only while that estimate is the lowest, instead of taking an exploring slice from
+  the plans queued behind it. Its first slice's line replaces the estimate.
 
 Soundness does not depend on any of this: every move played is a real move, and the
 final game is replay-checked (:mod:`astar.proofgame`).

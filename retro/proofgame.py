@@ -325,18 +325,18 @@ def _add_placed(portfolio: Portfolio[InitialPath | None], plans: _Plans, deadlin
 def _explore(
     portfolio: Portfolio[InitialPath | None], plans: _Plans, deadline: float | None
 ) -> Arm[InitialPath | None] | None:
-    """The arm of an exploring slice: the placed path of the first complete initial
-    path when its pieces are far from their squares (:meth:`_Plans.placed_path`); else
-    the next pawn plan's initial path (one that stops short only while no live arm has
-    a complete one); the initial position, once, when the plans are exhausted or an arm
+    """The arm of an exploring slice: the next pawn plan's initial path (one that stops
+    short only while no live arm has a complete one; else up to :data:`PLANS_PER_SLICE`
+    plans are tried); the initial position, once, when the plans are exhausted or an arm
     proved a dead end (where texel and the previous searches restarted); else the best
     arm again, from its start with a new seed. None when no start is left."""
-    path = None
+    path, tries = None, 0
     while path is None and not plans.exhausted and (deadline is None or time.monotonic() < deadline):
         complete = any(arm.origin is not None and not arm.origin.reason for arm in portfolio.live())
         path = plans.next_path(deadline, have_complete=complete)
-        if portfolio.live():
-            break  # one plan per exploring slice while an arm can take the slice instead
+        tries += 1
+        if portfolio.live() and tries >= PLANS_PER_SLICE:
+            break  # while an arm can take the slice instead
     if path is not None:
         portfolio.arms.append(Arm(path, path.moves, plans.label))
         return portfolio.arms[-1]
@@ -437,6 +437,12 @@ SHUFFLED_PLANS = 4
 
 #: Plans with random weights tried in all (the later ones one per exploring slice).
 MAX_SHUFFLED_PLANS = 32
+
+#: Plans played at most for one exploring slice while an arm could take it instead: a
+#: plan whose path stops short is passed over, and the next one tried. With one, dev
+#: #135's first plan with a complete path after the late one (random plan 1) came on
+#: the eighth slice, the last of a 60 s run; with two, on the fourth.
+PLANS_PER_SLICE = 2
 
 #: The admissible bound at a complete initial path's end from which the run also starts
 #: from its placed path (:func:`astar.placement.placed_path`), on the exploring slice

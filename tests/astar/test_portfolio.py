@@ -225,3 +225,21 @@ def test_a_search_that_starts_on_its_target_keeps_its_prefix_as_the_game() -> No
     legs = _Legs(chess.Board(), target, (1, 5), False, None)
     result = legs.run(legs.start(target, _moves("e2e4"), seed=0), max_nodes=100, time_limit=None)
     assert result.status == "found" and result.moves == _moves("e2e4")
+
+
+def test_an_exploring_slice_passes_over_a_plan_that_stops_short() -> None:
+    """Dev legal #157: after the late plan's complete path, the early plan's path stops
+    short; the same exploring slice then plays the next plan (the unplaced one, complete)
+    instead of giving the slice to the late plan again: up to PLANS_PER_SLICE plans."""
+    from astar.initial_path import InitialPath
+    from retro import proofgame
+    from retro.legality import find_kernel
+
+    goal = chess.Board("2N2RbQ/1K1Nbp1Q/4r3/2k1r1Qn/1bN1r2B/R2B4/3Br2Q/q3bQ1B b - - 0 1")
+    plans = proofgame._Plans(find_kernel(goal), chess.Board(), goal, goal, 0)
+    portfolio: Portfolio[InitialPath | None] = Portfolio(0)
+    late = proofgame._explore(portfolio, plans, None)
+    assert late is not None and late.label == "late plan" and late.origin is not None and not late.origin.reason
+    second = proofgame._explore(portfolio, plans, None)
+    assert second is not None and second.label == "late plan, promoted pieces unplaced"
+    assert second.origin is not None and not second.origin.reason and portfolio.arms == [late, second]

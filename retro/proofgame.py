@@ -435,7 +435,7 @@ SLICE_NODES = 5_000
 #: one, until one plays every capture and promotion.
 SHUFFLED_PLANS = 4
 
-#: Plans with random weights tried in all (the later ones one per exploring slice).
+#: Plans with random weights tried in all (the later ones for the exploring slices).
 MAX_SHUFFLED_PLANS = 32
 
 #: Plans played at most for one exploring slice while an arm could take it instead: a
@@ -445,13 +445,12 @@ MAX_SHUFFLED_PLANS = 32
 PLANS_PER_SLICE = 2
 
 #: The admissible bound at a complete initial path's end from which the run also starts
-#: from its placed path (:func:`astar.placement.placed_path`), on the exploring slice
-#: after that path's. On the dev positions #129 and #142 (first complete paths ending at
-#: 51 and above, 9-12 promotions) were left unknown by the searches from the unplaced
-#: ends and are proved from the placed one; #3, #18 and #49 (42-44, 7-11 promotions)
-#: are proved from the unplaced end and keep their slices. Placing the path later (on the
-#: fourth slice) proved neither #129 nor #142; a bound of 45 took in #144 (46) without
-#: proving it and cost #8 2.5 times its nodes.
+#: from its placed path (:func:`astar.placement.placed_path`). Measured when the placed
+#: path took the exploring slice after its path's: dev #129 and #142 (first complete
+#: paths ending at 51 and above, 9-12 promotions) were left unknown by the searches from
+#: the unplaced ends and were proved from the placed one; #3, #18 and #49 (42-44, 7-11
+#: promotions) are proved from the unplaced end and get no placed path; a bound of 45
+#: took in #144 (46) without proving it and cost #8 2.5 times its nodes.
 PLACE_FROM_BOUND = 48
 
 

@@ -29,11 +29,15 @@ instead of being resumed where it stalls.
 **Independent of the order of the starts.** The split depends on what each arm did,
 not on when it was added:
 
-- an arm's new search gets the seed ``seed + 1000 * runs`` (``runs``: the arm's slices
-  so far, :meth:`Portfolio.search_seed`) and its restart prefix comes from a stream
-  seeded by the same two numbers, so an arm that lands in a later slot (another start
-  was added before it) searches exactly as it would have in the earlier one: a new
-  start delays the others, it does not change their luck;
+- an arm's new search gets the seed ``seed + 1000 * (number + runs)`` (``number``: the
+  rank of the start among the explored ones, :meth:`Portfolio.add`; ``runs``: the
+  arm's slices so far; :meth:`Portfolio.search_seed`) and its restart prefix comes
+  from a stream seeded by the same numbers, so an arm that lands in a later slot
+  (another start was added before it) searches exactly as it would have in the
+  earlier one: a new start delays the others, it does not change their luck. (While
+  the first start has every slice, and the second comes on the second slice, these
+  are the seeds the slice numbers gave before, ``seed + 1000 * (slice - 1)``: the
+  searches of the many positions proved within three slices are unchanged.)
 - an arm the caller adds without searching it gets as ``best_h`` an estimate at its
   start (the admissible bound at a placed path's end, :mod:`retro.proofgame`); it
   then competes for the exploiting slices with the others' best lines, and takes one
@@ -85,6 +89,7 @@ class Arm(Generic[Start]):
     best_h: int = INF
     best_moves: tuple[chess.Move, ...] = ()
     runs: int = 0
+    number: int = 0  # which start it is (:meth:`Portfolio.add`)
     improved: bool = True  # the last slice lowered best_h
     dead: bool = False  # the goal is unreachable from the start
     search: Any = None  # the caller's search from this arm, to resume
@@ -99,6 +104,18 @@ class Portfolio(Generic[Start]):
         self.arms: list[Arm[Start]] = []
         self.slices = 0
         self.seed = seed
+        self.numbered = 0
+
+    def add(self, arm: Arm[Start]) -> Arm[Start]:
+        """Add ``arm`` and return it. An arm added without an estimate (an explored
+        start) gets the next number; an estimated one shares the last number (it is a
+        start apart, and must not renumber the explored starts that come after it)."""
+        if arm.best_h == INF:
+            arm.number, self.numbered = self.numbered, self.numbered + 1
+        else:
+            arm.number = max(0, self.numbered - 1)
+        self.arms.append(arm)
+        return arm
 
     def next_slice(self) -> tuple[int, bool]:
         """(units, explore) of the next slice."""
@@ -126,13 +143,13 @@ class Portfolio(Generic[Start]):
             return arm, None if arm.search is not None else arm.best_moves or arm.prefix
         if len(arm.best_moves) <= len(arm.prefix):
             return arm, arm.prefix
-        rng = random.Random(f"{self.seed}:{arm.runs}")
+        rng = random.Random(f"{self.seed}:{arm.number}:{arm.runs}")
         return arm, arm.best_moves[: rng.randint(len(arm.prefix), len(arm.best_moves) - 1)]
 
     def search_seed(self, arm: Arm[Start]) -> int:
-        """The seed of a new search from ``arm``: its own slice count's, not the slice
-        number's, so the arm searches alike whatever slot it gets."""
-        return self.seed + 1000 * arm.runs
+        """The seed of a new search from ``arm``: its number's and its own slice count's,
+        not the slice number's, so the arm searches alike whatever slot it gets."""
+        return self.seed + 1000 * (arm.number + arm.runs)
 
     def report(self, arm: Arm[Start], best_h: int, best_moves: tuple[chess.Move, ...], *, dead: bool) -> None:
         """A slice from ``arm`` ended with the best line ``best_moves`` (heuristic

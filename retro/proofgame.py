@@ -319,7 +319,7 @@ def _add_placed(portfolio: Portfolio[InitialPath | None], plans: _Plans, deadlin
     and it gets an exploiting one when its bound is below every other arm's best."""
     placed = plans.placed_path(portfolio.live(), deadline)
     if placed is not None:
-        portfolio.arms.append(Arm(placed, placed.moves, plans.label, best_h=_bound(plans.target, placed.board)))
+        portfolio.add(Arm(placed, placed.moves, plans.label, best_h=_bound(plans.target, placed.board)))
 
 
 def _explore(
@@ -338,12 +338,10 @@ def _explore(
         if portfolio.live() and tries >= PLANS_PER_SLICE:
             break  # while an arm can take the slice instead
     if path is not None:
-        portfolio.arms.append(Arm(path, path.moves, plans.label))
-        return portfolio.arms[-1]
+        return portfolio.add(Arm(path, path.moves, plans.label))
     dead_end = len(portfolio.live()) < len(portfolio.arms)
     if (plans.exhausted or dead_end) and all(arm.prefix for arm in portfolio.arms):
-        portfolio.arms.append(Arm(None, (), "initial position"))
-        return portfolio.arms[-1]
+        return portfolio.add(Arm(None, (), "initial position"))
     return portfolio.best()
 
 

@@ -109,11 +109,19 @@ def test_dev_74_is_proved_from_the_unplaced_plan() -> None:
     assert ProofGame(chess.STARTING_FEN, verdict.proof_game.moves).reaches(goal)
 
 
-def _stalled(seed: int) -> tuple[Portfolio[str], Arm[str]]:
-    """A portfolio whose one arm's second slice did not improve its best line."""
+def _stalled(seed: int, *, placed: bool = False) -> tuple[Portfolio[str], Arm[str]]:
+    """A portfolio whose second start's second slice did not improve its best line; with
+    ``placed``, an estimated start (a placed path) was added and searched before it."""
     portfolio: Portfolio[str] = Portfolio(seed)
-    arm = Arm("late", _moves("e2e4"))
-    portfolio.arms.append(arm)
+    late = portfolio.add(Arm("late", _moves("e2e4")))
+    portfolio.next_slice()
+    portfolio.report(late, 12, _moves("e2e4", "e7e5"), dead=False)
+    if placed:
+        other = portfolio.add(Arm("placed", _moves("g1f3"), best_h=21))
+        for h in (9, 8, 9):
+            portfolio.next_slice()
+            portfolio.report(other, h, _moves("g1f3", "g8f6"), dead=False)
+    arm = portfolio.add(Arm("early", _moves("e2e4")))
     portfolio.report(arm, 5, _moves("e2e4", "e7e5", "g1f3", "b8c6", "f1c4"), dead=False)
     portfolio.report(arm, 6, _moves("e2e4", "e7e5"), dead=False)  # no improvement: the best line stays
     return portfolio, arm
@@ -129,18 +137,18 @@ def test_a_stalled_arm_restarts_from_a_committed_prefix_of_its_best_line() -> No
 
 def test_an_arm_searches_alike_whatever_slot_it_gets() -> None:
     """The seed of an arm's new search and the prefix it restarts from depend on the
-    run's seed and the arm's own slices, not on the slice number: a start added before
-    it (dev #129's placed path) delays its slices without changing its searches."""
+    run's seed, the start's number and the arm's own slices, not on the slice number: a
+    start added before it (dev #129's placed path) delays its slices without changing
+    its searches, and does not renumber it. The first start's first slice and the
+    second start's first slice (on slice 2) get the seeds slice numbers gave them."""
     alone, arm = _stalled(7)
-    crowded, same = _stalled(7)
-    other = Arm("placed", _moves("d2d4"))
-    crowded.arms.insert(0, other)
-    for _ in range(5):
-        crowded.next_slice()
-        crowded.report(other, 9, _moves("d2d4", "d7d5"), dead=False)
-    assert crowded.slices != alone.slices
-    assert crowded.search_seed(same) == alone.search_seed(arm) != alone.search_seed(other)
+    crowded, same = _stalled(7, placed=True)
+    assert crowded.slices != alone.slices and (same.number, arm.number) == (1, 1)
+    assert crowded.search_seed(same) == alone.search_seed(arm) == 7 + 1000 * (1 + 2)
     assert crowded.pick() == (same, alone.pick()[1])
+    first: Portfolio[str] = Portfolio(7)
+    late, early = first.add(Arm("late", ())), first.add(Arm("early", ()))
+    assert (first.search_seed(late), first.search_seed(early)) == (7, 1007)
 
 
 def test_an_arm_not_searched_yet_is_ranked_by_its_estimate() -> None:
@@ -149,10 +157,9 @@ def test_an_arm_not_searched_yet_is_ranked_by_its_estimate() -> None:
     its start, and its first slice's line replaces the estimate even when it is higher
     (a heuristic value along a line, not a bound on it)."""
     portfolio: Portfolio[str] = Portfolio(seed=0)
-    late, placed = Arm("late", _moves("e2e4")), Arm("placed", _moves("e2e4", "e7e5", "d1h5"), best_h=21)
-    portfolio.arms.append(late)
+    late = portfolio.add(Arm("late", _moves("e2e4")))
     portfolio.report(late, 40, _moves("e2e4", "e7e5", "g1f3"), dead=False)
-    portfolio.arms.append(placed)
+    placed = portfolio.add(Arm("placed", _moves("e2e4", "e7e5", "d1h5"), best_h=21))
     assert portfolio.pick() == (placed, placed.prefix)
     portfolio.report(placed, 23, _moves("e2e4", "e7e5", "d1h5", "b8c6"), dead=False)
     assert placed.improved and placed.best_h == 23 and portfolio.best() is placed

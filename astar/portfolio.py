@@ -20,11 +20,29 @@ the arm whose best line came closest to the goal (lowest heuristic), so time goe
 the starts that progress; among arms equally close, to the one that had fewer slices
 (it came as close for less: dev #74's third start reached the best arm's heuristic in
 its first slice, and was proved from in its second). It resumes that arm's search
-where it stopped when the arm's last slice improved its best line (a resumed search goes on like one long search: the
-legs may have to climb before they descend again), and otherwise restarts
-from a seeded random prefix of that best line (a committed prefix the legs had passed
-through), so a stalled search is left at another point instead of being resumed where
-it stalls.
+where it stopped when the arm's last slice improved its best line (a resumed search
+goes on like one long search: the legs may have to climb before they descend again),
+and otherwise restarts from a seeded random prefix of that best line (a committed
+prefix the legs had passed through), so a stalled search is left at another point
+instead of being resumed where it stalls.
+
+**Independent of the order of the starts.** The split depends on what each arm did,
+not on when it was added:
+
+- an arm's new search gets the seed ``seed + 1000 * (number + runs)`` (``number``: the
+  rank of the start among the explored ones, :meth:`Portfolio.add`; ``runs``: the
+  arm's slices so far; :meth:`Portfolio.search_seed`) and its restart prefix comes
+  from a stream seeded by the same numbers, so an arm that lands in a later slot
+  (another start was added before it) searches exactly as it would have in the
+  earlier one: a new start delays the others, it does not change their luck. (While
+  the first start has every slice, and the second comes on the second slice, these
+  are the seeds the slice numbers gave before, ``seed + 1000 * (slice - 1)``: the
+  searches of the many positions proved within three slices are unchanged.)
+- an arm the caller adds without searching it gets as ``best_h`` an estimate at its
+  start (the admissible bound at a placed path's end, :mod:`retro.proofgame`); it
+  then competes for the exploiting slices with the others' best lines, and takes one
+  only while that estimate is the lowest, instead of taking an exploring slice from
+  the plans queued behind it. Its first slice's line replaces the estimate.
 
 Soundness does not depend on any of this: every move played is a real move, and the
 final game is replay-checked (:mod:`astar.proofgame`).
@@ -61,7 +79,9 @@ def luby(i: int) -> int:
 class Arm(Generic[Start]):
     """A start of the search: ``origin`` (what it came from, e.g. an initial path),
     ``prefix`` (the moves from the initial position to the start) and the best line
-    found from it so far (``best_moves`` from the initial position, heuristic ``best_h``)."""
+    found from it so far (``best_moves`` from the initial position, heuristic ``best_h``).
+    Before its first slice, ``best_h`` is the caller's estimate at the start (INF when
+    none): it ranks the arm against the others, and the first slice's line replaces it."""
 
     origin: Start
     prefix: tuple[chess.Move, ...]
@@ -69,6 +89,7 @@ class Arm(Generic[Start]):
     best_h: int = INF
     best_moves: tuple[chess.Move, ...] = ()
     runs: int = 0
+    number: int = 0  # which start it is (:meth:`Portfolio.add`)
     improved: bool = True  # the last slice lowered best_h
     dead: bool = False  # the goal is unreachable from the start
     search: Any = None  # the caller's search from this arm, to resume
@@ -82,7 +103,19 @@ class Portfolio(Generic[Start]):
     def __init__(self, seed: int) -> None:
         self.arms: list[Arm[Start]] = []
         self.slices = 0
-        self.rng = random.Random(seed)
+        self.seed = seed
+        self.numbered = 0
+
+    def add(self, arm: Arm[Start]) -> Arm[Start]:
+        """Add ``arm`` and return it. An arm added without an estimate (an explored
+        start) gets the next number; an estimated one shares the last number (it is a
+        start apart, and must not renumber the explored starts that come after it)."""
+        if arm.best_h == INF:
+            arm.number, self.numbered = self.numbered, self.numbered + 1
+        else:
+            arm.number = max(0, self.numbered - 1)
+        self.arms.append(arm)
+        return arm
 
     def next_slice(self) -> tuple[int, bool]:
         """(units, explore) of the next slice."""
@@ -110,13 +143,19 @@ class Portfolio(Generic[Start]):
             return arm, None if arm.search is not None else arm.best_moves or arm.prefix
         if len(arm.best_moves) <= len(arm.prefix):
             return arm, arm.prefix
-        return arm, arm.best_moves[: self.rng.randint(len(arm.prefix), len(arm.best_moves) - 1)]
+        rng = random.Random(f"{self.seed}:{arm.number}:{arm.runs}")
+        return arm, arm.best_moves[: rng.randint(len(arm.prefix), len(arm.best_moves) - 1)]
+
+    def search_seed(self, arm: Arm[Start]) -> int:
+        """The seed of a new search from ``arm``: its number's and its own slice count's,
+        not the slice number's, so the arm searches alike whatever slot it gets."""
+        return self.seed + 1000 * (arm.number + arm.runs)
 
     def report(self, arm: Arm[Start], best_h: int, best_moves: tuple[chess.Move, ...], *, dead: bool) -> None:
         """A slice from ``arm`` ended with the best line ``best_moves`` (heuristic
         ``best_h``); ``dead``: the goal is unreachable from the arm's start."""
+        arm.improved = arm.runs == 0 or best_h < arm.best_h  # (before its first slice, best_h is an estimate)
         arm.runs += 1
-        arm.improved = best_h < arm.best_h
         if arm.improved:
             arm.best_h, arm.best_moves = best_h, best_moves
         arm.dead = arm.dead or dead

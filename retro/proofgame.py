@@ -34,9 +34,16 @@ Pipeline (texel documentation, "If a position cannot be proven illegal ..."):
    seed. A longer slice goes to the start whose best line came closest to the goal
    (among equals, the one that had fewer slices): its search goes on when its last
    slice improved that line, else a new search starts from a random committed prefix
-   of it. Whether the final search succeeds turns on the path's details (where its
-   promoted pieces stand) and on where the legs commit, which no rule predicts: the dev
-   positions one pass left unknown were proved by other seeds and plans.
+   of it. An arm's searches (their seeds, the prefixes) depend on its own slices, not
+   on the slot it gets. After the first complete initial path, when the admissible
+   bound at its end is :data:`PLACE_FROM_BOUND` or more, its placed path
+   (:func:`astar.placement.placed_path`) is an additional start, ranked by the bound
+   at its end before it is searched, without an exploring slice of its own: it takes
+   a longer slice when that bound is below the other starts' best lines, and the plans
+   keep their slices. Whether the final search succeeds turns on the path's details
+   (where its promoted pieces stand) and on where the legs commit, which no rule
+   predicts: the dev positions one pass left unknown were proved by other seeds and
+   plans.
 5. ``legal`` is returned only with a :class:`~astar.proofgame.ProofGame` that replays
    from the initial position to the goal exactly. Everything else is ``unknown``:
    an exhausted search is reported as unknown too (conservative choice), with the
@@ -57,6 +64,7 @@ from astar.heuristic import Heuristic
 from astar.initial_path import InitialPath, initial_path
 from astar.last_move import ForcedLastMove, forced_last_moves
 from astar.nonadmissible import NonAdmissibleHeuristic
+from astar.placement import placed_path
 from astar.portfolio import Arm, Portfolio
 from astar.proofgame import ProofGame, ProofGameError
 from astar.search import Descent, SearchResult
@@ -241,7 +249,7 @@ class _Legs:
         result = search.descent.run(max_nodes=max_nodes, time_limit=time_limit, on_improve=report)
         return dataclasses.replace(
             result,
-            moves=search.prefix + result.moves if result.moves else (),
+            moves=search.prefix + result.moves if result.status == "found" else (),  # (the start may be the target)
             best_moves=search.prefix + result.best_moves if result.best_moves else (),
         )
 
@@ -266,6 +274,7 @@ def _attempts(
     portfolio: Portfolio[InitialPath | None] = Portfolio(seed)
     searched = 0
     while plans.nodes + searched < max_nodes and (deadline is None or time.monotonic() < deadline):
+        _add_placed(portfolio, plans, deadline)
         units, explore = portfolio.next_slice()
         line: tuple[chess.Move, ...] | None
         if explore:
@@ -279,7 +288,7 @@ def _attempts(
             begin = legs.init.copy(stack=False)
             for move in line:
                 begin.push(move)
-            arm.search = legs.start(begin, line, seed=seed + 1000 * (portfolio.slices - 1))
+            arm.search = legs.start(begin, line, seed=portfolio.search_seed(arm))
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
         budget = max(1, min(units * SLICE_NODES, max_nodes - plans.nodes - searched))
         result = legs.run(arm.search, max_nodes=budget, time_limit=left)
@@ -303,27 +312,39 @@ def _attempts(
     )
 
 
+def _add_placed(portfolio: Portfolio[InitialPath | None], plans: _Plans, deadline: float | None) -> None:
+    """Add the placed path of the first complete initial path when its pieces are far
+    from their squares (:meth:`_Plans.placed_path`) as an arm ranked by the admissible
+    bound at its end, without a slice of its own: the plans keep their exploring slices,
+    and it gets an exploiting one when its bound is below every other arm's best.
+    Measured on dev #129: the other starts' lines came within 4-6 in their first slices,
+    below the placed end's 21, so the placed path got no slice (#129 stays unknown);
+    giving it the first exploiting slice instead did not prove #129 and lost #74."""
+    placed = plans.placed_path(portfolio.live(), deadline)
+    if placed is not None:
+        portfolio.add(Arm(placed, placed.moves, plans.label, best_h=_bound(plans.target, placed.board)))
+
+
 def _explore(
     portfolio: Portfolio[InitialPath | None], plans: _Plans, deadline: float | None
 ) -> Arm[InitialPath | None] | None:
     """The arm of an exploring slice: the next pawn plan's initial path (one that stops
-    short only while no live arm has a complete one); the initial position, once, when
-    the plans are exhausted or an arm proved a dead end (where texel and the previous
-    searches restarted); else the best arm again, from its start with a new seed. None
-    when no start is left."""
-    path = None
+    short only while no live arm has a complete one; else up to :data:`PLANS_PER_SLICE`
+    plans are tried); the initial position, once, when the plans are exhausted or an arm
+    proved a dead end (where texel and the previous searches restarted); else the best
+    arm again, from its start with a new seed. None when no start is left."""
+    path, tries = None, 0
     while path is None and not plans.exhausted and (deadline is None or time.monotonic() < deadline):
         complete = any(arm.origin is not None and not arm.origin.reason for arm in portfolio.live())
         path = plans.next_path(deadline, have_complete=complete)
-        if portfolio.live():
-            break  # one plan per exploring slice while an arm can take the slice instead
+        tries += 1
+        if portfolio.live() and tries >= PLANS_PER_SLICE:
+            break  # while an arm can take the slice instead
     if path is not None:
-        portfolio.arms.append(Arm(path, path.moves, plans.label))
-        return portfolio.arms[-1]
+        return portfolio.add(Arm(path, path.moves, plans.label))
     dead_end = len(portfolio.live()) < len(portfolio.arms)
     if (plans.exhausted or dead_end) and all(arm.prefix for arm in portfolio.arms):
-        portfolio.arms.append(Arm(None, (), "initial position"))
-        return portfolio.arms[-1]
+        return portfolio.add(Arm(None, (), "initial position"))
     return portfolio.best()
 
 
@@ -415,8 +436,28 @@ SLICE_NODES = 5_000
 #: one, until one plays every capture and promotion.
 SHUFFLED_PLANS = 4
 
-#: Plans with random weights tried in all (the later ones one per exploring slice).
+#: Plans with random weights tried in all (the later ones for the exploring slices).
 MAX_SHUFFLED_PLANS = 32
+
+#: Plans played at most for one exploring slice while an arm could take it instead: a
+#: plan whose path stops short is passed over, and the next one tried. With one, dev
+#: #135's first plan with a complete path after the late one (random plan 1) came on
+#: the eighth slice, the last of a 60 s run; with two, on the fourth.
+PLANS_PER_SLICE = 2
+
+#: The admissible bound at a complete initial path's end from which the run also starts
+#: from its placed path (:func:`astar.placement.placed_path`). Measured when the placed
+#: path took the exploring slice after its path's: dev #129 and #142 (first complete
+#: paths ending at 51 and above, 9-12 promotions) were left unknown by the searches from
+#: the unplaced ends and were proved from the placed one; #3, #18 and #49 (42-44, 7-11
+#: promotions) are proved from the unplaced end and get no placed path; a bound of 45
+#: took in #144 (46) without proving it and cost #8 2.5 times its nodes.
+PLACE_FROM_BOUND = 48
+
+
+def _bound(target: chess.Board, board: chess.Board) -> int:
+    """The admissible bound (:class:`astar.heuristic.Heuristic`) from ``board`` to ``target``."""
+    return Heuristic(target, blocked_squares(target, board)).value(board)
 
 
 class _Plans:
@@ -444,6 +485,7 @@ class _Plans:
         self.played: set = set()  # plans already played: the same plan gives the same path
         self.best: InitialPath | None = None  # the path with most captures (then promotions)
         self.label = ""  # the plan of the path last returned
+        self.placed = False  # whether the first complete path was judged for a placed path
         self.nodes = 0
 
     def next_path(self, deadline: float | None, *, have_complete: bool) -> InitialPath | None:
@@ -492,6 +534,25 @@ class _Plans:
             return self.best
         self.label = label
         return path if path is not None and (not path.reason or not have_complete) else None
+
+    def placed_path(self, arms: list[Arm[InitialPath | None]], deadline: float | None) -> InitialPath | None:
+        """The placed path of the first complete initial path among ``arms``' origins when
+        the admissible bound at its end is at least :data:`PLACE_FROM_BOUND` (the target's
+        pieces far from their squares), with at most
+        :data:`~astar.placement.PLACEMENT_NODES` nodes and a quarter of the time left;
+        None when there is no complete path yet, and after the first one was judged."""
+        arm = next((arm for arm in arms if arm.origin is not None and not arm.origin.reason), None)
+        if self.placed or arm is None or arm.origin is None:
+            return None
+        self.placed = True
+        path = arm.origin
+        if _bound(self.target, path.board) < PLACE_FROM_BOUND:
+            return None
+        left = None if deadline is None else max(0.0, deadline - time.monotonic()) / 4
+        placed = placed_path(path, self.target, self.blocked, time_limit=left, seed=self.seed)
+        self.nodes += placed.nodes
+        self.label = f"{arm.label or 'start'}, placed"
+        return placed
 
     @property
     def exhausted(self) -> bool:

@@ -97,7 +97,8 @@ def test_the_third_plan_leaves_the_promoted_pieces_where_they_promote() -> None:
 @pytest.mark.slow
 def test_dev_74_is_proved_from_the_unplaced_plan() -> None:
     """Without a time limit (node-for-node reproducible): proved within 60,000 nodes from
-    the unplaced plan's start (47,277 measured); the previous schedule, late plan and
+    the unplaced plan's start (38,710 measured, on its first two slices: the early plan
+    stops short, and the same exploring slice plays it); the previous schedule, late plan and
     early plan only, proved it at 174,356 nodes."""
     from astar.proofgame import ProofGame
     from retro import proofgame
@@ -109,17 +110,60 @@ def test_dev_74_is_proved_from_the_unplaced_plan() -> None:
     assert ProofGame(chess.STARTING_FEN, verdict.proof_game.moves).reaches(goal)
 
 
+def _stalled(seed: int, *, placed: bool = False) -> tuple[Portfolio[str], Arm[str]]:
+    """A portfolio whose second start's second slice did not improve its best line; with
+    ``placed``, an estimated start (a placed path) was added and searched before it."""
+    portfolio: Portfolio[str] = Portfolio(seed)
+    late = portfolio.add(Arm("late", _moves("e2e4")))
+    portfolio.next_slice()
+    portfolio.report(late, 12, _moves("e2e4", "e7e5"), dead=False)
+    if placed:
+        other = portfolio.add(Arm("placed", _moves("g1f3"), best_h=21))
+        for h in (9, 8, 9):
+            portfolio.next_slice()
+            portfolio.report(other, h, _moves("g1f3", "g8f6"), dead=False)
+    arm = portfolio.add(Arm("early", _moves("e2e4")))
+    portfolio.report(arm, 5, _moves("e2e4", "e7e5", "g1f3", "b8c6", "f1c4"), dead=False)
+    portfolio.report(arm, 6, _moves("e2e4", "e7e5"), dead=False)  # no improvement: the best line stays
+    return portfolio, arm
+
+
 def test_a_stalled_arm_restarts_from_a_committed_prefix_of_its_best_line() -> None:
-    portfolio: Portfolio[str] = Portfolio(seed=3)
-    arm = Arm("late", _moves("e2e4"))
-    portfolio.arms.append(arm)
-    best = _moves("e2e4", "e7e5", "g1f3", "b8c6", "f1c4")
-    portfolio.report(arm, 5, best, dead=False)
-    portfolio.report(arm, 6, best[:2], dead=False)  # no improvement: the best line stays
-    assert arm.best_moves == best and not arm.improved
-    starts = {portfolio.pick()[1] for _ in range(200)}
+    portfolio, arm = _stalled(0)
+    assert arm.best_moves == _moves("e2e4", "e7e5", "g1f3", "b8c6", "f1c4") and not arm.improved
+    starts = {_stalled(seed)[0].pick()[1] for seed in range(200)}
     # every prefix from the arm's start up to (not including) the stalled end, and only those
-    assert starts == {best[:n] for n in range(len(arm.prefix), len(best))}
+    assert starts == {arm.best_moves[:n] for n in range(len(arm.prefix), len(arm.best_moves))}
+
+
+def test_an_arm_searches_alike_whatever_slot_it_gets() -> None:
+    """The seed of an arm's new search and the prefix it restarts from depend on the
+    run's seed, the start's number and the arm's own slices, not on the slice number: a
+    start added before it (dev #129's placed path) delays its slices without changing
+    its searches, and does not renumber it. The first start's first slice and the
+    second start's first slice (on slice 2) get the seeds slice numbers gave them."""
+    alone, arm = _stalled(7)
+    crowded, same = _stalled(7, placed=True)
+    assert crowded.slices != alone.slices and (same.number, arm.number) == (1, 1)
+    assert crowded.search_seed(same) == alone.search_seed(arm) == 7 + 1000 * (1 + 2)
+    assert crowded.pick() == (same, alone.pick()[1])
+    first: Portfolio[str] = Portfolio(7)
+    late, early = first.add(Arm("late", ())), first.add(Arm("early", ()))
+    assert (first.search_seed(late), first.search_seed(early)) == (7, 1007)
+
+
+def test_an_arm_not_searched_yet_is_ranked_by_its_estimate() -> None:
+    """Dev #129: the placed path's end has an admissible bound of 21 where the late
+    plan's searches got down to 40; the placed arm takes the next exploiting slice from
+    its start, and its first slice's line replaces the estimate even when it is higher
+    (a heuristic value along a line, not a bound on it)."""
+    portfolio: Portfolio[str] = Portfolio(seed=0)
+    late = portfolio.add(Arm("late", _moves("e2e4")))
+    portfolio.report(late, 40, _moves("e2e4", "e7e5", "g1f3"), dead=False)
+    placed = portfolio.add(Arm("placed", _moves("e2e4", "e7e5", "d1h5"), best_h=21))
+    assert portfolio.pick() == (placed, placed.prefix)
+    portfolio.report(placed, 23, _moves("e2e4", "e7e5", "d1h5", "b8c6"), dead=False)
+    assert placed.improved and placed.best_h == 23 and portfolio.best() is placed
 
 
 def test_a_resumed_descent_goes_on_from_its_committed_line() -> None:
@@ -176,3 +220,34 @@ def test_the_portfolio_proves_what_the_single_plan_search_does_not() -> None:
 
     single = search_descending(path.board, goal, heuristics=heuristics, max_nodes=20_000 - path.nodes)
     assert single.status == "budget"
+
+
+def test_a_search_that_starts_on_its_target_keeps_its_prefix_as_the_game() -> None:
+    """A start of the run may be the target itself (a placed path can fill every goal
+    square): the search finds it at once with no move of its own, and the proof game is
+    the start's prefix (it was dropped, and the replay check rejected the empty game)."""
+    from retro.proofgame import _Legs
+
+    target = chess.Board()
+    target.push_san("e4")
+    legs = _Legs(chess.Board(), target, (1, 5), False, None)
+    result = legs.run(legs.start(target, _moves("e2e4"), seed=0), max_nodes=100, time_limit=None)
+    assert result.status == "found" and result.moves == _moves("e2e4")
+
+
+def test_an_exploring_slice_passes_over_a_plan_that_stops_short() -> None:
+    """Dev legal #157: after the late plan's complete path, the early plan's path stops
+    short; the same exploring slice then plays the next plan (the unplaced one, complete)
+    instead of giving the slice to the late plan again: up to PLANS_PER_SLICE plans."""
+    from astar.initial_path import InitialPath
+    from retro import proofgame
+    from retro.legality import find_kernel
+
+    goal = chess.Board("2N2RbQ/1K1Nbp1Q/4r3/2k1r1Qn/1bN1r2B/R2B4/3Br2Q/q3bQ1B b - - 0 1")
+    plans = proofgame._Plans(find_kernel(goal), chess.Board(), goal, goal, 0)
+    portfolio: Portfolio[InitialPath | None] = Portfolio(0)
+    late = proofgame._explore(portfolio, plans, None)
+    assert late is not None and late.label == "late plan" and late.origin is not None and not late.origin.reason
+    second = proofgame._explore(portfolio, plans, None)
+    assert second is not None and second.label == "late plan, promoted pieces unplaced"
+    assert second.origin is not None and not second.origin.reason and portfolio.arms == [late, second]

@@ -43,6 +43,10 @@ rest of the way: the bound is then computed with them added to the blocked squar
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
 import chess
 import numpy as np
 from scipy.optimize import linear_sum_assignment
@@ -54,6 +58,51 @@ __all__ = ["Heuristic", "INF", "plies_for_moves", "position_key", "pieces_of_key
 _BIG = 1_000_000
 
 _MAX_DEADLOCK_BOUNDS = 256  # distinct deadlocked sets whose bound is kept per heuristic
+
+_MAX_SHARED_BOUNDS = 4096  # deadlock bounds a memo keeps (then it starts afresh)
+
+_MAX_VALUES = 1_000_000  # position values a memo keeps (then it starts afresh)
+
+_UNBOUNDED = -1  # in place of a deadlocked set: a value that is not remembered
+
+_MAX_MEMOS = 8  # the (goal, blocked mask) pairs whose memo is kept
+
+
+@dataclass
+class _Memo:
+    """What the heuristics of one goal and one blocked mask remember. Every entry is a
+    function of the goal, the blocked mask and its own key alone, so the instances for
+    that pair share it (the committed-leg search builds new heuristics for every leg,
+    :mod:`astar.search`, mostly with the same blocked squares, and the next leg explores
+    around the node the previous one reached); except the deadlock bounds, which an
+    instance uses for at most :data:`_MAX_DEADLOCK_BOUNDS` sets of its own
+    (:meth:`Heuristic._remembered`)."""
+
+    rows: dict[tuple[chess.Color, chess.PieceType, chess.Square, int], list[int]] = field(default_factory=dict)
+    sides: dict[chess.Color, dict[tuple, int]] = field(default_factory=lambda: {chess.WHITE: {}, chess.BLACK: {}})
+    deadlock_bounds: dict[int, Heuristic] = field(default_factory=dict)
+    #: per :func:`position_key` (paired with ``stuck`` when given): value and the deadlocked set bounding it
+    values: dict[tuple, tuple[int, int]] = field(default_factory=dict)
+    #: the same for :class:`astar.nonadmissible.NonAdmissibleHeuristic`, and its tables
+    guide_values: dict[tuple, tuple[int, int]] = field(default_factory=dict)
+    obstructions: dict[tuple, int] = field(default_factory=dict)
+    kind_paths: dict[tuple, tuple[int, list]] = field(default_factory=dict)
+
+
+_memos: OrderedDict[tuple, _Memo] = OrderedDict()
+
+
+def _memo(goal: chess.Board, blocked_mask: int) -> _Memo:
+    """The shared :class:`_Memo` of ``goal`` and ``blocked_mask`` (the most recent pairs)."""
+    key = (position_key(goal)[:9], goal.clean_castling_rights(), blocked_mask)
+    memo = _memos.get(key)
+    if memo is None:
+        memo = _memos[key] = _Memo()
+        if len(_memos) > _MAX_MEMOS:
+            _memos.popitem(last=False)
+    else:
+        _memos.move_to_end(key)
+    return memo
 
 
 def _piece_type(board: chess.Board, square: chess.Square) -> chess.PieceType:
@@ -129,7 +178,9 @@ def plies_for_moves(white_moves: int, black_moves: int, turn: chess.Color, goal_
 class Heuristic:
     """Lower bound on plies to ``goal``; one instance per (goal, blocked mask)."""
 
-    def __init__(self, goal: chess.Board, blocked_mask: int = 0) -> None:
+    def __init__(self, goal: chess.Board, blocked_mask: int = 0, *, memo: _Memo | None = None) -> None:
+        """``memo``: what to remember values in; by default the one shared by the
+        heuristics of ``goal`` and ``blocked_mask`` (:class:`_Memo`)."""
         self.goal = goal
         self.blocked_mask = blocked_mask
         self.goal_turn = goal.turn
@@ -169,9 +220,13 @@ class Heuristic:
         self._blocked_white = blocked_goal & goal.occupied_co[chess.WHITE]
         self._blocked_black = blocked_goal & goal.occupied_co[chess.BLACK]
         self._goal_white = goal.occupied_co[chess.WHITE]
-        self._deadlock_bounds: dict[int, Heuristic] = {}
-        self._row_cache: dict[tuple[chess.Color, chess.PieceType, chess.Square, int], list[int]] = {}
-        self._side_cache: dict[chess.Color, dict[tuple, int]] = {chess.WHITE: {}, chess.BLACK: {}}
+        memo = _memo(goal, blocked_mask) if memo is None else memo
+        self._memo = memo
+        self._deadlock_bounds: dict[int, Heuristic] = memo.deadlock_bounds
+        self._admitted: set[int] = set()  # the deadlocked sets this instance bounds (_MAX_DEADLOCK_BOUNDS)
+        self._row_cache = memo.rows
+        self._side_cache = memo.sides
+        self._values = memo.values
 
     # -- per-piece cost rows ----------------------------------------------------
     def _row(self, color: chess.Color, ptype: chess.PieceType, sq: chess.Square, captures: int) -> list[int]:
@@ -307,6 +362,46 @@ class Heuristic:
         moved piece was not in it and landed on an empty square, so every piece of the
         set still has its first-step squares filled by the set); by default it is
         computed here."""
+        return self._remembered(self._values, self._evaluate, key, stuck)[0]
+
+    def _remembered(
+        self,
+        values: dict[tuple, tuple[int, int]],
+        evaluate: Callable[[tuple, int | None], tuple[int, int]],
+        key: tuple,
+        stuck: int | None,
+    ) -> tuple[int, int]:
+        """``evaluate(key, stuck)`` (a value and the deadlocked set it was bounded with,
+        0 for none), remembered in ``values`` (shared by the heuristics of this goal and
+        blocked squares, :class:`_Memo`) unless the set is :data:`_UNBOUNDED`. A value
+        bounded with a deadlocked set is reused only when this instance may bound that
+        set (it has, or it is admitted now, in the order a computation would admit it);
+        else it is computed again."""
+        memo_key = key if stuck is None else (key, stuck)
+        known = values.get(memo_key)
+        if known is not None:
+            bound = known[1]
+            if not bound or bound in self._admitted or self._admit(bound):
+                return known
+        known = evaluate(key, stuck)
+        if known[1] >= 0:
+            if len(values) >= _MAX_VALUES:
+                values.clear()
+            values[memo_key] = known
+        return known
+
+    def _admit(self, stuck: int) -> bool:
+        """Let this instance bound the deadlocked set ``stuck``, unless it bounds
+        :data:`_MAX_DEADLOCK_BOUNDS` sets already."""
+        if len(self._admitted) >= _MAX_DEADLOCK_BOUNDS:
+            return False
+        self._admitted.add(stuck)
+        return True
+
+    def _evaluate(self, key: tuple, stuck: int | None) -> tuple[int, int]:
+        """:meth:`value_of_key`, and the deadlocked set the value is bounded with (0 for
+        none; :data:`_UNBOUNDED` when a deadlocked set was left unbounded because this
+        instance bounds too many: that value holds for this instance alone)."""
         if self.without_captures(key):
             # no capture is left: deadlocked pieces (module docstring)
             types, white = key[:6], key[6]
@@ -317,14 +412,18 @@ class Heuristic:
                 if white & stuck != self._goal_white & stuck or any(
                     mask & stuck != goal_mask & stuck for mask, goal_mask in zip(types, self._goal_types, strict=False)
                 ):
-                    return INF
+                    return INF, 0
+                if stuck not in self._admitted and not self._admit(stuck):
+                    return self._value(key), _UNBOUNDED
                 bound = self._deadlock_bounds.get(stuck)
                 if bound is None:
-                    if len(self._deadlock_bounds) >= _MAX_DEADLOCK_BOUNDS:
-                        return self._value(key)
-                    bound = self._deadlock_bounds[stuck] = Heuristic(self.goal, self.blocked_mask | stuck)
-                return bound._value(key)
-        return self._value(key)
+                    # its own memo: a bound must not push the shared ones out of the recent pairs
+                    if len(self._deadlock_bounds) >= _MAX_SHARED_BOUNDS:
+                        self._deadlock_bounds.clear()
+                    bound = Heuristic(self.goal, self.blocked_mask | stuck, memo=_Memo())
+                    self._deadlock_bounds[stuck] = bound
+                return bound._value(key), stuck
+        return self._value(key), 0
 
     def _value(self, key: tuple) -> int:
         """:meth:`value_of_key` without the deadlock rule."""

@@ -85,7 +85,7 @@ import chess
 
 from astar.heuristic import INF, pieces_of_key, position_key
 from astar.paths import attacks_mask, obstruction, piece_distances
-from astar.search import child_key
+from astar.search import child_key, cyclic_gc_paused
 from proofkernel.moves import PAWN_X_PAWN, PAWN_X_PIECE, PIECE_X_PAWN, PIECE_X_PIECE, KernelMove
 from proofkernel.state import DARK_BISHOP, LIGHT_BISHOP, bishop_may_leave
 
@@ -429,6 +429,7 @@ def _legs(move: KernelMove, text: str, before: dict[chess.Color, int]) -> list[_
     return "capture of a promoted piece"
 
 
+@cyclic_gc_paused()
 def _search_leg(
     board: chess.Board,
     leg: _Leg | _PromotionLeg,

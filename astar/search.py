@@ -44,11 +44,13 @@
 
 from __future__ import annotations
 
+import gc
 import heapq
 import itertools
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import chess
@@ -127,6 +129,25 @@ def child_key(board: chess.Board, key: tuple, move: chess.Move) -> tuple | None:
     return (pawns, knights, bishops, rooks, queens, kings, white, not turn, castling, None)
 
 
+@contextmanager
+def cyclic_gc_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off for the duration (and back on after, if it
+    was on). A best-first search keeps hundreds of thousands of tracked objects alive
+    (the parents map and the queue: tuples holding moves and boards) and allocates
+    millions more, so the collector traverses them again and again: about 30% of the
+    CPU of a hard dev search (#71, 15,000 nodes: 7.1 s with it, 4.8 s without). The
+    search creates no reference cycles (its tuples, boards and moves are freed by
+    reference counting alone), and any cycle made meanwhile is collected once the
+    collector is back on. Speed only: what is searched does not change."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def _path(parents: dict, key: tuple) -> tuple[chess.Move, ...]:
     moves = []
     while True:
@@ -138,6 +159,7 @@ def _path(parents: dict, key: tuple) -> tuple[chess.Move, ...]:
     return tuple(reversed(moves))
 
 
+@cyclic_gc_paused()
 def search(
     init: chess.Board,
     goal: chess.Board,

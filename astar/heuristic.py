@@ -44,7 +44,6 @@ rest of the way: the bound is then computed with them added to the blocked squar
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import chess
@@ -61,10 +60,6 @@ _MAX_DEADLOCK_BOUNDS = 256  # distinct deadlocked sets whose bound is kept per h
 
 _MAX_SHARED_BOUNDS = 4096  # deadlock bounds a memo keeps (then it starts afresh)
 
-_MAX_VALUES = 1_000_000  # position values a memo keeps (then it starts afresh)
-
-_UNBOUNDED = -1  # in place of a deadlocked set: a value that is not remembered
-
 _MAX_MEMOS = 8  # the (goal, blocked mask) pairs whose memo is kept
 
 
@@ -75,16 +70,13 @@ class _Memo:
     that pair share it (the committed-leg search builds new heuristics for every leg,
     :mod:`astar.search`, mostly with the same blocked squares, and the next leg explores
     around the node the previous one reached); except the deadlock bounds, which an
-    instance uses for at most :data:`_MAX_DEADLOCK_BOUNDS` sets of its own
-    (:meth:`Heuristic._remembered`)."""
+    instance uses for at most :data:`_MAX_DEADLOCK_BOUNDS` sets of its own, as when each
+    had its own (:meth:`Heuristic.value_of_key`)."""
 
     rows: dict[tuple[chess.Color, chess.PieceType, chess.Square, int], list[int]] = field(default_factory=dict)
     sides: dict[chess.Color, dict[tuple, int]] = field(default_factory=lambda: {chess.WHITE: {}, chess.BLACK: {}})
     deadlock_bounds: dict[int, Heuristic] = field(default_factory=dict)
-    #: per :func:`position_key` (paired with ``stuck`` when given): value and the deadlocked set bounding it
-    values: dict[tuple, tuple[int, int]] = field(default_factory=dict)
-    #: the same for :class:`astar.nonadmissible.NonAdmissibleHeuristic`, and its tables
-    guide_values: dict[tuple, tuple[int, int]] = field(default_factory=dict)
+    #: :class:`astar.nonadmissible.NonAdmissibleHeuristic`'s tables
     obstructions: dict[tuple, int] = field(default_factory=dict)
     kind_paths: dict[tuple, tuple[int, list]] = field(default_factory=dict)
 
@@ -226,7 +218,6 @@ class Heuristic:
         self._admitted: set[int] = set()  # the deadlocked sets this instance bounds (_MAX_DEADLOCK_BOUNDS)
         self._row_cache = memo.rows
         self._side_cache = memo.sides
-        self._values = memo.values
 
     # -- per-piece cost rows ----------------------------------------------------
     def _row(self, color: chess.Color, ptype: chess.PieceType, sq: chess.Square, captures: int) -> list[int]:
@@ -362,46 +353,6 @@ class Heuristic:
         moved piece was not in it and landed on an empty square, so every piece of the
         set still has its first-step squares filled by the set); by default it is
         computed here."""
-        return self._remembered(self._values, self._evaluate, key, stuck)[0]
-
-    def _remembered(
-        self,
-        values: dict[tuple, tuple[int, int]],
-        evaluate: Callable[[tuple, int | None], tuple[int, int]],
-        key: tuple,
-        stuck: int | None,
-    ) -> tuple[int, int]:
-        """``evaluate(key, stuck)`` (a value and the deadlocked set it was bounded with,
-        0 for none), remembered in ``values`` (shared by the heuristics of this goal and
-        blocked squares, :class:`_Memo`) unless the set is :data:`_UNBOUNDED`. A value
-        bounded with a deadlocked set is reused only when this instance may bound that
-        set (it has, or it is admitted now, in the order a computation would admit it);
-        else it is computed again."""
-        memo_key = key if stuck is None else (key, stuck)
-        known = values.get(memo_key)
-        if known is not None:
-            bound = known[1]
-            if not bound or bound in self._admitted or self._admit(bound):
-                return known
-        known = evaluate(key, stuck)
-        if known[1] >= 0:
-            if len(values) >= _MAX_VALUES:
-                values.clear()
-            values[memo_key] = known
-        return known
-
-    def _admit(self, stuck: int) -> bool:
-        """Let this instance bound the deadlocked set ``stuck``, unless it bounds
-        :data:`_MAX_DEADLOCK_BOUNDS` sets already."""
-        if len(self._admitted) >= _MAX_DEADLOCK_BOUNDS:
-            return False
-        self._admitted.add(stuck)
-        return True
-
-    def _evaluate(self, key: tuple, stuck: int | None) -> tuple[int, int]:
-        """:meth:`value_of_key`, and the deadlocked set the value is bounded with (0 for
-        none; :data:`_UNBOUNDED` when a deadlocked set was left unbounded because this
-        instance bounds too many: that value holds for this instance alone)."""
         if self.without_captures(key):
             # no capture is left: deadlocked pieces (module docstring)
             types, white = key[:6], key[6]
@@ -412,9 +363,11 @@ class Heuristic:
                 if white & stuck != self._goal_white & stuck or any(
                     mask & stuck != goal_mask & stuck for mask, goal_mask in zip(types, self._goal_types, strict=False)
                 ):
-                    return INF, 0
-                if stuck not in self._admitted and not self._admit(stuck):
-                    return self._value(key), _UNBOUNDED
+                    return INF
+                if stuck not in self._admitted:
+                    if len(self._admitted) >= _MAX_DEADLOCK_BOUNDS:
+                        return self._value(key)
+                    self._admitted.add(stuck)
                 bound = self._deadlock_bounds.get(stuck)
                 if bound is None:
                     # its own memo: a bound must not push the shared ones out of the recent pairs
@@ -422,8 +375,8 @@ class Heuristic:
                         self._deadlock_bounds.clear()
                     bound = Heuristic(self.goal, self.blocked_mask | stuck, memo=_Memo())
                     self._deadlock_bounds[stuck] = bound
-                return bound._value(key), stuck
-        return self._value(key), 0
+                return bound._value(key)
+        return self._value(key)
 
     def _value(self, key: tuple) -> int:
         """:meth:`value_of_key` without the deadlock rule."""

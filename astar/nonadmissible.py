@@ -70,13 +70,9 @@ class NonAdmissibleHeuristic(Heuristic):
         self._kind_path_cache = self._memo.kind_paths
 
     def value_of_key(self, key: tuple, stuck: int | None = None) -> int:
-        return self._remembered(self._memo.guide_values, self._evaluate_guide, key, stuck)[0]
-
-    def _evaluate_guide(self, key: tuple, stuck: int | None) -> tuple[int, int]:
-        """:meth:`value_of_key` and the deadlocked set its admissible part is bounded with."""
-        base, bound = self._remembered(self._values, self._evaluate, key, stuck)
+        base = Heuristic.value_of_key(self, key, stuck)
         if base >= INF:
-            return INF, bound
+            return INF
         types = key[:6]
         white = key[6]
         occupied = types[0] | types[1] | types[2] | types[3] | types[4] | types[5]
@@ -90,7 +86,7 @@ class NonAdmissibleHeuristic(Heuristic):
             penalty += 2 * self._obstructions(types, occupied, right, by_color[color], color)
             penalty += 2 * self._stuck_pawns(types, occupied, by_color[color], by_color[not color], color)
             penalty += 2 * self._king_danger(key, right & by_color[not color], by_color[color], color)
-        return base + penalty, bound
+        return base + penalty
 
     def _king_danger(self, key: tuple, placed_enemy: int, own: int, color: chess.Color) -> int:
         """The danger (module docstring) of ``color``'s king, in moves."""

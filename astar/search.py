@@ -179,6 +179,7 @@ def search(
     rng = random.Random(seed)
     a, b = weight
     blocked = heuristic.blocked_mask
+    unblocked = chess.BB_ALL & ~blocked
     goal_key = position_key(goal)
     king_dist = {}
     for color in chess.COLORS:
@@ -224,7 +225,8 @@ def search(
         alive = False  # a child with a finite heuristic exists
         # the deadlocked pieces here stay deadlocked after any quiet move (Heuristic.value_of_key)
         stuck = deadlocked_mask(key[:6], key[6]) if heuristic.without_captures(key) else None
-        for move in board.generate_legal_moves():
+        # (the moves of blocked pieces are skipped below: not generating them changes nothing)
+        for move in board.generate_legal_moves(unblocked):
             from_sq, to_sq = move.from_square, move.to_square
             from_bb, to_bb = chess.BB_SQUARES[from_sq], chess.BB_SQUARES[to_sq]
             if blocked & (from_bb | to_bb):

@@ -79,6 +79,7 @@ class _Memo:
     #: :class:`astar.nonadmissible.NonAdmissibleHeuristic`'s tables
     obstructions: dict[tuple, int] = field(default_factory=dict)
     kind_paths: dict[tuple, tuple[int, list]] = field(default_factory=dict)
+    king_ways: dict[tuple[chess.Color, chess.Square], tuple[int, tuple[int, ...]]] = field(default_factory=dict)
 
 
 _memos: OrderedDict[tuple, _Memo] = OrderedDict()

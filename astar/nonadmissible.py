@@ -34,7 +34,7 @@ import chess
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from astar.heuristic import _BIG, INF, Heuristic
+from astar.heuristic import _BIG, INF, Heuristic, _Memo
 from astar.paths import attacks_mask, obstruction, piece_distances, shortest_path_layers
 
 __all__ = ["NonAdmissibleHeuristic"]
@@ -56,8 +56,8 @@ def _assigned_obstruction(rows: list[list[tuple[int, int]]]) -> int:
 class NonAdmissibleHeuristic(Heuristic):
     """Admissible bound plus penalties for pieces in the way (may overestimate)."""
 
-    def __init__(self, goal: chess.Board, blocked_mask: int = 0) -> None:
-        super().__init__(goal, blocked_mask)
+    def __init__(self, goal: chess.Board, blocked_mask: int = 0, *, memo: _Memo | None = None) -> None:
+        super().__init__(goal, blocked_mask, memo=memo)
         free = ~blocked_mask
         self._goal_masks = {
             (color, ptype): goal.pieces_mask(ptype, color) & free

@@ -110,7 +110,8 @@ def _reference_king_danger(heuristic: NonAdmissibleHeuristic, key: tuple, placed
     if not goal or not king or king & goal or not placed_enemy:
         return 0
     start, target = chess.lsb(king), chess.lsb(goal)
-    region, layers = shortest_path_layers(chess.KING, start, target, heuristic.blocked_mask, heuristic._forbidden[color])
+    forbidden = heuristic._forbidden[color]
+    region, layers = shortest_path_layers(chess.KING, start, target, heuristic.blocked_mask, forbidden)
     if not layers:
         return 0
     way = region | goal

@@ -66,6 +66,15 @@ class NonAdmissibleHeuristic(Heuristic):
         }
         self._goal_kinds = [(color, ptype - 1, mask) for (color, ptype), mask in self._goal_masks.items() if mask]
         self._goal_free = goal.occupied & free
+        # the kinds with goal squares (the others have no obstruction: no goal square to go to)
+        self._obstructed_kinds = {
+            color: [
+                ptype
+                for ptype in (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
+                if self._goal_masks[(color, ptype)]
+            ]
+            for color in chess.COLORS
+        }
         self._obstruction_cache = self._memo.obstructions
         self._kind_path_cache = self._memo.kind_paths
         self._king_ways = self._memo.king_ways
@@ -149,7 +158,7 @@ class NonAdmissibleHeuristic(Heuristic):
         obstruction per pieces inside its own region (:func:`~astar.paths.obstruction`):
         a move changes only the graphs whose region it enters or leaves."""
         total = 0
-        for ptype in (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING):
+        for ptype in self._obstructed_kinds[color]:
             mine = types[ptype - 1] & own & ~self.blocked_mask
             region, rows = self._kind_paths(color, ptype, mine)
             if not rows:

@@ -453,6 +453,7 @@ def _search_leg(
     ]
     seen = {position_key(board)}
     nodes = 0
+    unblocked = chess.BB_ALL & ~blocked
     while heap and nodes < max_nodes:
         if deadline is not None and nodes % 64 == 0 and time.monotonic() > deadline:
             break
@@ -462,7 +463,7 @@ def _search_leg(
             current.push(last)
         nodes += 1
         current_key = position_key(current)
-        for move in current.generate_legal_moves():
+        for move in current.generate_legal_moves(unblocked):  # (blocked pieces' moves: skipped anyway)
             if blocked & (chess.BB_SQUARES[move.from_square] | chess.BB_SQUARES[move.to_square]):
                 continue
             if not leg.allows(current, move):

@@ -60,7 +60,7 @@ _MAX_DEADLOCK_BOUNDS = 256  # distinct deadlocked sets whose bound is kept per h
 
 _MAX_SHARED_BOUNDS = 4096  # deadlock bounds a memo keeps (then it starts afresh)
 
-_MAX_MEMOS = 8  # the (goal, blocked mask) pairs whose memo is kept
+_MAX_MEMOS = 4  # the (goal, blocked mask) pairs whose memo is kept
 
 
 @dataclass

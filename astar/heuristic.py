@@ -58,7 +58,7 @@ _BIG = 1_000_000
 
 _MAX_DEADLOCK_BOUNDS = 256  # distinct deadlocked sets whose bound is kept per heuristic
 
-_MAX_SHARED_BOUNDS = 4096  # deadlock bounds a memo keeps (then it starts afresh)
+_MAX_SHARED_BOUNDS = 512  # deadlock bounds a memo keeps (then it starts afresh)
 
 _MAX_MEMOS = 4  # the (goal, blocked mask) pairs whose memo is kept
 

@@ -43,9 +43,6 @@ rest of the way: the bound is then computed with them added to the blocked squar
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from dataclasses import dataclass, field
-
 import chess
 import numpy as np
 from scipy.optimize import linear_sum_assignment
@@ -57,45 +54,6 @@ __all__ = ["Heuristic", "INF", "plies_for_moves", "position_key", "pieces_of_key
 _BIG = 1_000_000
 
 _MAX_DEADLOCK_BOUNDS = 256  # distinct deadlocked sets whose bound is kept per heuristic
-
-_MAX_SHARED_BOUNDS = 512  # deadlock bounds a memo keeps (then it starts afresh)
-
-_MAX_MEMOS = 4  # the (goal, blocked mask) pairs whose memo is kept
-
-
-@dataclass
-class _Memo:
-    """What the heuristics of one goal and one blocked mask remember. Every entry is a
-    function of the goal, the blocked mask and its own key alone, so the instances for
-    that pair share it (the committed-leg search builds new heuristics for every leg,
-    :mod:`astar.search`, mostly with the same blocked squares, and the next leg explores
-    around the node the previous one reached); except the deadlock bounds, which an
-    instance uses for at most :data:`_MAX_DEADLOCK_BOUNDS` sets of its own, as when each
-    had its own (:meth:`Heuristic.value_of_key`)."""
-
-    rows: dict[tuple[chess.Color, chess.PieceType, chess.Square, int], list[int]] = field(default_factory=dict)
-    sides: dict[chess.Color, dict[tuple, int]] = field(default_factory=lambda: {chess.WHITE: {}, chess.BLACK: {}})
-    deadlock_bounds: dict[int, Heuristic] = field(default_factory=dict)
-    #: :class:`astar.nonadmissible.NonAdmissibleHeuristic`'s tables
-    obstructions: dict[tuple, int] = field(default_factory=dict)
-    kind_paths: dict[tuple, tuple[int, list]] = field(default_factory=dict)
-    king_ways: dict[tuple[chess.Color, chess.Square], tuple[int, tuple[int, ...]]] = field(default_factory=dict)
-
-
-_memos: OrderedDict[tuple, _Memo] = OrderedDict()
-
-
-def _memo(goal: chess.Board, blocked_mask: int) -> _Memo:
-    """The shared :class:`_Memo` of ``goal`` and ``blocked_mask`` (the most recent pairs)."""
-    key = (position_key(goal)[:9], goal.clean_castling_rights(), blocked_mask)
-    memo = _memos.get(key)
-    if memo is None:
-        memo = _memos[key] = _Memo()
-        if len(_memos) > _MAX_MEMOS:
-            _memos.popitem(last=False)
-    else:
-        _memos.move_to_end(key)
-    return memo
 
 
 def _piece_type(board: chess.Board, square: chess.Square) -> chess.PieceType:
@@ -171,9 +129,7 @@ def plies_for_moves(white_moves: int, black_moves: int, turn: chess.Color, goal_
 class Heuristic:
     """Lower bound on plies to ``goal``; one instance per (goal, blocked mask)."""
 
-    def __init__(self, goal: chess.Board, blocked_mask: int = 0, *, memo: _Memo | None = None) -> None:
-        """``memo``: what to remember values in; by default the one shared by the
-        heuristics of ``goal`` and ``blocked_mask`` (:class:`_Memo`)."""
+    def __init__(self, goal: chess.Board, blocked_mask: int = 0) -> None:
         self.goal = goal
         self.blocked_mask = blocked_mask
         self.goal_turn = goal.turn
@@ -213,12 +169,9 @@ class Heuristic:
         self._blocked_white = blocked_goal & goal.occupied_co[chess.WHITE]
         self._blocked_black = blocked_goal & goal.occupied_co[chess.BLACK]
         self._goal_white = goal.occupied_co[chess.WHITE]
-        memo = _memo(goal, blocked_mask) if memo is None else memo
-        self._memo = memo
-        self._deadlock_bounds: dict[int, Heuristic] = memo.deadlock_bounds
-        self._admitted: set[int] = set()  # the deadlocked sets this instance bounds (_MAX_DEADLOCK_BOUNDS)
-        self._row_cache = memo.rows
-        self._side_cache = memo.sides
+        self._deadlock_bounds: dict[int, Heuristic] = {}
+        self._row_cache: dict[tuple[chess.Color, chess.PieceType, chess.Square, int], list[int]] = {}
+        self._side_cache: dict[chess.Color, dict[tuple, int]] = {chess.WHITE: {}, chess.BLACK: {}}
 
     # -- per-piece cost rows ----------------------------------------------------
     def _row(self, color: chess.Color, ptype: chess.PieceType, sq: chess.Square, captures: int) -> list[int]:
@@ -365,17 +318,11 @@ class Heuristic:
                     mask & stuck != goal_mask & stuck for mask, goal_mask in zip(types, self._goal_types, strict=False)
                 ):
                     return INF
-                if stuck not in self._admitted:
-                    if len(self._admitted) >= _MAX_DEADLOCK_BOUNDS:
-                        return self._value(key)
-                    self._admitted.add(stuck)
                 bound = self._deadlock_bounds.get(stuck)
                 if bound is None:
-                    # its own memo: a bound must not push the shared ones out of the recent pairs
-                    if len(self._deadlock_bounds) >= _MAX_SHARED_BOUNDS:
-                        self._deadlock_bounds.clear()
-                    bound = Heuristic(self.goal, self.blocked_mask | stuck, memo=_Memo())
-                    self._deadlock_bounds[stuck] = bound
+                    if len(self._deadlock_bounds) >= _MAX_DEADLOCK_BOUNDS:
+                        return self._value(key)
+                    bound = self._deadlock_bounds[stuck] = Heuristic(self.goal, self.blocked_mask | stuck)
                 return bound._value(key)
         return self._value(key)
 

@@ -34,7 +34,7 @@ import chess
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from astar.heuristic import _BIG, INF, Heuristic, _Memo
+from astar.heuristic import _BIG, INF, Heuristic
 from astar.paths import attacks_mask, obstruction, piece_distances, shortest_path_layers
 
 __all__ = ["NonAdmissibleHeuristic"]
@@ -56,8 +56,8 @@ def _assigned_obstruction(rows: list[list[tuple[int, int]]]) -> int:
 class NonAdmissibleHeuristic(Heuristic):
     """Admissible bound plus penalties for pieces in the way (may overestimate)."""
 
-    def __init__(self, goal: chess.Board, blocked_mask: int = 0, *, memo: _Memo | None = None) -> None:
-        super().__init__(goal, blocked_mask, memo=memo)
+    def __init__(self, goal: chess.Board, blocked_mask: int = 0) -> None:
+        super().__init__(goal, blocked_mask)
         free = ~blocked_mask
         self._goal_masks = {
             (color, ptype): goal.pieces_mask(ptype, color) & free
@@ -75,9 +75,9 @@ class NonAdmissibleHeuristic(Heuristic):
             ]
             for color in chess.COLORS
         }
-        self._obstruction_cache = self._memo.obstructions
-        self._kind_path_cache = self._memo.kind_paths
-        self._king_ways = self._memo.king_ways
+        self._obstruction_cache: dict[tuple, int] = {}
+        self._kind_path_cache: dict[tuple, tuple[int, list]] = {}
+        self._king_ways: dict[tuple[chess.Color, chess.Square], tuple[int, tuple[int, ...]]] = {}
 
     def value_of_key(self, key: tuple, stuck: int | None = None) -> int:
         base = Heuristic.value_of_key(self, key, stuck)

@@ -85,7 +85,7 @@ import chess
 
 from astar.heuristic import INF, pieces_of_key, position_key
 from astar.paths import attacks_mask, obstruction, piece_distances
-from astar.search import child_key
+from astar.search import child_key, cyclic_gc_paused
 from proofkernel.moves import PAWN_X_PAWN, PAWN_X_PIECE, PIECE_X_PAWN, PIECE_X_PIECE, KernelMove
 from proofkernel.state import DARK_BISHOP, LIGHT_BISHOP, bishop_may_leave
 
@@ -429,6 +429,7 @@ def _legs(move: KernelMove, text: str, before: dict[chess.Color, int]) -> list[_
     return "capture of a promoted piece"
 
 
+@cyclic_gc_paused()
 def _search_leg(
     board: chess.Board,
     leg: _Leg | _PromotionLeg,
@@ -452,6 +453,7 @@ def _search_leg(
     ]
     seen = {position_key(board)}
     nodes = 0
+    unblocked = chess.BB_ALL & ~blocked
     while heap and nodes < max_nodes:
         if deadline is not None and nodes % 64 == 0 and time.monotonic() > deadline:
             break
@@ -461,7 +463,7 @@ def _search_leg(
             current.push(last)
         nodes += 1
         current_key = position_key(current)
-        for move in current.generate_legal_moves():
+        for move in current.generate_legal_moves(unblocked):  # (blocked pieces' moves: skipped anyway)
             if blocked & (chess.BB_SQUARES[move.from_square] | chess.BB_SQUARES[move.to_square]):
                 continue
             if not leg.allows(current, move):

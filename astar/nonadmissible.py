@@ -35,7 +35,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from astar.heuristic import _BIG, INF, Heuristic
-from astar.paths import attacks_mask, obstruction, path_obstruction, piece_distances, shortest_path_layers
+from astar.paths import attacks_mask, obstruction, piece_distances, shortest_path_layers
 
 __all__ = ["NonAdmissibleHeuristic"]
 
@@ -66,8 +66,18 @@ class NonAdmissibleHeuristic(Heuristic):
         }
         self._goal_kinds = [(color, ptype - 1, mask) for (color, ptype), mask in self._goal_masks.items() if mask]
         self._goal_free = goal.occupied & free
+        # the kinds with goal squares (the others have no obstruction: no goal square to go to)
+        self._obstructed_kinds = {
+            color: [
+                ptype
+                for ptype in (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
+                if self._goal_masks[(color, ptype)]
+            ]
+            for color in chess.COLORS
+        }
         self._obstruction_cache: dict[tuple, int] = {}
         self._kind_path_cache: dict[tuple, tuple[int, list]] = {}
+        self._king_ways: dict[tuple[chess.Color, chess.Square], tuple[int, tuple[int, ...]]] = {}
 
     def value_of_key(self, key: tuple, stuck: int | None = None) -> int:
         base = Heuristic.value_of_key(self, key, stuck)
@@ -95,24 +105,48 @@ class NonAdmissibleHeuristic(Heuristic):
         if not goal or not king or king & goal or not placed_enemy:
             return 0
         start, target = chess.lsb(king), chess.lsb(goal)
-        region, layers = shortest_path_layers(chess.KING, start, target, self.blocked_mask, self._forbidden[color])
-        if not layers:
+        reach = self._king_ways.get((color, start))
+        if reach is None:
+            reach = self._king_ways[(color, start)] = self._king_way(color, start, target)
+        way, near = reach
+        if not way:
             return 0
         # the squares of the way the placed pieces attack, the king off the board (it does not
-        # shield the squares behind it); a piece whose empty-board attacks miss the way is skipped
-        way = region | goal
+        # shield the squares behind it); the pieces whose empty-board attacks miss the way are skipped
         occupied = (key[0] | key[1] | key[2] | key[3] | key[4] | key[5]) & ~king
         attacked = 0
-        for type_index in range(6):
-            for square in chess.scan_forward(key[type_index] & placed_enemy):
-                if type_index == 0:
-                    attacked |= chess.BB_PAWN_ATTACKS[not color][square]
-                elif attacks_mask(type_index + 1, square, 0) & way:
-                    attacked |= attacks_mask(type_index + 1, square, occupied)
+        for square in chess.scan_forward(key[0] & placed_enemy & near[0]):
+            attacked |= chess.BB_PAWN_ATTACKS[not color][square]
+        for type_index in range(1, 6):
+            for square in chess.scan_forward(key[type_index] & placed_enemy & near[type_index]):
+                attacked |= attacks_mask(type_index + 1, square, occupied)
         attacked &= way
         if not attacked:
             return 0
-        return path_obstruction(layers, attacked, attacked) + (2 if attacked & goal else 0)
+        # the paths cross only squares of the region: the obstruction is remembered per attacked squares there
+        forbidden = self._forbidden[color]
+        return obstruction(chess.KING, start, target, self.blocked_mask, attacked, attacked, forbidden) + (
+            2 if attacked & goal else 0
+        )
+
+    def _king_way(self, color: chess.Color, start: chess.Square, target: chess.Square) -> tuple[int, tuple[int, ...]]:
+        """The *way* of ``color``'s king from ``start`` to ``target`` (every square of its
+        relaxed shortest paths, ``target`` included; 0 when there is no path) and, per
+        piece type (pawns ... kings), the squares from which an opponent piece of that
+        type attacks a square of the way on the empty board (the pieces :meth:`_king_danger`
+        looks at)."""
+        region, layers = shortest_path_layers(chess.KING, start, target, self.blocked_mask, self._forbidden[color])
+        if not layers:
+            return 0, ()
+        way = region | chess.BB_SQUARES[target]
+        near = [0] * 6
+        for square in chess.SQUARES:
+            if chess.BB_PAWN_ATTACKS[not color][square] & way:
+                near[0] |= chess.BB_SQUARES[square]
+            for type_index in range(1, 6):
+                if attacks_mask(type_index + 1, square, 0) & way:
+                    near[type_index] |= chess.BB_SQUARES[square]
+        return way, tuple(near)
 
     def _obstructions(self, types: tuple[int, ...], occupied: int, placed: int, own: int, color: chess.Color) -> int:
         """Sum of the obstructions (module docstring) of ``color``'s pieces, in moves.
@@ -124,7 +158,7 @@ class NonAdmissibleHeuristic(Heuristic):
         obstruction per pieces inside its own region (:func:`~astar.paths.obstruction`):
         a move changes only the graphs whose region it enters or leaves."""
         total = 0
-        for ptype in (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING):
+        for ptype in self._obstructed_kinds[color]:
             mine = types[ptype - 1] & own & ~self.blocked_mask
             region, rows = self._kind_paths(color, ptype, mine)
             if not rows:

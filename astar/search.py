@@ -44,11 +44,13 @@
 
 from __future__ import annotations
 
+import gc
 import heapq
 import itertools
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import chess
@@ -127,6 +129,25 @@ def child_key(board: chess.Board, key: tuple, move: chess.Move) -> tuple | None:
     return (pawns, knights, bishops, rooks, queens, kings, white, not turn, castling, None)
 
 
+@contextmanager
+def cyclic_gc_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off for the duration (and back on after, if it
+    was on). A best-first search keeps hundreds of thousands of tracked objects alive
+    (the parents map and the queue: tuples holding moves and boards) and allocates
+    millions more, so the collector traverses them again and again: about a quarter of
+    the CPU of a hard dev search (#71, 15,000 nodes: 5.7 CPU s with it, 4.3 without). The
+    search creates no reference cycles (its tuples, boards and moves are freed by
+    reference counting alone), and any cycle made meanwhile is collected once the
+    collector is back on. Speed only: what is searched does not change."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def _path(parents: dict, key: tuple) -> tuple[chess.Move, ...]:
     moves = []
     while True:
@@ -138,6 +159,7 @@ def _path(parents: dict, key: tuple) -> tuple[chess.Move, ...]:
     return tuple(reversed(moves))
 
 
+@cyclic_gc_paused()
 def search(
     init: chess.Board,
     goal: chess.Board,
@@ -157,6 +179,7 @@ def search(
     rng = random.Random(seed)
     a, b = weight
     blocked = heuristic.blocked_mask
+    unblocked = chess.BB_ALL & ~blocked
     goal_key = position_key(goal)
     king_dist = {}
     for color in chess.COLORS:
@@ -179,6 +202,8 @@ def search(
     ]
     closed: set[tuple] = set()
     nodes = improved_at = 0
+    # (local names for what the inner loop calls for every child)
+    bb_squares, value_of_key, heappush, draw = chess.BB_SQUARES, heuristic.value_of_key, heapq.heappush, rng.random
     while heap:
         entry = heapq.heappop(heap)
         g, parent_board, pmove, key, node_h = entry[7], entry[8], entry[9], entry[10], entry[11]
@@ -202,9 +227,11 @@ def search(
         alive = False  # a child with a finite heuristic exists
         # the deadlocked pieces here stay deadlocked after any quiet move (Heuristic.value_of_key)
         stuck = deadlocked_mask(key[:6], key[6]) if heuristic.without_captures(key) else None
-        for move in board.generate_legal_moves():
+        # (the moves of blocked pieces are skipped below: not generating them changes nothing)
+        child_g = g + 1
+        for move in board.generate_legal_moves(unblocked):
             from_sq, to_sq = move.from_square, move.to_square
-            from_bb, to_bb = chess.BB_SQUARES[from_sq], chess.BB_SQUARES[to_sq]
+            from_bb, to_bb = bb_squares[from_sq], bb_squares[to_sq]
             if blocked & (from_bb | to_bb):
                 continue
             ckey = child_key(board, key, move)
@@ -215,29 +242,29 @@ def search(
             if ckey in closed:
                 continue
             old = parents.get(ckey)
-            if old is not None and old[2] <= g + 1:
+            if old is not None and old[2] <= child_g:
                 alive = True
                 continue
             pawn_move = pawns & from_bb
             # a capture: the target square is occupied (castling never is), or a pawn steps diagonally (en passant)
             capture = occupied & to_bb or (pawn_move and (to_sq - from_sq) % 8)
-            h = heuristic.value_of_key(ckey, None if capture else stuck)
+            h = value_of_key(ckey, None if capture else stuck)
             if h >= INF:
                 continue
             alive = True
-            parents[ckey] = (key, move, g + 1)
+            parents[ckey] = (key, move, child_g)
             king_closer = kings & from_bb and kd is not None and kd[to_sq] < kd[from_sq]
-            heapq.heappush(
+            heappush(
                 heap,
                 (
-                    a * (g + 1) + b * h,
+                    a * child_g + b * h,
                     -bool(capture),
                     -bool(king_closer),
                     -(move.promotion is not None),
                     -bool(pawn_move),
-                    rng.random(),
+                    draw(),
                     next(counter),
-                    g + 1,
+                    child_g,
                     board,
                     move,
                     ckey,

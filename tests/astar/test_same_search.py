@@ -1,0 +1,132 @@
+"""The speed-ups of the proof-game search change nothing it computes: the king's danger
+equals its straightforward computation, generating no moves of blocked pieces leaves
+the other moves and their order, and pausing the garbage collector restores it.
+(``bench/search_cost.py`` checks whole dev searches node for node.)"""
+
+from __future__ import annotations
+
+import gc
+import random
+
+import chess
+import pytest
+
+from astar.heuristic import Heuristic, position_key
+from astar.nonadmissible import NonAdmissibleHeuristic
+from astar.paths import attacks_mask, path_obstruction, shortest_path_layers
+from astar.search import cyclic_gc_paused, search
+from proofkernel.blocked import blocked_squares
+
+
+def _game(rng: random.Random, plies: int, quiet_only: bool = False) -> list[chess.Board]:
+    """The positions of a random game (only quiet moves with ``quiet_only``)."""
+    board, positions = chess.Board(), [chess.Board()]
+    for _ in range(plies):
+        moves = [m for m in board.legal_moves if not (quiet_only and board.is_capture(m))]
+        if not moves:
+            break
+        board.push(rng.choice(moves))
+        positions.append(board.copy(stack=False))
+    return positions
+
+
+def test_no_moves_of_blocked_pieces_leaves_the_other_moves_in_order() -> None:
+    """The searches pass the unblocked squares as ``from_mask`` to python-chess's move
+    generator and skip the moves from or to a blocked square: property, over random
+    games (checks and castling included) and random blocked masks, the moves they keep
+    are those of the full generator, in the same order."""
+    rng = random.Random(17)
+    compared = 0
+    for _ in range(40):
+        for board in _game(rng, 80):
+            blocked = rng.getrandbits(64) & rng.getrandbits(64) & board.occupied
+            kept = [
+                m
+                for m in board.generate_legal_moves()
+                if not blocked & (chess.BB_SQUARES[m.from_square] | chess.BB_SQUARES[m.to_square])
+            ]
+            fewer = [
+                m
+                for m in board.generate_legal_moves(chess.BB_ALL & ~blocked)
+                if not blocked & (chess.BB_SQUARES[m.from_square] | chess.BB_SQUARES[m.to_square])
+            ]
+            assert fewer == kept, (board.fen(), blocked)
+            compared += 1
+    assert compared > 2000
+
+
+def _reference_king_danger(heuristic: NonAdmissibleHeuristic, key: tuple, placed_enemy: int, color: bool) -> int:
+    """The king's danger computed straightforwardly (astar.nonadmissible's docstring):
+    every placed opponent piece's attacks, the obstruction over the whole path graph."""
+    own = key[6] if color else (key[0] | key[1] | key[2] | key[3] | key[4] | key[5]) & ~key[6]
+    goal = heuristic._goal_masks[(color, chess.KING)]
+    king = key[5] & own
+    if not goal or not king or king & goal or not placed_enemy:
+        return 0
+    start, target = chess.lsb(king), chess.lsb(goal)
+    forbidden = heuristic._forbidden[color]
+    region, layers = shortest_path_layers(chess.KING, start, target, heuristic.blocked_mask, forbidden)
+    if not layers:
+        return 0
+    way = region | goal
+    occupied = (key[0] | key[1] | key[2] | key[3] | key[4] | key[5]) & ~king
+    attacked = 0
+    for type_index in range(6):
+        for square in chess.scan_forward(key[type_index] & placed_enemy):
+            if type_index == 0:
+                attacked |= chess.BB_PAWN_ATTACKS[not color][square]
+            else:
+                attacked |= attacks_mask(type_index + 1, square, occupied)
+    attacked &= way
+    if not attacked:
+        return 0
+    return path_obstruction(layers, attacked, attacked) + (2 if attacked & goal else 0)
+
+
+def test_king_danger_equals_its_straightforward_computation() -> None:
+    """Property: the remembered way, the attack pre-filter and the remembered obstruction
+    of ``_king_danger`` give the straightforward value, for random games toward a later
+    position of theirs and random sets of placed opponent pieces."""
+    rng = random.Random(3)
+    compared = dangerous = 0
+    for _ in range(12):
+        game = _game(rng, 90)
+        goal = game[-1]
+        for mask in (0, blocked_squares(goal, chess.Board())):
+            heuristic = NonAdmissibleHeuristic(goal, mask)
+            for board in game[:-1]:
+                key = position_key(board)
+                for color in chess.COLORS:
+                    own = board.occupied_co[color]
+                    enemy = board.occupied_co[not color]
+                    for placed in (enemy, enemy & rng.getrandbits(64), enemy & goal.occupied_co[not color]):
+                        value = heuristic._king_danger(key, placed, own, color)
+                        assert value == _reference_king_danger(heuristic, key, placed, color), (board.fen(), goal.fen())
+                        compared += 1
+                        dangerous += value > 0
+    assert compared > 3000 and dangerous > 300
+
+
+def test_the_garbage_collector_is_paused_during_a_search_and_restored() -> None:
+    board = chess.Board()
+    goal = chess.Board("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1")
+    seen = []
+
+    class Spy(Heuristic):
+        def value_of_key(self, key: tuple, stuck: int | None = None) -> int:
+            seen.append(gc.isenabled())
+            return super().value_of_key(key, stuck)
+
+    assert gc.isenabled()
+    assert search(board, goal, heuristic=Spy(goal), max_nodes=50).status == "found"
+    assert seen and not any(seen) and gc.isenabled()
+    with pytest.raises(RuntimeError), cyclic_gc_paused():
+        raise RuntimeError
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with cyclic_gc_paused():
+            pass
+        assert not gc.isenabled()  # left as the caller had it
+    finally:
+        gc.enable()

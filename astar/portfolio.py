@@ -26,23 +26,15 @@ and otherwise restarts from a seeded random prefix of that best line (a committe
 prefix the legs had passed through), so a stalled search is left at another point
 instead of being resumed where it stalls.
 
-**Independent of the order of the starts.** The split depends on what each arm did,
-not on when it was added:
-
-- an arm's new search gets the seed ``seed + 1000 * (number + runs)`` (``number``: the
-  rank of the start among the explored ones, :meth:`Portfolio.add`; ``runs``: the
-  arm's slices so far; :meth:`Portfolio.search_seed`) and its restart prefix comes
-  from a stream seeded by the same numbers, so an arm that lands in a later slot
-  (another start was added before it) searches exactly as it would have in the
-  earlier one: a new start delays the others, it does not change their luck. (While
-  the first start has every slice, and the second comes on the second slice, these
-  are the seeds the slice numbers gave before, ``seed + 1000 * (slice - 1)``: the
-  searches of the many positions proved within three slices are unchanged.)
-- an arm the caller adds without searching it gets as ``best_h`` an estimate at its
-  start (the admissible bound at a placed path's end, :mod:`retro.proofgame`); it
-  then competes for the exploiting slices with the others' best lines, and takes one
-  only while that estimate is the lowest, instead of taking an exploring slice from
-  the plans queued behind it. Its first slice's line replaces the estimate.
+**Independent of the slot.** An arm's new search gets the seed ``seed + 1000 * (number
++ runs)`` (``number``: the order in which its start was added, :meth:`Portfolio.add`;
+``runs``: the arm's slices so far; :meth:`Portfolio.search_seed`), and its restart
+prefix comes from a stream seeded by the same numbers, not from the slice number: an
+arm whose slices come later (another arm took slices before them) searches exactly as
+it would have earlier, so the slices one arm takes delay the others without changing
+their luck. (While the first start has every slice, and the second comes on the second
+slice, these are the seeds the slice numbers gave before, ``seed + 1000 * (slice -
+1)``: the searches of the many positions proved within three slices are unchanged.)
 
 Soundness does not depend on any of this: every move played is a real move, and the
 final game is replay-checked (:mod:`astar.proofgame`).
@@ -79,9 +71,7 @@ def luby(i: int) -> int:
 class Arm(Generic[Start]):
     """A start of the search: ``origin`` (what it came from, e.g. an initial path),
     ``prefix`` (the moves from the initial position to the start) and the best line
-    found from it so far (``best_moves`` from the initial position, heuristic ``best_h``).
-    Before its first slice, ``best_h`` is the caller's estimate at the start (INF when
-    none): it ranks the arm against the others, and the first slice's line replaces it."""
+    found from it so far (``best_moves`` from the initial position, heuristic ``best_h``)."""
 
     origin: Start
     prefix: tuple[chess.Move, ...]
@@ -104,16 +94,10 @@ class Portfolio(Generic[Start]):
         self.arms: list[Arm[Start]] = []
         self.slices = 0
         self.seed = seed
-        self.numbered = 0
 
     def add(self, arm: Arm[Start]) -> Arm[Start]:
-        """Add ``arm`` and return it. An arm added without an estimate (an explored
-        start) gets the next number; an estimated one shares the last number (it is a
-        start apart, and must not renumber the explored starts that come after it)."""
-        if arm.best_h == INF:
-            arm.number, self.numbered = self.numbered, self.numbered + 1
-        else:
-            arm.number = max(0, self.numbered - 1)
+        """Add ``arm``, numbered after the arms added before it, and return it."""
+        arm.number = len(self.arms)
         self.arms.append(arm)
         return arm
 
@@ -154,8 +138,8 @@ class Portfolio(Generic[Start]):
     def report(self, arm: Arm[Start], best_h: int, best_moves: tuple[chess.Move, ...], *, dead: bool) -> None:
         """A slice from ``arm`` ended with the best line ``best_moves`` (heuristic
         ``best_h``); ``dead``: the goal is unreachable from the arm's start."""
-        arm.improved = arm.runs == 0 or best_h < arm.best_h  # (before its first slice, best_h is an estimate)
         arm.runs += 1
+        arm.improved = best_h < arm.best_h
         if arm.improved:
             arm.best_h, arm.best_moves = best_h, best_moves
         arm.dead = arm.dead or dead

@@ -24,8 +24,9 @@ Pipeline (texel documentation, "If a position cannot be proven illegal ..."):
    at random (seeded: some pawns go early, e.g. one that must move out of the way the
    late and early plans keep home), until a path plays every capture and promotion (the path with more
    captures, then promotions, is kept); at most half of the time. Later plans (up to
-   :data:`MAX_SHUFFLED_PLANS` random ones) are played one at a time when the schedule
-   below explores; one that stops short is passed over while a complete path exists.
+   :data:`MAX_SHUFFLED_PLANS` random ones) are played when the schedule below explores;
+   one that stops short is passed over while a complete path exists, and the next plan
+   is tried for the same slice (up to :data:`PLANS_PER_SLICE` plans).
 4. Weighted A* in committed legs (:class:`astar.search.Descent`) toward the goal (or the
    forced last move's predecessor), on a restart portfolio (:mod:`astar.portfolio`):
    slices of Luby's sequence times :data:`SLICE_NODES` nodes. A one-unit slice explores
@@ -35,12 +36,7 @@ Pipeline (texel documentation, "If a position cannot be proven illegal ..."):
    (among equals, the one that had fewer slices): its search goes on when its last
    slice improved that line, else a new search starts from a random committed prefix
    of it. An arm's searches (their seeds, the prefixes) depend on its own slices, not
-   on the slot it gets. After the first complete initial path, when the admissible
-   bound at its end is :data:`PLACE_FROM_BOUND` or more, its placed path
-   (:func:`astar.placement.placed_path`) is an additional start, ranked by the bound
-   at its end before it is searched, without an exploring slice of its own: it takes
-   a longer slice when that bound is below the other starts' best lines, and the plans
-   keep their slices. Whether the final search succeeds turns on the path's details
+   on the slot it gets. Whether the final search succeeds turns on the path's details
    (where its promoted pieces stand) and on where the legs commit, which no rule
    predicts: the dev positions one pass left unknown were proved by other seeds and
    plans.
@@ -64,7 +60,6 @@ from astar.heuristic import Heuristic
 from astar.initial_path import InitialPath, initial_path
 from astar.last_move import ForcedLastMove, forced_last_moves
 from astar.nonadmissible import NonAdmissibleHeuristic
-from astar.placement import placed_path
 from astar.portfolio import Arm, Portfolio
 from astar.proofgame import ProofGame, ProofGameError
 from astar.search import Descent, SearchResult
@@ -274,7 +269,6 @@ def _attempts(
     portfolio: Portfolio[InitialPath | None] = Portfolio(seed)
     searched = 0
     while plans.nodes + searched < max_nodes and (deadline is None or time.monotonic() < deadline):
-        _add_placed(portfolio, plans, deadline)
         units, explore = portfolio.next_slice()
         line: tuple[chess.Move, ...] | None
         if explore:
@@ -310,19 +304,6 @@ def _attempts(
         best.origin or plans.best,
         "",
     )
-
-
-def _add_placed(portfolio: Portfolio[InitialPath | None], plans: _Plans, deadline: float | None) -> None:
-    """Add the placed path of the first complete initial path when its pieces are far
-    from their squares (:meth:`_Plans.placed_path`) as an arm ranked by the admissible
-    bound at its end, without a slice of its own: the plans keep their exploring slices,
-    and it gets an exploiting one when its bound is below every other arm's best.
-    Measured on dev #129: the other starts' lines came within 4-6 in their first slices,
-    below the placed end's 21, so the placed path got no slice (#129 stays unknown);
-    giving it the first exploiting slice instead did not prove #129 and lost #74."""
-    placed = plans.placed_path(portfolio.live(), deadline)
-    if placed is not None:
-        portfolio.add(Arm(placed, placed.moves, plans.label, best_h=_bound(plans.target, placed.board)))
 
 
 def _explore(
@@ -445,20 +426,6 @@ MAX_SHUFFLED_PLANS = 32
 #: the eighth slice, the last of a 60 s run; with two, on the fourth.
 PLANS_PER_SLICE = 2
 
-#: The admissible bound at a complete initial path's end from which the run also starts
-#: from its placed path (:func:`astar.placement.placed_path`). Measured when the placed
-#: path took the exploring slice after its path's: dev #129 and #142 (first complete
-#: paths ending at 51 and above, 9-12 promotions) were left unknown by the searches from
-#: the unplaced ends and were proved from the placed one; #3, #18 and #49 (42-44, 7-11
-#: promotions) are proved from the unplaced end and get no placed path; a bound of 45
-#: took in #144 (46) without proving it and cost #8 2.5 times its nodes.
-PLACE_FROM_BOUND = 48
-
-
-def _bound(target: chess.Board, board: chess.Board) -> int:
-    """The admissible bound (:class:`astar.heuristic.Heuristic`) from ``board`` to ``target``."""
-    return Heuristic(target, blocked_squares(target, board)).value(board)
-
 
 class _Plans:
     """The initial paths from ``init`` of ``kernel`` (none unless found) to ``goal``,
@@ -485,7 +452,6 @@ class _Plans:
         self.played: set = set()  # plans already played: the same plan gives the same path
         self.best: InitialPath | None = None  # the path with most captures (then promotions)
         self.label = ""  # the plan of the path last returned
-        self.placed = False  # whether the first complete path was judged for a placed path
         self.nodes = 0
 
     def next_path(self, deadline: float | None, *, have_complete: bool) -> InitialPath | None:
@@ -534,25 +500,6 @@ class _Plans:
             return self.best
         self.label = label
         return path if path is not None and (not path.reason or not have_complete) else None
-
-    def placed_path(self, arms: list[Arm[InitialPath | None]], deadline: float | None) -> InitialPath | None:
-        """The placed path of the first complete initial path among ``arms``' origins when
-        the admissible bound at its end is at least :data:`PLACE_FROM_BOUND` (the target's
-        pieces far from their squares), with at most
-        :data:`~astar.placement.PLACEMENT_NODES` nodes and a quarter of the time left;
-        None when there is no complete path yet, and after the first one was judged."""
-        arm = next((arm for arm in arms if arm.origin is not None and not arm.origin.reason), None)
-        if self.placed or arm is None or arm.origin is None:
-            return None
-        self.placed = True
-        path = arm.origin
-        if _bound(self.target, path.board) < PLACE_FROM_BOUND:
-            return None
-        left = None if deadline is None else max(0.0, deadline - time.monotonic()) / 4
-        placed = placed_path(path, self.target, self.blocked, time_limit=left, seed=self.seed)
-        self.nodes += placed.nodes
-        self.label = f"{arm.label or 'start'}, placed"
-        return placed
 
     @property
     def exhausted(self) -> bool:

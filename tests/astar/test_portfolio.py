@@ -110,18 +110,16 @@ def test_dev_74_is_proved_from_the_unplaced_plan() -> None:
     assert ProofGame(chess.STARTING_FEN, verdict.proof_game.moves).reaches(goal)
 
 
-def _stalled(seed: int, *, placed: bool = False) -> tuple[Portfolio[str], Arm[str]]:
+def _stalled(seed: int, *, crowded: bool = False) -> tuple[Portfolio[str], Arm[str]]:
     """A portfolio whose second start's second slice did not improve its best line; with
-    ``placed``, an estimated start (a placed path) was added and searched before it."""
+    ``crowded``, the first start took three more slices before the second start came."""
     portfolio: Portfolio[str] = Portfolio(seed)
     late = portfolio.add(Arm("late", _moves("e2e4")))
     portfolio.next_slice()
     portfolio.report(late, 12, _moves("e2e4", "e7e5"), dead=False)
-    if placed:
-        other = portfolio.add(Arm("placed", _moves("g1f3"), best_h=21))
-        for h in (9, 8, 9):
-            portfolio.next_slice()
-            portfolio.report(other, h, _moves("g1f3", "g8f6"), dead=False)
+    for h in (9, 8, 9) if crowded else ():
+        portfolio.next_slice()
+        portfolio.report(late, h, _moves("e2e4", "e7e5"), dead=False)
     arm = portfolio.add(Arm("early", _moves("e2e4")))
     portfolio.report(arm, 5, _moves("e2e4", "e7e5", "g1f3", "b8c6", "f1c4"), dead=False)
     portfolio.report(arm, 6, _moves("e2e4", "e7e5"), dead=False)  # no improvement: the best line stays
@@ -138,32 +136,18 @@ def test_a_stalled_arm_restarts_from_a_committed_prefix_of_its_best_line() -> No
 
 def test_an_arm_searches_alike_whatever_slot_it_gets() -> None:
     """The seed of an arm's new search and the prefix it restarts from depend on the
-    run's seed, the start's number and the arm's own slices, not on the slice number: a
-    start added before it (dev #129's placed path) delays its slices without changing
-    its searches, and does not renumber it. The first start's first slice and the
-    second start's first slice (on slice 2) get the seeds slice numbers gave them."""
+    run's seed, the start's number and the arm's own slices, not on the slice number:
+    slices another arm took before it delay its slices without changing its searches.
+    The first start's first slice and the second start's first slice (on slice 2) get
+    the seeds the slice numbers gave them."""
     alone, arm = _stalled(7)
-    crowded, same = _stalled(7, placed=True)
+    crowded, same = _stalled(7, crowded=True)
     assert crowded.slices != alone.slices and (same.number, arm.number) == (1, 1)
     assert crowded.search_seed(same) == alone.search_seed(arm) == 7 + 1000 * (1 + 2)
     assert crowded.pick() == (same, alone.pick()[1])
     first: Portfolio[str] = Portfolio(7)
     late, early = first.add(Arm("late", ())), first.add(Arm("early", ()))
     assert (first.search_seed(late), first.search_seed(early)) == (7, 1007)
-
-
-def test_an_arm_not_searched_yet_is_ranked_by_its_estimate() -> None:
-    """Dev #129: the placed path's end has an admissible bound of 21 where the late
-    plan's searches got down to 40; the placed arm takes the next exploiting slice from
-    its start, and its first slice's line replaces the estimate even when it is higher
-    (a heuristic value along a line, not a bound on it)."""
-    portfolio: Portfolio[str] = Portfolio(seed=0)
-    late = portfolio.add(Arm("late", _moves("e2e4")))
-    portfolio.report(late, 40, _moves("e2e4", "e7e5", "g1f3"), dead=False)
-    placed = portfolio.add(Arm("placed", _moves("e2e4", "e7e5", "d1h5"), best_h=21))
-    assert portfolio.pick() == (placed, placed.prefix)
-    portfolio.report(placed, 23, _moves("e2e4", "e7e5", "d1h5", "b8c6"), dead=False)
-    assert placed.improved and placed.best_h == 23 and portfolio.best() is placed
 
 
 def test_a_resumed_descent_goes_on_from_its_committed_line() -> None:
@@ -223,9 +207,9 @@ def test_the_portfolio_proves_what_the_single_plan_search_does_not() -> None:
 
 
 def test_a_search_that_starts_on_its_target_keeps_its_prefix_as_the_game() -> None:
-    """A start of the run may be the target itself (a placed path can fill every goal
-    square): the search finds it at once with no move of its own, and the proof game is
-    the start's prefix (it was dropped, and the replay check rejected the empty game)."""
+    """A start of the run may be the target itself (an initial path can end there): the
+    search finds it at once with no move of its own, and the proof game is the start's
+    prefix (it was dropped, and the replay check rejected the empty game)."""
     from retro.proofgame import _Legs
 
     target = chess.Board()

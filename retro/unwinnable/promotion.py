@@ -36,6 +36,8 @@ routine needed 427,000 positions (its Find-Helpmate iterations); now about 46,00
 
 from __future__ import annotations
 
+import functools
+
 import chess
 
 from retro.unwinnable.closure import ClosureSearch, shorten_line
@@ -82,17 +84,8 @@ def promotion_costs(winner_pawns: int, loser_pawns: int, winner_white: bool) -> 
     return best
 
 
-_COSTS: dict[tuple[int, int, bool], int] = {}
-
-
-def _cached_cost(winner_pawns: int, loser_pawns: int, winner_white: bool) -> int:
-    key = (winner_pawns, loser_pawns, winner_white)
-    cost = _COSTS.get(key)
-    if cost is None:
-        if len(_COSTS) > 100_000:
-            _COSTS.clear()
-        cost = _COSTS[key] = promotion_costs(winner_pawns, loser_pawns, winner_white)
-    return cost
+#: promotion_costs per pawn structure (few per query: pawns rarely move in blocked positions)
+_cached_cost = functools.lru_cache(maxsize=100_000)(promotion_costs)
 
 
 def _front_spans(pawns: int, white: bool) -> int:

@@ -18,10 +18,11 @@ Rules (DESIGN.md, "Batch"):
 * EPD lines (``<placement> <side> <castling> <ep> id "name"; ...``) are read as their
   four position fields; the ``id`` operation's name is carried into the record as
   ``id`` (:func:`split_epd`).
-* A full FEN (six fields, the last two the move counters) followed by a label, as in
-  ``data/lichess-30k-positions.txt`` (``<FEN> <game id>``), is read as the FEN; the
-  label is carried into the record as ``id`` too. The counters are numbers, so such a
-  line can be neither a FEN nor an EPD line, and nothing else is read this way.
+* A full FEN (six fields, the last two the move counters) followed by a one-word label,
+  as in ``data/lichess-30k-positions.txt`` (``<FEN> <game id>``), is read as the FEN;
+  the label is carried into the record as ``id`` too. The counters are numbers, so such
+  a line can be neither a FEN nor an EPD line. A status line of ``retro proofgame``'s
+  pass files (``<FEN> legal: proof: ...``) is left whole, so that its status is read.
 * ``-j N`` runs the worker in N local processes; results still come in input order
   (:func:`_run_parallel`: each record is sent back when done, a worker that dies gives
   its line an error record).
@@ -172,11 +173,13 @@ _EPD_OPCODE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,14}$")
 
 def split_epd(line: str) -> tuple[str, str | None]:
     """``(position, id)`` of an EPD line (four FEN fields, then operations each ended by
-    ``;``) or of a labelled FEN (six fields, then a label), or ``(line, None)`` for any
-    other line. EPD operations are read by python-chess (``Board.set_epd``); a malformed
-    one raises ``ValueError``."""
-    labelled = line.split(maxsplit=6)
-    if len(labelled) == 7 and labelled[4].isdigit() and labelled[5].isdigit():
+    ``;``) or of a labelled FEN (six fields, then one word as its label, e.g. a game id),
+    or ``(line, None)`` for any other line. A status line (``<fen> legal: proof: ...``,
+    a pass file of ``retro proofgame``) is not a labelled FEN: its status is several
+    words, the first ending in ``:``. EPD operations are read by python-chess
+    (``Board.set_epd``); a malformed one raises ``ValueError``."""
+    labelled = line.split()
+    if len(labelled) == 7 and labelled[4].isdigit() and labelled[5].isdigit() and not labelled[6].endswith(":"):
         return " ".join(labelled[:6]), labelled[6]
     fields = line.split(maxsplit=4)
     if len(fields) < 5 or not _EPD_OPCODE.match(fields[4].split()[0]) or not line.rstrip().endswith(";"):

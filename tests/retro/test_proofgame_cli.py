@@ -67,3 +67,16 @@ def test_batch_passes_and_resume(tmp_path: Path) -> None:
     # its own output is valid input: decided lines pass through unchanged
     again = _retro("proofgame", "-f", "-", stdin="\n".join(clean[:4]) + "\n")
     assert again.stdout.splitlines() == clean[:4]
+
+
+def test_a_decided_line_of_a_full_fen_passes_through_unproved() -> None:
+    """A pass file's status line of a six-field FEN (Tromp's sample) is read with its
+    status, not as a FEN labelled "legal: proof: ..." (the batch reader's labelled-FEN
+    rule): the line passes through as it is. The proof given is a valid detour that a
+    new search would not return, so a line proved again would differ; the unknown line
+    is passed through too, as without --retry."""
+    fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    lines = [f"{fen} legal: proof: Nf3 Nc6 Ng1 Nb8 e4 e5", f"{FENS[2]} unknown: search budget exhausted"]
+    out = _retro("proofgame", "-f", "-", stdin="\n".join(lines) + "\n")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == lines

@@ -13,8 +13,14 @@ new piece gets no mating pattern. This scout goes there in two stages:
    winner's pawns, to the last rank when only the pawns count
    (:func:`promotion_costs`): a step forward costs 1, plus ``_CLEAR`` when an enemy pawn
    stands on the square (something must take it first) and 1 when a pawn of the winner's
-   does (it must move on first); a capture costs 1 plus ``_CLEAR`` when no enemy unit
-   stands on the square (one must come there to be taken). The king distance is the
+   does (it must move on first); a capture costs 1 plus ``_CLEAR`` when no enemy pawn
+   stands on the square (a unit must come there to be taken). A pawn of the winner that
+   attacks a piece of the loser (an *offered* piece: not a pawn, not the king) costs 1
+   plus the cost from the piece's square: there the unit to be taken has come, so the
+   ``_CLEAR`` of that capture is not due. Without this term a position where the loser
+   offers a piece scores as if the piece were elsewhere, and the search does not prefer
+   the capture that opens the pawn's way (the pawn costs are per pawn structure and
+   cached; the offered pieces are looked at per position). The king distance is the
    winner king's distance (in king steps, the board's walls ignored) to the nearest enemy
    pawn that stands in front of a winner pawn: in blocked positions the winner's king is
    the unit that opens a file, by taking a pawn. The search records every position reached
@@ -32,6 +38,11 @@ light-squared bishops and the rammed pawns lock every pawn; Black has only its k
 the king march has no pattern. Black's king walks up and takes a6, the a-pawn promotes, and
 from the new queen the king march meets a mate: about 2,100 positions in all. The full
 routine needed 427,000 positions (its Find-Helpmate iterations); now about 46,000.
+
+Example of an offered piece (dev set, White to win):
+``knQ5/1q1p4/p1pPp3/P1P1Pp2/1K3Pp1/PbB3P1/8/8 w``. After ``Qxb7+ Kxb7`` White's pawns are
+rammed; Black's bishop walks to b5, ``axb5 axb5`` opens the a-file and the a-pawn
+promotes with mate: 156 positions. Without the offered term the march needed 95,000.
 """
 
 from __future__ import annotations
@@ -43,6 +54,7 @@ import chess
 from retro.unwinnable.closure import ClosureSearch, shorten_line
 from retro.unwinnable.fastboard import FAST, MoveGenerator, State
 from retro.unwinnable.march import march_search
+from retro.unwinnable.mobility import step_targets
 
 __all__ = ["promotion_costs", "PromotionSearch", "PromotionMarch", "promotion_march"]
 
@@ -54,15 +66,14 @@ PROMOTED_MARCH_NODES = 4_000
 PROMOTION_CHUNK = 1_000
 
 
-def promotion_costs(winner_pawns: int, loser_pawns: int, winner_white: bool) -> int:
-    """The cheapest promotion cost over the winner's pawns (module docstring), or
-    ``_NO_PAWN`` without pawns. Computed rank by rank from the last rank back."""
-    if not winner_pawns:
-        return _NO_PAWN
+def promotion_table(winner_pawns: int, loser_pawns: int, winner_white: bool) -> tuple[int, ...]:
+    """Per square, the promotion cost of a winner's pawn standing there when only the pawns
+    count (module docstring; 0 on the last rank). Computed rank by rank from the last rank
+    back."""
     ranks = range(6, 0, -1) if winner_white else range(1, 7)
     forward = 8 if winner_white else -8
+    table = [0] * 64
     cost = [0] * 8  # per file, on the rank just processed (the last rank first)
-    best = _NO_PAWN
     for rank in ranks:
         row = [0] * 8
         for file in range(8):
@@ -77,15 +88,22 @@ def promotion_costs(winner_pawns: int, loser_pawns: int, winner_white: bool) -> 
                 if 0 <= side < 8:
                     capture = 1 + cost[side] + (0 if loser_pawns >> (ahead - file + side) & 1 else _CLEAR)
                     step = min(step, capture)
-            row[file] = step
-            if winner_pawns >> square & 1:
-                best = min(best, step)
+            row[file] = table[square] = step
         cost = row
-    return best
+    return tuple(table)
 
 
-#: promotion_costs per pawn structure (few per query: pawns rarely move in blocked positions)
-_cached_cost = functools.lru_cache(maxsize=100_000)(promotion_costs)
+@functools.lru_cache(maxsize=100_000)  # few pawn structures per query: pawns rarely move in blocked positions
+def _structure_costs(winner_pawns: int, loser_pawns: int, winner_white: bool) -> tuple[tuple[int, ...], int]:
+    """:func:`promotion_table` and the cheapest cost over the winner's pawns in it."""
+    table = promotion_table(winner_pawns, loser_pawns, winner_white)
+    return table, min((table[square] for square in chess.scan_forward(winner_pawns)), default=_NO_PAWN)
+
+
+def promotion_costs(winner_pawns: int, loser_pawns: int, winner_white: bool) -> int:
+    """The cheapest promotion cost over the winner's pawns (module docstring), or
+    ``_NO_PAWN`` without pawns."""
+    return _structure_costs(winner_pawns, loser_pawns, winner_white)[1]
 
 
 def _front_spans(pawns: int, white: bool) -> int:
@@ -95,6 +113,17 @@ def _front_spans(pawns: int, white: bool) -> int:
         pawns = (pawns << 8 if white else pawns >> 8) & chess.BB_ALL
         span |= pawns
     return span
+
+
+def _offered_cost(winner_pawns: int, loser_pawns: int, offered: int, white: bool) -> int:
+    """The cheapest promotion cost of a winner's pawn that starts by taking one of the
+    loser's pieces ``offered`` (module docstring), or ``_NO_PAWN``."""
+    table = _structure_costs(winner_pawns, loser_pawns, white)[0]
+    best = _NO_PAWN
+    attacked = offered & step_targets(chess.PAWN, white, winner_pawns)
+    for square in chess.scan_forward(attacked):
+        best = min(best, 1 + table[square])
+    return best
 
 
 class PromotionSearch(ClosureSearch):
@@ -114,7 +143,10 @@ class PromotionSearch(ClosureSearch):
         white = self.winner == chess.WHITE
         units, enemy = (state[6], state[7]) if white else (state[7], state[6])
         winner_pawns, loser_pawns = state[0] & units, state[0] & enemy
-        cost = _cached_cost(winner_pawns, loser_pawns, white)
+        cost = promotion_costs(winner_pawns, loser_pawns, white)
+        offered = enemy & ~state[0] & ~state[5]
+        if offered and winner_pawns:
+            cost = min(cost, _offered_cost(winner_pawns, loser_pawns, offered, white))
         targets = _front_spans(winner_pawns, white) & loser_pawns
         distance = 0
         if targets:

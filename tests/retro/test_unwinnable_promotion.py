@@ -8,7 +8,7 @@ from retro.unwinnable import analyze
 from retro.unwinnable.closure import closure_search
 from retro.unwinnable.fastboard import from_board
 from retro.unwinnable.march import KingMarch, march_targets
-from retro.unwinnable.promotion import PromotionMarch, promotion_costs, promotion_march
+from retro.unwinnable.promotion import PromotionMarch, PromotionSearch, promotion_costs, promotion_march
 from retro.unwinnable.routines import MARCH_FIRST_NODES
 from tests.retro.test_unwinnable_march import _mates
 
@@ -22,6 +22,11 @@ LOCKED = "B1B1B3/pBpBpBp1/P1P1P1P1/8/8/8/8/k1K5 w - -"
 # Dev set, Black to win; undetermined at 200,000 nodes before. Black's c-pawn is rammed on
 # c3; it must take a white piece on b2 or d2 and promote (no pattern either).
 RAMMED = "8/1k5B/7b/8/1p1p1p1p/1PpP1P1P/2P3KN/N3b3 b - -"
+# Dev set, White to win; undetermined at 100,000 nodes. After Qxb7+ Kxb7 White's pawns are
+# rammed; Black's bishop must come to b5, where the a4-pawn takes it and opens the a-file.
+# The promotion march meets the mate in 156 positions when it counts the offered bishop,
+# and needed about 95,000 when it did not (the bishop on b5 scored like a bishop anywhere).
+OFFERED = "knQ5/1q1p4/p1pPp3/P1P1Pp2/1K3Pp1/PbB3P1/8/8 w - -"
 
 
 def _pawns(board: chess.Board, color: chess.Color) -> int:
@@ -44,6 +49,21 @@ def test_promotion_costs_count_steps_and_pawns_to_clear() -> None:
     board = chess.Board("4k3/8/8/4p3/4P3/8/8/4K3 w - -")
     assert promotion_costs(_pawns(board, B), _pawns(board, W), False) == 4 + 3
     assert promotion_costs(0, _pawns(board, B), True) > 50
+
+
+def test_an_offered_piece_lowers_the_promotion_cost() -> None:
+    # The white pawn on a4 is rammed by a5: 1 + 3 + 3 to a8 (or to take on b5, 1 + 3, then
+    # b6, b7, b8). With a black bishop on b5 the capture costs 1, then 3 steps: 4.
+    for fen, cost in (("k7/8/8/p7/P7/8/8/K7 w - -", 7), ("k7/8/8/pb6/P7/8/8/K7 w - -", 4)):
+        state = from_board(chess.Board(fen))
+        # 4: the white king's distance from a1 to a5, the black pawn in front of a4.
+        assert PromotionSearch(state, W)._score(state) == 8 * cost + 4
+
+
+def test_the_promotion_march_takes_an_offered_piece() -> None:
+    state = from_board(chess.Board(OFFERED))
+    found, line, nodes = promotion_march(state, W, 1_000)
+    assert found and _mates(OFFERED, line, W)
 
 
 def test_the_promotion_march_finds_mates_the_king_march_cannot() -> None:

@@ -23,8 +23,14 @@ real moves (:func:`retro.unwinnable.tempo.realize`) before shortening.
 
 A line of the traversal wanders (hundreds of plies in blocked positions), so a found line
 is shortened by :func:`shorten_line` before it is returned: from each position of the
-line we jump to the latest position of the line that one legal move reaches. Every jump is
-a legal move and the last position (the mate) is kept, so the result is still a helpmate.
+line we jump to the latest position of the line that one legal move reaches, or that two
+legal moves reach when that gets at least two plies further. Every jump is made of legal
+moves and the last position (the mate) is kept, so the result is still a helpmate. Why two
+moves: a wandering line is mostly detours of both sides in turn (a bishop goes to and fro
+while the other side's unit walks), and a one-move jump cannot skip a pair of moves that
+lands on a position of the line with the other side to move; the lines of the closure
+search shrink by a factor of about 2.8 (539 plies to 195 for the dev position
+``k7/p1p1p3/8/8/8/6p1/P1P1P1Pp/7K w``), for about one move generation per child.
 
 Scout (:class:`FocusedSearch`): the same best-first search on the game restricted to the
 moves of the units :func:`retro.unwinnable.focus.active_units` names, plus one waiting move
@@ -216,7 +222,9 @@ def closure_search(
 
 def shorten_line(state: State, line: list[int], generator: MoveGenerator = FAST) -> list[int]:
     """A line from ``state`` to the same final position, made of jumps between positions of
-    ``line`` (each by one legal move, to the latest position of ``line`` it reaches)."""
+    ``line``: from each position, to the latest position of ``line`` that one legal move
+    reaches, or two legal moves when they get at least two plies further than one move
+    does (module docstring)."""
     iter_legal_moves, _, play, key = generator
     index = {key(state): 0}
     replay = state
@@ -227,12 +235,22 @@ def shorten_line(state: State, line: list[int], generator: MoveGenerator = FAST)
     work = state
     i = 0
     while i < len(line):
-        best, best_move = i + 1, line[i]
+        best, jump = i + 1, [line[i]]
+        children = []
         for move in iter_legal_moves(work):
-            j = index.get(key(play(work, move)), -1)
+            child = play(work, move)
+            children.append((move, child))
+            j = index.get(key(child), -1)
             if j > best:
-                best, best_move = j, move
-        work = play(work, best_move)
-        short.append(best_move)
+                best, jump = j, [move]
+        further = best + 1  # a pair of moves must beat one move and one more ply
+        for move, child in children:
+            for second in iter_legal_moves(child):
+                j = index.get(key(play(child, second)), -1)
+                if j > further:
+                    best, further, jump = j, j, [move, second]
+        for move in jump:
+            work = play(work, move)
+        short.extend(jump)
         i = best
     return short

@@ -10,8 +10,8 @@ import chess
 import pytest
 
 from retro.unwinnable import analyze
-from retro.unwinnable.closure import ClosureSearch, closure_search
-from retro.unwinnable.fastboard import FAST, from_board, play
+from retro.unwinnable.closure import ClosureSearch, closure_search, shorten_line
+from retro.unwinnable.fastboard import FAST, State, from_board, from_move, play, to_move
 from retro.unwinnable.static import unwinnable_static
 from retro.unwinnable.tempo import PASS, realize, tempo_units
 
@@ -161,3 +161,25 @@ def test_tempo_closure_agrees_with_the_dev_labels() -> None:
                 assert not label, row["fen"]
             decided += found or complete
     assert decided >= 100
+
+
+def _final_key(state: State, line: list[int]) -> object:
+    for move in line:
+        state = play(state, move)
+    return FAST.key(state)
+
+
+def test_shorten_line_skips_a_detour_of_both_sides() -> None:
+    # Both queens take a detour (Qf3/Qf6 before Qg4/Qg5). No single move reaches a later
+    # position of the line from the one after 1. e3 e6 (Qg4 leaves Black's queen on d8),
+    # but the pair Qg4 Qg5 reaches the position after move 3: 8 plies become 6.
+    board = chess.Board()
+    line = []
+    for san in ("e3", "e6", "Qf3", "Qf6", "Qg4", "Qg5", "Nc3", "Nc6"):
+        move = board.parse_san(san)
+        line.append(from_move(move))
+        board.push(move)
+    start = from_board(chess.Board())
+    short = shorten_line(start, line)
+    assert len(short) == 6 and _final_key(start, short) == _final_key(start, line)
+    chess.Board().variation_san([to_move(move) for move in short])  # legal moves

@@ -138,14 +138,16 @@ class Mobility:
 def mobility(board: chess.Board, excluded: Mapping[chess.Square, chess.Bitboard] | None = None) -> Mobility:
     """Compute the least fixpoint of the Figure 6 rules on ``board`` (Figure 7).
 
-    ``excluded``: for kings and knights (by start square), squares their region must not
-    enter: the *move* rule gets the extra condition that the entry is not excluded. The
-    result then over-approximates the positions reached without such an entry; the caller
-    proves that every excluded entry ends the game (:mod:`retro.unwinnable.stalemate`)."""
+    ``excluded``: for kings, knights and pawns (by start square), squares their region must
+    not enter: the *move* (or *pawn move*) rule gets the extra condition that the entry is
+    not excluded. The result then over-approximates the positions reached by lines without
+    such an entry (the induction of Lemma 8 over those lines); the caller proves what the
+    excluded entries do (:mod:`retro.unwinnable.stalemate`: they end the game;
+    :mod:`retro.unwinnable.exhaustion`: the promotions, which never happen)."""
     excluded = excluded or {}
     for square in excluded:
-        if board.piece_type_at(square) not in (chess.KING, chess.KNIGHT):
-            raise ValueError(f"excluded entries only for kings and knights, not {chess.square_name(square)}")
+        if board.piece_type_at(square) not in (chess.KING, chess.KNIGHT, chess.PAWN):
+            raise ValueError(f"excluded entries only for kings, knights and pawns, not {chess.square_name(square)}")
     pieces = [
         (sq, bool(board.occupied_co[chess.WHITE] & chess.BB_SQUARES[sq]), board.piece_type_at(sq))
         for sq in chess.SquareSet(board.occupied)

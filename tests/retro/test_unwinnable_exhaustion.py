@@ -153,3 +153,33 @@ def test_the_dev_labels_agree() -> None:
                 root_cuts += 1
                 assert not label, (record["fen"], winner)
     assert applied[True] and applied[False] and root_cuts
+
+
+def test_random_lines_of_the_dev_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Property over every dev query where the rule applies: on random lines without a
+    promotion, no position from which the closure search without the rule finds a mate
+    is cut (and the sample holds both cut positions and positions with a mate)."""
+    _without_rule(monkeypatch)
+    rng = random.Random(38)
+    cut = mates = 0
+    for line in (DATA / "unwinnability-dev.jsonl").read_text().splitlines():
+        board = chess.Board(json.loads(line)["fen"])
+        for winner in (W, B):
+            ex = exhaustion(board, winner)
+            if ex is None:
+                continue
+            for _ in range(6):
+                state = from_board(board)
+                for _ in range(rng.randrange(2, 40)):
+                    moves = [m for m in FAST.iter_legal_moves(state) if not m >> 12]
+                    if not moves:
+                        break
+                    state = FAST.play(state, rng.choice(moves))
+                if not FAST.has_legal_move(state):
+                    continue
+                found, _, _, _ = ClosureSearch(state, winner, tempo=False).run(2_000)
+                mates += found
+                if ex.exhausted(state):
+                    cut += 1
+                    assert not found, FAST.key(state)
+    assert cut and mates, (cut, mates)

@@ -153,8 +153,8 @@ class ClosureSearch:
                     continue
                 if insufficient_state(child, winner):
                     continue
-                in_phase = ex is not None and phase[position_id] and not move >> 12
-                if in_phase and ex.exhausted(child):  # type: ignore[union-attr]
+                in_phase = phase[position_id] and not move >> 12
+                if in_phase and ex is not None and ex.exhausted(child):
                     continue
                 children.append((move, child, child_key, in_phase))
             if len(parent) + len(children) > limit:  # expand this position next call

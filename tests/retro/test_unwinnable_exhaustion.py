@@ -54,6 +54,20 @@ def test_the_rule_data_of_position_13() -> None:
     assert mob.region[king] == chess.BB_B8
 
 
+def test_a_doubled_pawn_never_captures() -> None:
+    # Dev set, Black cannot win: Black's h5 and h7 pawns are doubled in front of White's
+    # h2. The facing-pawn rule of the mobility fixpoint lets h5 pass h2 only if another
+    # black unit could capture h2; h7 cannot (it never leaves the h-file), so h5 stops on
+    # h3 (in the promotion-free fixpoint: in the plain one White's h-pawn promotes and every
+    # region grows to the board), and move exhaustion applies (Black's king and the b-file
+    # lock never move).
+    board = chess.Board("1k6/1P5p/BP6/pPp4p/8/8/P1P4P/7K b - -")
+    mob = promotion_free_mobility(board)
+    h5 = next(i for i, (sq, _, _) in enumerate(mob.pieces) if sq == chess.H5)
+    assert mob.region[h5] == chess.BB_H5 | chess.BB_H4 | chess.BB_H3
+    assert exhaustion(board, B) is not None
+
+
 def test_cut_positions_of_position_13() -> None:
     ex = exhaustion(chess.Board(POSITION_13_VARIANT), B)
     assert ex is not None

@@ -14,7 +14,7 @@ import pytest
 from retro.unwinnable import closure as closure_module
 from retro.unwinnable.closure import ClosureSearch, closure_search
 from retro.unwinnable.exhaustion import exhaustion, promotion_free_mobility
-from retro.unwinnable.fastboard import FAST, from_board
+from retro.unwinnable.fastboard import FAST, State, from_board
 
 W, B = chess.WHITE, chess.BLACK
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -35,6 +35,18 @@ WALLED_KING_WINNABLE = "8/3p1p1p/1p6/1P6/KP6/PP6/3P1P1P/k7 w - -"
 
 def _without_rule(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(closure_module, "exhaustion", lambda board, winner: None)
+
+
+def _random_line(state: State, rng: random.Random, plies: int) -> list[State]:
+    """The positions of a random line of at most ``plies`` moves without a promotion."""
+    line = []
+    for _ in range(plies):
+        moves = [m for m in FAST.iter_legal_moves(state) if not m >> 12]
+        if not moves:
+            break
+        state = FAST.play(state, rng.choice(moves))
+        line.append(state)
+    return line
 
 
 def test_the_rule_data_of_position_13() -> None:
@@ -136,12 +148,7 @@ def test_cut_positions_have_no_mate(fen: str, winner: chess.Color, monkeypatch: 
     rng = random.Random(fen)
     cut = 0
     for _ in range(12):
-        state = from_board(board)
-        for _ in range(rng.randrange(4, 30)):
-            moves = [m for m in FAST.iter_legal_moves(state) if not m >> 12]
-            if not moves:
-                break
-            state = FAST.play(state, rng.choice(moves))
+        for state in _random_line(from_board(board), rng, rng.randrange(4, 30)):
             if FAST.has_legal_move(state) and ex.exhausted(state):
                 cut += 1
                 found, _, _, _ = ClosureSearch(state, winner, tempo=False).run(3_000)
@@ -183,12 +190,8 @@ def test_random_lines_of_the_dev_set(monkeypatch: pytest.MonkeyPatch) -> None:
             if ex is None:
                 continue
             for _ in range(6):
-                state = from_board(board)
-                for _ in range(rng.randrange(2, 40)):
-                    moves = [m for m in FAST.iter_legal_moves(state) if not m >> 12]
-                    if not moves:
-                        break
-                    state = FAST.play(state, rng.choice(moves))
+                states = _random_line(from_board(board), rng, rng.randrange(2, 40))
+                state = states[-1] if states else from_board(board)
                 if not FAST.has_legal_move(state):
                     continue
                 found, _, _, _ = ClosureSearch(state, winner, tempo=False).run(2_000)

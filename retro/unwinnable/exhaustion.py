@@ -40,8 +40,9 @@ T is to move in X, ``n`` when S is. The *runner* p is *stopped* when either
 (b) every root pawn whose region holds r is confined, an S pawn Q stands ahead of p on
     its file (the nearest one, on square q), every root pawn whose region holds q is
     confined, and for every square c of the file from q onwards (in S's direction) at
-    most ``adv(q)`` ranks from q, ``wait(m(p) + d(c)) > supply(X) - adv(q) + |rank(c) -
-    rank(q)|``, where ``d(c)`` is 1 when c lies in the F0 region of a T unit that is
+    most ``adv(q)`` ranks from q, ``wait(m(p) + d(c) + e) > supply(X) - adv(q) + |rank(c)
+    - rank(q)|``, where e is 1 when every pawn of S is confined and 0 otherwise, and
+    ``d(c)`` is 1 when c lies in the F0 region of a T unit that is
     neither the king, nor immobile (a region of one square), nor a confined pawn (or when
     the square behind c, as seen from S, lies in such a region), and otherwise the king
     distance from T's king to c when c lies in the king's F0 region
@@ -79,8 +80,11 @@ position of the line is in the phase, so:
   q, by a move of a T unit u other than p (p never captures) standing in its region: not
   an immobile unit, not a confined pawn (it would capture); u lands on c, or, capturing
   en passant, on the square Q crossed, behind c; if u is the king, it makes at least the
-  king distance from its square in X to c moves. So T makes at least
-  ``m(p) + d(c)`` moves up to the promotion, while Q makes at most ``|rank(c) -
+  king distance from its square in X to c moves. Then u stands on the file, ahead of p
+  (p stood behind Q); if every S pawn is confined, no S unit ever captures (S's other
+  units never move), so p passes that square only after u has moved on, a move of T
+  other than p's and the capture (e = 1). So T makes at least ``m(p) + d(c) + e``
+  moves up to the promotion, while Q makes at most ``|rank(c) -
   rank(q)|`` moves before its capture and the other S pawns at most ``supply(X) -
   adv(q)``. So the inequality of (b) is false for that c.
 
@@ -195,6 +199,7 @@ class Exhaustion:
         """(b) for a runner with ``moves`` to go behind the S pawn on ``blocker``."""
         step = 8 if self.side == chess.WHITE else -8
         others = supply - self.adv[blocker]
+        extra = 0 if self.loose[self.side] else 1  # e: no S pawn ever captures
         for ranks in range(self.adv[blocker] + 1):
             c = blocker + ranks * step
             bit = chess.BB_SQUARES[c]
@@ -204,7 +209,7 @@ class Exhaustion:
                 distance = chess.square_distance(king, c)
             else:
                 continue
-            if moves + distance - late <= others + ranks:
+            if moves + distance + extra - late <= others + ranks:
                 return False
         return True
 

@@ -88,6 +88,14 @@ def test_cut_positions_of_position_13() -> None:
     # Black has pushed to d3, f3 and h4: one advance left, and a white pawn needs five moves
     # (four if Black's h4-h3 is taken at once, which costs White the king's capture).
     assert ex.exhausted(from_board(chess.Board("1k6/1P6/BP6/1P6/7p/3p1p2/3P1PKP/8 w - -")))
+    # Black's pawns on d5, f5, h4 (5 advances left: d5-d3, f5-f3, h4-h3), White's on d3,
+    # f3, h2, White to move. The h-pawn is the fastest runner: the king takes h4 on h3 at
+    # the earliest (one move; the h4 pawn's last advance is lost), steps off the h-file
+    # again (the capturer stands in front of h2, and no black pawn ever captures), and
+    # h2-h8 takes five moves: White needs 7 moves, Black must answer the first 6 and has
+    # 5 advances (the 4 of d5 and f5, and h4-h3 before the capture). Without the step off
+    # the file it would be 5 answers against 5 advances: no cut.
+    assert ex.exhausted(from_board(chess.Board("1k6/1P6/BP6/1P1p1p2/7p/3P1P2/6KP/8 w - -")))
     # The same with the black pawns still on their starting squares: no cut.
     assert not ex.exhausted(from_board(chess.Board("1k6/1P1p1p1p/BP6/1P6/8/8/3P1P1P/6K1 w - -")))
 

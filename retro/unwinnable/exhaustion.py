@@ -15,7 +15,9 @@ The *promotion-free fixpoint* F0 of the root: the mobility fixpoint
 entries of :func:`retro.unwinnable.mobility.mobility`). The *phase* is the set of positions
 reached from the root by a line without a promotion.
 
-Rule. Let the root have no castling right and no en passant capture, and let
+Rule. Let the root pass step 1 of the semi-static check
+(:func:`retro.unwinnable.static.static_applicable`: no en passant capture, and no castling
+ever), and let
 
 (1) the semi-static check (:func:`retro.unwinnable.static.unwinnable_static`) on F0 prove
     that the winner has no mate in the phase;

@@ -137,7 +137,8 @@ def check_squares(attackers: list[tuple[chess.PieceType, chess.Color, chess.Bitb
 
 
 def dead_castling_rights(board: chess.Board) -> bool:
-    """Whether every castling right of ``board`` is dead (step 1; none at all is fine)."""
+    """Whether every castling right of ``board`` is dead (step 1; none at all is fine).
+    Meaningful without an en passant capture at the root, which the caller checks first."""
     rights = board.clean_castling_rights()
     if not rights:
         return True

@@ -15,6 +15,12 @@ mate by the winner: no sequence of legal moves from the root ends in such a mate
 mate is met, the chain of parents from it back to the root is a legal line to it (the
 caller replays it).
 
+Move exhaustion (:mod:`retro.unwinnable.exhaustion`): when its rule applies at the root
+(and there are no tempo units), a child whose chain of parents holds no promotion (so it
+is in the rule's phase) and that the rule cuts is a dead-end leaf as well, and the root
+is one when the rule cuts it. The argument above still holds: a line from the root to a
+mate that meets such a child would continue from it to a mate, which the rule excludes.
+
 Tempo units (:mod:`retro.unwinnable.tempo`): when the position has units that only ever
 provide waiting moves, the traversal runs on the abstract game where they stay on their
 squares and their side may pass instead; that module proves the abstract closure has a
@@ -50,6 +56,7 @@ import heapq
 
 import chess
 
+from retro.unwinnable.exhaustion import Exhaustion, exhaustion
 from retro.unwinnable.fastboard import FAST, MoveGenerator, State, in_check, to_board
 from retro.unwinnable.focus import active_units
 from retro.unwinnable.material import insufficient_state
@@ -69,6 +76,8 @@ class ClosureSearch:
         self.generator = generator
         self.tempo = tempo
         self.units = NO_TEMPO_UNITS  # set by the first run
+        self.exhaustion: Exhaustion | None = None  # set by the first run
+        self._phase = [True]  # per position id: entered by a line without a promotion
         self.done: tuple[bool, list[int], bool] | None = None  # the final answer, once known
         # Every position entered gets an id: its parent's id and the move from it.
         self._ids: dict[object, int] = {}
@@ -83,8 +92,14 @@ class ClosureSearch:
             self.done = (state[8] != winner and in_check(state), [], True)
         elif insufficient_state(state, winner):
             self.done = (False, [], True)
-        elif self.tempo:
-            self.units = tempo_units(to_board(state))
+        else:
+            board = to_board(state)
+            if self.tempo:
+                self.units = tempo_units(board)
+            if self.exhaustive and not self.units:
+                self.exhaustion = exhaustion(board, winner)
+                if self.exhaustion is not None and self.exhaustion.exhausted(state):
+                    self.done = (False, [], True)
 
     def _play(self, position: State, move: int) -> State:
         return pass_turn(position) if move == PASS else self.generator.play(position, move)
@@ -111,13 +126,15 @@ class ClosureSearch:
         if self.done is not None:
             return *self.done, 0
         iter_legal_moves, has_legal_move, _, key = self.generator
-        winner, units, ids, parent, via, frontier = (
+        winner, units, ids, parent, via, frontier, ex, phase = (
             self.winner,
             self.units,
             self._ids,
             self._parent,
             self._via,
             self._frontier,
+            self.exhaustion,
+            self._phase,
         )
         start = len(parent)
         limit = start + node_bound
@@ -140,13 +157,18 @@ class ClosureSearch:
                         self.done = (False, [], False) if line is None else (True, line, False)
                         return *self.done, len(parent) - start
                     continue
-                if not insufficient_state(child, winner):
-                    children.append((move, child, child_key))
+                if insufficient_state(child, winner):
+                    continue
+                in_phase = phase[position_id] and not move >> 12
+                if in_phase and ex is not None and ex.exhausted(child):
+                    continue
+                children.append((move, child, child_key, in_phase))
             if len(parent) + len(children) > limit:  # expand this position next call
                 return False, [], False, len(parent) - start
             heapq.heappop(frontier)
-            for move, child, child_key in children:
+            for move, child, child_key, in_phase in children:
                 ids[child_key] = len(parent)
+                phase.append(in_phase)
                 heapq.heappush(frontier, (self._score(child), -len(parent), child))
                 parent.append(position_id)
                 via.append(move)

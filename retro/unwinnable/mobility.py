@@ -20,9 +20,10 @@ Rule (Figure 6), applied greedily until nothing changes (Figure 7): a variable i
 * *not self-capture*: P enters the square of an ally only if that ally can be cleared;
 * *facing pawns* (ours, not in the paper): for a white pawn P and a black pawn Q above it
   on the same file f, P enters a square of f on Q's rank or above only if P's region
-  leaves f, or Q's region leaves f, or a white piece other than P has a region meeting
-  Q's region; symmetrically Q enters a square of f on P's rank or below only if one of
-  the two regions leaves f or a black piece other than Q has a region meeting P's region.
+  leaves f, or Q's region leaves f, or a white unit other than P has a region meeting
+  Q's region, not counting pawns whose region lies on their own file; symmetrically Q
+  enters a square of f on P's rank or below only if one of the two regions leaves f or a
+  black unit other than Q, not such a pawn, has a region meeting P's region.
 
 Why it is sound (Lemma 8, Corollary 9): each implication is satisfied by the true
 solution of the mobility problem, so by induction on the number of plies every square a
@@ -34,7 +35,9 @@ leaves f (a capture: P then stands on a square off f, which the induction puts i
 region), Q leaves f (likewise), or Q is captured: by a white piece X on Q's square, or
 en passant by a white pawn landing on the square Q crossed in its double push; both
 squares are in Q's region (the fixpoint reaches a square two ranks away only through the
-square between), and X reached them, so by induction X's region meets Q's region. Before
+square between), and X reached them, so by induction X's region meets Q's region; and if
+X is a pawn, its capture took it from one file to another, both in its region, so that
+region does not lie on X's starting file (a pawn doubled behind Q on f never counts). Before
 any of these events P is below Q's current square, which is on or below Q's starting
 rank, so P has not reached that rank. Each event happens at an earlier ply than P's
 arrival, so the induction of Lemma 8 applies to the implication as to the paper's.
@@ -138,14 +141,16 @@ class Mobility:
 def mobility(board: chess.Board, excluded: Mapping[chess.Square, chess.Bitboard] | None = None) -> Mobility:
     """Compute the least fixpoint of the Figure 6 rules on ``board`` (Figure 7).
 
-    ``excluded``: for kings and knights (by start square), squares their region must not
-    enter: the *move* rule gets the extra condition that the entry is not excluded. The
-    result then over-approximates the positions reached without such an entry; the caller
-    proves that every excluded entry ends the game (:mod:`retro.unwinnable.stalemate`)."""
+    ``excluded``: for kings, knights and pawns (by start square), squares their region must
+    not enter: the *move* (or *pawn move*) rule gets the extra condition that the entry is
+    not excluded. The result then over-approximates the positions reached by lines without
+    such an entry (the induction of Lemma 8 over those lines); the caller proves what the
+    excluded entries do (:mod:`retro.unwinnable.stalemate`: they end the game;
+    :mod:`retro.unwinnable.exhaustion`: the promotions, which never happen)."""
     excluded = excluded or {}
     for square in excluded:
-        if board.piece_type_at(square) not in (chess.KING, chess.KNIGHT):
-            raise ValueError(f"excluded entries only for kings and knights, not {chess.square_name(square)}")
+        if board.piece_type_at(square) not in (chess.KING, chess.KNIGHT, chess.PAWN):
+            raise ValueError(f"excluded entries only for kings, knights and pawns, not {chess.square_name(square)}")
     pieces = [
         (sq, bool(board.occupied_co[chess.WHITE] & chess.BB_SQUARES[sq]), board.piece_type_at(sq))
         for sq in chess.SquareSet(board.occupied)
@@ -189,12 +194,16 @@ def mobility(board: chess.Board, excluded: Mapping[chess.Square, chess.Bitboard]
         enemy_uncleared = stuck  # squares of uncleared pieces of colour c (pawn pushes onto them fail)
         # Facing pawns: the squares a pawn may not enter yet (see the module docstring).
         not_past = [0] * n
+        on_file = [  # pawns that have never left their file: they never capture
+            t == chess.PAWN and not region[k] & ~chess.BB_FILES[chess.square_file(sq)]
+            for k, (sq, _, t) in enumerate(pieces)
+        ]
         for i, j, beyond in facing:
             file_mask = chess.BB_FILES[chess.square_file(pieces[i][0])]
             if region[i] & ~file_mask or region[j] & ~file_mask:
                 continue
             color = pieces[i][1]
-            if any(k != i and pieces[k][1] == color and region[k] & region[j] for k in range(n)):
+            if any(k != i and pieces[k][1] == color and region[k] & region[j] and not on_file[k] for k in range(n)):
                 continue
             not_past[i] |= beyond
         for i, (sq, c, t) in enumerate(pieces):

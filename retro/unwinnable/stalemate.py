@@ -55,8 +55,8 @@ and have a legal move m to C.
   so the entry is certified for F(T). In C: O's non-king units are all fixed (a), stand on
   their squares (P satisfies F(T); the one on s, if any, is gone), and have no legal move
   (b: a push is blocked, a capture needs a c unit on the target, and the only c unit not
-  in its region is X, on s; no en passant, since m is not a pawn move; castling rights are
-  excluded by the caller, :func:`retro.unwinnable.static.static_applicable`). O's king
+  in its region is X, on s; no en passant, since m is not a pawn move; no castling, whose
+  path a fixed unit blocks, :func:`retro.unwinnable.static.static_applicable`). O's king
   stands on some k of (c) (k is in its region; in C no unit shares its square; a king on s
   is never next to the other king) and each of its steps is barred: onto a fixed O unit;
   onto a square attacked by c whatever else stands where (step attacks are not blocked,
@@ -228,7 +228,7 @@ def _discovered(facts: _Facts, c: chess.Color, k: chess.Square, origins: chess.B
 
 def stalemate_mobility(board: chess.Board) -> Mobility:
     """F(T) for the verified T computed as in the module docstring. The caller must check
-    :func:`retro.unwinnable.static.static_applicable` (no castling right, no en passant)."""
+    :func:`retro.unwinnable.static.static_applicable` (no en passant, dead castling rights)."""
     excluded = {
         square: chess.BB_ALL & ~chess.BB_SQUARES[square] for square in chess.SquareSet(board.kings | board.knights)
     }

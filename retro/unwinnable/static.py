@@ -4,8 +4,9 @@ Rule: given the mobility regions of :func:`retro.unwinnable.mobility.mobility` (
 over-approximation of where each piece can ever stand, Lemma 8 / Corollary 9), the
 position is unwinnable for ``winner`` when
 
-1. no castling right and no (pseudo-legal) en passant capture exist (otherwise: no
-   answer; Lemma 8 does not cover them);
+1. no (pseudo-legal) en passant capture exists, and every castling right is *dead*: some
+   square between its king and its rook holds a unit with C = 0 (otherwise: no answer;
+   Lemma 8 does not cover them);
 2. no pawn of the winner can reach its last rank (otherwise: no answer);
 3. no square s of the loser king's region is both attacked by a possible checker
    (:func:`check_squares`: a winner knight or slider from its ``att-region``, or a winner
@@ -64,6 +65,13 @@ cleared (C = 0) still stand on their squares, and no winner pawn has promoted (s
 So a mate on s needs ``blockers(s) + cover(s) >= |orth(s)|``; step 3 proves no such s
 exists.
 
+Dead castling rights (an extension of step 1; the paper requires none at all). The
+fixpoint never models castling, so by Lemma 8 it over-approximates the positions of every
+line without a castling move. Along such a line every unit with C = 0 stands on its
+square, so every castling path keeps a unit on it and the next move is no castling either
+(castling needs the squares between king and rook empty): by induction no line has a
+castling move, and the fixpoint covers every reachable position, as without the rights.
+
 Choice left open by the paper's text: ``blockers(s)`` excludes the loser's *king* (it
 stands on s and cannot block its own neighbour).
 """
@@ -74,7 +82,14 @@ import chess
 
 from retro.unwinnable.mobility import ORTHOGONAL_NEIGHBOURS, Mobility, mobility, step_targets
 
-__all__ = ["static_applicable", "unwinnable_static", "cover_weight", "check_squares", "MAX_COVER"]
+__all__ = [
+    "static_applicable",
+    "dead_castling_rights",
+    "unwinnable_static",
+    "cover_weight",
+    "check_squares",
+    "MAX_COVER",
+]
 
 #: Most squares of orth(s) one piece of the type can attack at once (pawn: see cover_weight).
 MAX_COVER: dict[chess.PieceType, int] = {
@@ -121,13 +136,29 @@ def check_squares(attackers: list[tuple[chess.PieceType, chess.Color, chess.Bitb
     return checks
 
 
+def dead_castling_rights(board: chess.Board) -> bool:
+    """Whether every castling right of ``board`` is dead (step 1; none at all is fine).
+    Meaningful without an en passant capture at the root, which the caller checks first."""
+    rights = board.clean_castling_rights()
+    if not rights:
+        return True
+    mob = mobility(board)
+    fixed = 0
+    for (square, _, _), cleared in zip(mob.pieces, mob.cleared, strict=True):
+        if not cleared:
+            fixed |= chess.BB_SQUARES[square]
+    for rook in chess.SquareSet(rights):
+        king = board.king(chess.WHITE if rook < 8 else chess.BLACK)
+        if king is None or not chess.between(king, rook) & fixed:
+            return False
+    return True
+
+
 def static_applicable(board: chess.Board) -> bool:
-    """Step 1: the check answers only without castling rights and en passant."""
-    if board.castling_rights:
-        return False
+    """Step 1: the check answers only without en passant and with dead castling rights."""
     if board.ep_square is not None and board.has_pseudo_legal_en_passant():
         return False
-    return True
+    return dead_castling_rights(board)
 
 
 def unwinnable_static(board: chess.Board, winner: chess.Color, mob: Mobility | None = None) -> bool:

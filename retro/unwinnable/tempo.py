@@ -1,7 +1,8 @@
 """Tempo units: pieces that only ever provide waiting moves, searched as a "pass".
 
 Rule. Let M be the mobility fixpoint of the position (:mod:`retro.unwinnable.mobility`;
-no castling right, no en passant capture at the root). A non-pawn unit U of colour X with
+no en passant capture at the root, only dead castling rights,
+:func:`retro.unwinnable.static.static_applicable`). A non-pawn unit U of colour X with
 region R (its squares in M) is a *tempo unit* when
 
 (0) R has at least two squares;
@@ -46,7 +47,7 @@ and it leads to the image of the real result.
   check from the king's position and no X piece is ever pinned to it.
 
 The legality of another unit's move depends only on occupation and on those attacks, and
-castling is absent, so the claim holds. A real move of U maps to a pass: it is legal only
+no castling ever happens (dead rights), so the claim holds. A real move of U maps to a pass: it is legal only
 when X is not in check (in check it would have to capture the checker, interpose or be
 the king's escape, all excluded above). Conversely, when X is not in check U has a legal
 move: U stands on some u in R, R is connected by U's steps (the flood fill of its region
@@ -120,7 +121,7 @@ NO_TEMPO_UNITS = TempoUnits((0, 0))
 
 def tempo_units(board: chess.Board) -> TempoUnits:
     """The units satisfying (0)-(iv) of the module docstring (none when the mobility
-    fixpoint does not apply: castling rights or an en passant capture)."""
+    fixpoint does not apply: live castling rights or an en passant capture)."""
     if not static_applicable(board):
         return NO_TEMPO_UNITS
     mob = mobility(board)

@@ -69,9 +69,11 @@ nodes, while they took 30 to 45% of those queries' nodes). Three rules follow:
    budget the routine stays complete (the closure search alone is: the reachable positions
    are finitely many).
 3. In the last round (the closure search takes all that remains), the scouts run first,
-   each with at most a ``LAST_SCOUT_SHARE``-th of the remaining budget. Otherwise no scout
-   ran at all when the budget ended inside the first round (below about 105k nodes), where
-   a mate the king or promotion march finds in a few thousand positions was out of reach.
+   each with at most a ``LAST_SCOUT_SHARE``-th of the remaining budget: the share of the
+   other rounds, a ``SCOUT_SHARE``-th of the closure search's, so the closure search keeps
+   at least two thirds. Before, no scout ran at all when the budget ended inside the first
+   round (below about 105k nodes), where a mate the king or promotion march finds in a few
+   thousand positions was out of reach.
 """
 
 from __future__ import annotations
@@ -109,7 +111,7 @@ PROMOTION_FIRST_SHARE = 50
 SCOUT_SHARE = 4
 PRE_CLOSURE_SHARE = 2 * CLOSURE_FROM
 ITERATION_SHARE = 4
-LAST_SCOUT_SHARE = 6
+LAST_SCOUT_SHARE = SCOUT_SHARE + 2
 Result = tuple[str, list[int], int, str]
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))

@@ -26,26 +26,54 @@ found, an iteration ends without a cut (unwinnable, see the argument in
 :mod:`retro.unwinnable.helpmate`), or the total ``max_nodes`` budget is spent
 (undetermined). An iteration whose only cuts are hits on entries of earlier iterations is
 repeated once at the same depth with an empty table, so that completeness never rests on
-stale entries. From depth ``CLOSURE_FROM`` on, every ``CLOSURE_EVERY`` depths a closure search
-(:mod:`retro.unwinnable.closure`, our addition), resumed where it stopped, gets a doubling
-node bound to exhaust the reachable positions outright; when the next doubling would not fit in the
-budget, this closure search takes all that remains (blocked positions are decided by the
-closure, not by the iterations). Once, at depth ``CLOSURE_FROM``, the semi-static check runs
-again on the position after the forced moves, with the king and knight moves that stalemate
-excluded from the mobility fixpoint (:mod:`retro.unwinnable.stalemate`; too costly for the
-positions the first iterations answer), and then the focused closure search
-(:class:`retro.unwinnable.closure.FocusedSearch`, at most ``SCOUT_NODES`` positions) looks for
-a long helpmate among the moves of the units near the loser's king. If the first closure
-search (at the same depth) does not decide either, two more scouts start: the king march
-(:mod:`retro.unwinnable.march`: the kings travel to a mating pattern) and the promotion
-march (:mod:`retro.unwinnable.promotion`: a pawn of the winner promotes first, then the
-king march). The king march gets ``MARCH_FIRST_NODES`` positions then, the promotion march
-a ``PROMOTION_FIRST_SHARE``-th of ``max_nodes`` (it is the costlier bet: it runs on every
-position where the winner has a pawn), and after every later closure search each gets a
-``SCOUT_SHARE``-th of that search's bound, going on where it stopped: their share grows
-with the query's budget, and a query the closure search decides early pays little for
-them (the last closure search takes all that is left, so none is left for them after it).
-The scouts only find lines; they prove nothing.
+stale entries. From depth ``CLOSURE_FROM`` on the closure search (:mod:`retro.unwinnable.closure`, our
+addition) runs in rounds, resumed where it stopped, with a doubling node bound (from
+``CLOSURE_FIRST_BOUND``) to exhaust the reachable positions outright; when the next doubling
+would not fit in the budget, this closure search takes all that remains (blocked positions
+are decided by the closure, not by the iterations). Once, at depth ``CLOSURE_FROM``, the
+semi-static check runs again on the position after the forced moves, with the king and
+knight moves that stalemate excluded from the mobility fixpoint
+(:mod:`retro.unwinnable.stalemate`; too costly for the positions the first iterations
+answer), and then the focused closure search (:class:`retro.unwinnable.closure.FocusedSearch`,
+at most ``SCOUT_NODES`` positions) looks for a long helpmate among the moves of the units
+near the loser's king. Each round's closure search is followed by two scouts: the king
+march (:mod:`retro.unwinnable.march`: the kings travel to a mating pattern) and the
+promotion march (:mod:`retro.unwinnable.promotion`: a pawn of the winner promotes first,
+then the king march). In the first round the king march gets ``MARCH_FIRST_NODES``
+positions, the promotion march a ``PROMOTION_FIRST_SHARE``-th of ``max_nodes`` (it is the
+costlier bet: it runs on every position where the winner has a pawn); in each later round
+each gets a ``SCOUT_SHARE``-th of that round's closure bound, going on where it stopped:
+their share grows with the query's budget, and a query the closure search decides early
+pays little for them. The scouts only find lines; they prove nothing.
+
+How the budget is divided once a query is hard (the schedule decides only how nodes are
+spent, never a verdict: "unwinnable" still comes only from an iteration without cut, a
+complete closure search or a semi-static check). A query that reaches the closure search
+has no helpmate the first ``CLOSURE_FROM`` iterations could find; on such queries the
+closure search decides most, the scouts most of the rest, and the deeper iterations few (on
+the dev set at 1M nodes: of the 217 queries that reached the closure search, iterations of
+depth 5 and more decided 3, two of which the closure search alone decides within 125k
+nodes, while they took 30 to 45% of those queries' nodes). Three rules follow:
+
+1. Before the closure search starts, an iteration gets at most a ``PRE_CLOSURE_SHARE``-th
+   of ``max_nodes`` (besides ``bound(d)``), so the first ``CLOSURE_FROM`` iterations never
+   take more than half of a small budget; from 80k nodes up (the default is 1M) the cap is
+   above ``bound(d)`` and changes nothing, so the positions the early iterations answer
+   (nearly all Lichess positions) are searched exactly as before.
+2. Once the closure search has started, the next iteration runs only when the closure
+   search alone has spent at least ``ITERATION_SHARE`` times what the iterations have spent
+   since it started, that iteration's bound included; otherwise another round (closure
+   search and scouts) comes first. The iterations keep a fixed share instead of two depths
+   per round (about half of the first rounds' nodes): they still deepen, so a helpmate out
+   of the closure search's reach is still found with a large budget, and with an unlimited
+   budget the routine stays complete (the closure search alone is: the reachable positions
+   are finitely many).
+3. In the last round (the closure search takes all that remains), the scouts run first,
+   each with at most a ``LAST_SCOUT_SHARE``-th of the remaining budget: the share of the
+   other rounds, a ``SCOUT_SHARE``-th of the closure search's, so the closure search keeps
+   at least two thirds. Before, no scout ran at all when the budget ended inside the first
+   round (below about 105k nodes), where a mate the king or promotion march finds in a few
+   thousand positions was out of reach.
 """
 
 from __future__ import annotations
@@ -76,12 +104,14 @@ QUICK_DEPTH = 9
 QUICK_NODES = 5_000
 LAZY_NODES = 30
 CLOSURE_FROM = 4
-CLOSURE_EVERY = 2
 CLOSURE_FIRST_BOUND = 20_000
 SCOUT_NODES = 50_000
 MARCH_FIRST_NODES = 20_000
 PROMOTION_FIRST_SHARE = 50
 SCOUT_SHARE = 4
+PRE_CLOSURE_SHARE = 2 * CLOSURE_FROM
+ITERATION_SHARE = 4
+LAST_SCOUT_SHARE = SCOUT_SHARE + 2
 Result = tuple[str, list[int], int, str]
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
@@ -239,6 +269,63 @@ def _mostly_rammed(state: State) -> bool:
     return rammed > 0 and 2 * rammed >= chess.popcount(pawns)
 
 
+class _ClosureRounds:
+    """The closure search and the two scouts after it, in rounds (see the module docstring).
+    ``nodes``: all the nodes they spent; ``closure_nodes``: the closure search's alone."""
+
+    def __init__(self, state: State, winner: chess.Color, generator: MoveGenerator, max_nodes: int) -> None:
+        self.state, self.winner, self.generator, self.max_nodes = state, winner, generator, max_nodes
+        self.closure = ClosureSearch(state, winner, generator)
+        self.bound = CLOSURE_FIRST_BOUND
+        self.closure_nodes = 0
+        self.nodes = 0
+        self.scouts: list[tuple[KingMarch | PromotionMarch, str, int]] = []  # (scout, its name, its first share)
+
+    def run(self, remaining: int) -> tuple[str, list[int], str] | None:
+        """One round within ``remaining`` nodes; the verdict (status, line, reason) if the
+        closure search or a scout decided."""
+        first = not self.scouts
+        if first:
+            self.scouts = [
+                (KingMarch(self.state, self.winner, self.generator), "king march", MARCH_FIRST_NODES),
+                (
+                    PromotionMarch(self.state, self.winner, self.generator),
+                    "promotion march",
+                    self.max_nodes // PROMOTION_FIRST_SHARE,
+                ),
+            ]
+        later_share = self.bound // SCOUT_SHARE
+        before = self.nodes
+        if remaining < 3 * self.bound:  # the last round (rule 3): the scouts, then all that is left
+            outcome = self._scouts(first, remaining, later_share, LAST_SCOUT_SHARE)
+            return outcome or self._closure(remaining - (self.nodes - before))
+        outcome = self._closure(self.bound)
+        return outcome or self._scouts(first, remaining - (self.nodes - before), later_share, 1)
+
+    def _closure(self, node_bound: int) -> tuple[str, list[int], str] | None:
+        found, line, complete, used = self.closure.run(node_bound)
+        self.closure_nodes += used
+        self.nodes += used
+        if found:
+            return "winnable", line, "closure search"
+        if complete:
+            return "unwinnable", [], "closure search"
+        self.bound *= 2
+        return None
+
+    def _scouts(self, first: bool, remaining: int, later_share: int, cap: int) -> tuple[str, list[int], str] | None:
+        """Each scout gets its share (the first or ``later_share``), at most a ``cap``-th of
+        what remains."""
+        for scout, name, first_share in self.scouts:
+            spend = min(first_share if first else later_share, remaining // cap)
+            found, line, used = scout.run(spend) if spend > 0 else (False, [], 0)
+            self.nodes += used
+            remaining -= used
+            if found:
+                return "winnable", line, name
+        return None
+
+
 def full_routine(
     state: State, winner: chess.Color, *, max_nodes: int, generator: MoveGenerator = FAST, compiled: bool = False
 ) -> Result:
@@ -258,57 +345,62 @@ def full_routine(
         search = CompiledHelpmateSearch(winner)
     else:
         search = HelpmateSearch(winner, generator)
-    closure = ClosureSearch(state, winner, generator)
-    closure_nodes = 0
-    closure_bound = CLOSURE_FIRST_BOUND
-    scouts: list[tuple[KingMarch | PromotionMarch, str, int]] = []  # (scout, its name, its first share)
+    rounds: _ClosureRounds | None = None
+    focused_nodes = 0
+    iteration_nodes_before = 0  # the iterations' nodes when the closure search started
+
+    def spent() -> int:
+        return search.nodes + focused_nodes + (rounds.nodes if rounds else 0)
+
+    def closure_round() -> Result | None:
+        assert rounds is not None
+        outcome = rounds.run(max_nodes - spent())
+        return (outcome[0], outcome[1], spent(), outcome[2]) if outcome else None
+
     depth = 1
-    while search.nodes + closure_nodes < max_nodes:
-        node_bound = min(bound(depth), max_nodes - search.nodes - closure_nodes)
+    while spent() < max_nodes:
+        node_bound = bound(depth)
+        if rounds is None:  # rule 1
+            node_bound = min(node_bound, max(1, max_nodes // PRE_CLOSURE_SHARE))
+        else:  # rule 2: closure rounds first, until the iterations' share allows this one
+            while rounds.closure_nodes < ITERATION_SHARE * (search.nodes - iteration_nodes_before + node_bound):
+                before = spent()
+                if before >= max_nodes:
+                    break
+                result = closure_round()
+                if result:
+                    return result
+                if spent() == before:  # nothing fitted in the budget left
+                    break
+            if spent() >= max_nodes:
+                break
+        node_bound = min(node_bound, max_nodes - spent())
         if search.search(state, depth, node_bound):
-            return "winnable", search.line, search.nodes + closure_nodes, "search"
+            return "winnable", search.line, spent(), "search"
         if not search.cut:
-            return "unwinnable", [], search.nodes + closure_nodes, "exhaustive search"
+            return "unwinnable", [], spent(), "exhaustive search"
         if not static_checked:
             static_checked = True
             if unwinnable_static(to_board(state), winner):
-                return "unwinnable", [], search.nodes, "semi-static"
+                return "unwinnable", [], spent(), "semi-static"
         if not search.cut_limit:
             # Only stale transposition hits: redo this depth from an empty table.
             search.clear_table()
             continue
         if depth == CLOSURE_FROM:
             if unwinnable_without_stalemates(to_board(advance_forced(state, generator=generator)[0]), winner):
-                return "unwinnable", [], search.nodes + closure_nodes, "semi-static without stalemates"
-            spend = max(0, min(SCOUT_NODES, max_nodes - search.nodes - closure_nodes))
-            found, line, used = focused_search(state, winner, spend, generator) if spend else (False, [], 0)
-            closure_nodes += used
+                return "unwinnable", [], spent(), "semi-static without stalemates"
+            spend = max(0, min(SCOUT_NODES, max_nodes - spent()))
+            found, line, focused_nodes = focused_search(state, winner, spend, generator) if spend else (False, [], 0)
             if found:
-                return "winnable", line, search.nodes + closure_nodes, "focused closure search"
-        if depth >= CLOSURE_FROM and depth % CLOSURE_EVERY == 0:
-            remaining = max_nodes - search.nodes - closure_nodes
-            # The last closure search that fits takes the whole remaining budget.
-            spend = remaining if remaining < 3 * closure_bound else closure_bound
-            found, line, complete, used = closure.run(spend)
-            closure_nodes += used
-            if found:
-                return "winnable", line, search.nodes + closure_nodes, "closure search"
-            if complete:
-                return "unwinnable", [], search.nodes + closure_nodes, "closure search"
-            closure_bound *= 2
-            if depth == CLOSURE_FROM:
-                scouts = [
-                    (KingMarch(state, winner, generator), "king march", MARCH_FIRST_NODES),
-                    (PromotionMarch(state, winner, generator), "promotion march", max_nodes // PROMOTION_FIRST_SHARE),
-                ]
-            for scout, name, first_share in scouts:
-                share = first_share if depth == CLOSURE_FROM else spend // SCOUT_SHARE
-                scout_spend = max(0, min(share, max_nodes - search.nodes - closure_nodes))
-                found, line, used = scout.run(scout_spend) if scout_spend else (False, [], 0)
-                closure_nodes += used
-                if found:
-                    return "winnable", line, search.nodes + closure_nodes, name
+                return "winnable", line, spent(), "focused closure search"
+            rounds = _ClosureRounds(state, winner, generator, max_nodes)
+            iteration_nodes_before = search.nodes
+            if spent() < max_nodes:
+                result = closure_round()
+                if result:
+                    return result
         depth += 1
     if not static_checked and unwinnable_static(to_board(state), winner):
-        return "unwinnable", [], search.nodes + closure_nodes, "semi-static"
-    return "undetermined", [], search.nodes + closure_nodes, "node budget exhausted"
+        return "unwinnable", [], spent(), "semi-static"
+    return "undetermined", [], spent(), "node budget exhausted"

@@ -42,9 +42,10 @@ any of these events P is below Q's current square, which is on or below Q's star
 rank, so P has not reached that rank. Each event happens at an earlier ply than P's
 arrival, so the induction of Lemma 8 applies to the implication as to the paper's.
 The rules ignore pins, checks by distant pieces and the
-turn order, which only makes the result larger (admissible). The argument needs that no
-castling right and no en passant capture exist: callers (:mod:`retro.unwinnable.static`)
-check that before using the result.
+turn order, which only makes the result larger (admissible). The argument covers the
+lines without castling and needs no en passant capture at the root: callers check both
+(:func:`retro.unwinnable.static.static_applicable`: no en passant capture, and only dead
+castling rights, which no line can use).
 
 The fixpoint is the *least* one of monotone rules, hence independent of the order in
 which variables are activated; we flood-fill each piece's region to saturation before

@@ -125,10 +125,7 @@ def promotion_free_mobility(board: chess.Board) -> Mobility:
 
 def _promotable(region: chess.Bitboard, color: chess.Color, mob: Mobility) -> bool:
     """Whether a pawn of ``color`` with this F0 region is promotable (module docstring)."""
-    fixed = 0
-    for (square, _, _), cleared in zip(mob.pieces, mob.cleared, strict=True):
-        if not cleared:
-            fixed |= chess.BB_SQUARES[square]
+    fixed = mob.fixed[0] | mob.fixed[1]
     for q in chess.SquareSet(region & _RANK_BEFORE_LAST[color]):
         front = q + 8 if color == chess.WHITE else q - 8
         if not fixed & chess.BB_SQUARES[front]:

@@ -55,6 +55,7 @@ re-evaluating C and R, which reaches the same fixpoint with far fewer rounds.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 
 import chess
@@ -137,6 +138,16 @@ class Mobility:
     region: tuple[chess.Bitboard, ...]
     cleared: tuple[bool, ...]
     reached: tuple[chess.Bitboard, chess.Bitboard]  # indexed by colour (False=black, True=white)
+
+    @functools.cached_property
+    def fixed(self) -> tuple[chess.Bitboard, chess.Bitboard]:
+        """Per colour (indexed like ``reached``): the squares of the units never cleared
+        (C = 0), which stand there in every position the fixpoint covers."""
+        fixed = [0, 0]
+        for (square, color, _), cleared in zip(self.pieces, self.cleared, strict=True):
+            if not cleared:
+                fixed[color] |= chess.BB_SQUARES[square]
+        return fixed[0], fixed[1]
 
 
 def mobility(board: chess.Board, excluded: Mapping[chess.Square, chess.Bitboard] | None = None) -> Mobility:

@@ -142,14 +142,10 @@ def dead_castling_rights(board: chess.Board) -> bool:
     rights = board.clean_castling_rights()
     if not rights:
         return True
-    mob = mobility(board)
-    fixed = 0
-    for (square, _, _), cleared in zip(mob.pieces, mob.cleared, strict=True):
-        if not cleared:
-            fixed |= chess.BB_SQUARES[square]
+    fixed = mobility(board).fixed
     for rook in chess.SquareSet(rights):
         king = board.king(chess.WHITE if rook < 8 else chess.BLACK)
-        if king is None or not chess.between(king, rook) & fixed:
+        if king is None or not chess.between(king, rook) & (fixed[0] | fixed[1]):
             return False
     return True
 

@@ -126,10 +126,7 @@ def tempo_units(board: chess.Board) -> TempoUnits:
         return NO_TEMPO_UNITS
     mob = mobility(board)
     units = list(zip(mob.pieces, mob.region, strict=True))
-    walls = [0, 0]  # per colour: squares of the units never cleared (C = 0), occupied for good
-    for ((square, color, _), _), cleared in zip(units, mob.cleared, strict=True):
-        if not cleared:
-            walls[color] |= chess.BB_SQUARES[square]
+    walls = mob.fixed  # per colour: squares of the units never cleared (C = 0), occupied for good
     reach = [wall_reach(t, c, region, walls[c]) for (_, c, t), region in units]
     lines = [wall_reach(t, c, region, walls[0] | walls[1]) for (_, c, t), region in units]
     king_zone = [0, 0]  # per colour: the king's region and the squares next to it

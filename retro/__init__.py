@@ -7,11 +7,10 @@ fast)::
     >>> print(retro.check("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNB w Qkq - 0 1").status)
     illegal
 
-``check``, ``prove``, ``last_moves``, ``unwinnable``, ``is_dead``, ``verify_cage`` and
-``revmoves`` return the frozen verdict dataclasses (``retro.unwinnable`` and
-``retro.revmoves`` are also submodules, callable as those functions:
-:mod:`retro.callable_module`); budgets (``max_nodes``,
-``time_limit``) are keyword-only. Shared primitives live in this package
+``check``, ``prove``, ``last_moves``, ``winnability``, ``is_dead``, ``verify_cage``,
+``retractions`` and ``shortest_proof_games`` return the frozen verdict dataclasses; budgets
+(``max_nodes``, ``time_limit``) are keyword-only. No API function has the name of a
+submodule, so ``retro.NAME`` means one thing whatever has been imported. Shared primitives live in this package
 (:mod:`retro.position`, :mod:`retro.rules`, :mod:`retro.revmoves`, ...); the
 orchestrating modules build on them and on the sibling packages ``proofkernel``,
 ``astar`` and ``cages``. The command-line tool is :mod:`retro.cli`.
@@ -23,7 +22,16 @@ from typing import Any
 
 __version__ = "0.1.0"
 
-__all__ = ["check", "prove", "last_moves", "unwinnable", "is_dead", "verify_cage", "revmoves"]
+__all__ = [
+    "check",
+    "prove",
+    "last_moves",
+    "winnability",
+    "is_dead",
+    "verify_cage",
+    "retractions",
+    "shortest_proof_games",
+]
 
 
 def __getattr__(name: str) -> Any:

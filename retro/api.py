@@ -1,44 +1,70 @@
 """The Python API: one function per question, each returning the library's frozen
-verdict dataclass (the value ``retro COMMAND --json`` prints, as ``as_dict()`` where the
-verdict has one).
+verdict dataclass, whose ``as_dict()`` is the record ``retro COMMAND --json`` prints.
 
-Positions are FEN strings (4 to 6 fields) or ``chess.Board`` objects; boards for
-``last_moves`` and ``verify_cage`` are piece placements. Budgets are keyword-only:
-``max_nodes`` everywhere a search runs and ``time_limit`` (seconds) where the search
-can stop on time; running out of budget gives the "unknown"/"undetermined" status,
-never an exception. Invalid input raises :class:`retro.position.InvalidFenError` (a
+These functions are the one request model behind every door (DESIGN.md, "One request
+model"): the CLI's single calls and batch lines, and through them the HTTP API, call
+them with the position as the user wrote it and the command's own options, so one
+question gets one answer whichever door it comes in by. Each reads its position with
+the same parser (:func:`read_position`, :func:`retro.spg.parse_problem`,
+:func:`retro.lastmove.problem.read_problem`): a full FEN's fields are the user's
+statement, and a castling or en-passant field that cannot be true of the board is
+refused (``ValueError``) by the commands that answer about the position, and judged
+(illegal) by those that judge legality (``check``, ``prove``).
+
+Positions are FEN strings (4 to 6 fields) or ``chess.Board`` objects (read as their
+FEN); ``last_moves`` also takes a bare placement, ``verify_cage`` and
+``shortest_proof_games`` a placement or a FEN. Budgets are keyword-only: ``max_nodes``
+everywhere a search runs and ``time_limit`` (seconds) where the search can stop on
+time; running out of budget gives the "unknown"/"undetermined" status, never an
+exception. Invalid input raises :class:`retro.position.InvalidFenError` (a
 ``ValueError``) with a message a user understands.
 
-Every import of a search module happens inside the function that needs it, so that
-``import retro`` stays fast (:mod:`retro` exposes these functions lazily).
+The names are not those of submodules (``retro.unwinnable`` is the package of the
+unwinnability searches, ``retro.winnability`` the question), so ``retro.NAME`` means
+one thing whatever has been imported. Every import of a search module happens inside
+the function that needs it, so that ``import retro`` stays fast (:mod:`retro` exposes
+these functions lazily).
 """
 
 from __future__ import annotations
 
-import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import chess
 
-from retro.position import Position, parse_board, parse_fen
+from retro.position import Position, parse_board, parse_fen, require_stated_fields
 
 if TYPE_CHECKING:
     from cages.verify import CageVerdict
     from retro.lastmove.solver import LastMoveVerdict
     from retro.proofgame import ProofGameVerdict
-    from retro.revmoves import Retraction
+    from retro.revmoves import RevmovesVerdict
     from retro.rules import StaticVerdict
+    from retro.spg import SpgVerdict
     from retro.unwinnable import DeadVerdict, UnwinnabilityVerdict
 
-__all__ = ["check", "prove", "last_moves", "unwinnable", "is_dead", "verify_cage", "revmoves", "Retractions"]
+__all__ = [
+    "check",
+    "prove",
+    "last_moves",
+    "winnability",
+    "is_dead",
+    "verify_cage",
+    "retractions",
+    "shortest_proof_games",
+    "read_position",
+]
 
 _COLORS = {"white": chess.WHITE, "w": chess.WHITE, "black": chess.BLACK, "b": chess.BLACK}
 
 
-def _position(fen: str | chess.Board, *, valid: bool = False) -> Position:
-    if isinstance(fen, chess.Board):
-        return parse_fen(fen.fen(), valid=valid)
-    return parse_fen(fen, require_kings=valid, valid=valid)
+def read_position(fen: str | chess.Board, *, valid: bool = False) -> Position:
+    """The position of a request: a FEN (4 to 6 fields) or a ``chess.Board`` (its FEN).
+    ``valid``: a position the command plays moves on, so it must be one
+    (:func:`retro.position.require_valid`) with castling and en-passant fields that can
+    be true (:func:`retro.position.require_stated_fields`)."""
+    text = fen.fen() if isinstance(fen, chess.Board) else fen
+    return parse_fen(text, require_kings=valid, valid=valid)
 
 
 def _placement(board: str | chess.Board) -> chess.Board:
@@ -59,7 +85,7 @@ def check(fen: str | chess.Board) -> StaticVerdict:
     ``rule`` and ``reason``, or ``unknown`` (no static objection)."""
     from retro.rules import check_static
 
-    return check_static(_position(fen))
+    return check_static(read_position(fen))
 
 
 def prove(
@@ -73,10 +99,14 @@ def prove(
     """Legality (``retro proofgame``): ``legal`` with a proof game replayed by
     python-chess (``proof``: SAN moves), ``illegal`` with the ``reason``, or ``unknown``
     when the budget ran out. ``init``: search from that position instead of the start."""
+    import dataclasses
+
     from retro.proofgame import prove as prove_board
 
-    start = _position(init, valid=True).clocked_board() if init is not None else None
-    return prove_board(_position(fen).board, max_nodes=max_nodes, time_limit=time_limit, seed=seed, init=start)
+    position = read_position(fen)
+    start = read_position(init, valid=True).clocked_board() if init is not None else None
+    verdict = prove_board(position.board, max_nodes=max_nodes, time_limit=time_limit, seed=seed, init=start)
+    return dataclasses.replace(verdict, fen=_as_given(fen))
 
 
 def last_moves(
@@ -108,24 +138,35 @@ def last_moves(
     )
 
 
-def unwinnable(
-    fen: str | chess.Board, winner: str | chess.Color | None = None, *, max_nodes: int = 1_000_000, quick: bool = False
+def winnability(
+    fen: str | chess.Board,
+    winner: str | chess.Color | None = None,
+    *,
+    max_nodes: int = 1_000_000,
+    quick: bool = False,
+    compiled: bool | None = None,
 ) -> UnwinnabilityVerdict:
     """Can ``winner`` (default: the side that just moved) still checkmate (FIDE 6.9,
     ``retro unwinnable``)? ``winnable`` with a helpmate ``line`` (UCI), ``unwinnable``, or
-    ``undetermined`` when ``max_nodes`` ran out. Invalid positions raise."""
+    ``undetermined`` when ``max_nodes`` ran out. Invalid positions raise. ``compiled``:
+    run the searches in the compiled core (same answers; None lets the search choose)."""
     from retro.unwinnable import analyze
 
-    board = _position(fen, valid=True).board
-    return analyze(board, _color(winner) if winner is not None else not board.turn, quick=quick, max_nodes=max_nodes)
+    position = read_position(fen, valid=True)
+    board = position.board
+    side = _color(winner) if winner is not None else not board.turn
+    return analyze(board, side, quick=quick, max_nodes=max_nodes, compiled=compiled, fen=position.fen)
 
 
-def is_dead(fen: str | chess.Board, *, max_nodes: int = 1_000_000, quick: bool = False) -> DeadVerdict:
+def is_dead(
+    fen: str | chess.Board, *, max_nodes: int = 1_000_000, quick: bool = False, compiled: bool | None = None
+) -> DeadVerdict:
     """Is the position dead (FIDE 5.2.2, ``retro dead``)? ``dead``, ``alive`` or
     ``undetermined``, with the verdict of each side. Invalid positions raise."""
     from retro.unwinnable import is_dead as dead
 
-    return dead(_position(fen, valid=True).board, quick=quick, max_nodes=max_nodes, both_sides=True)
+    position = read_position(fen, valid=True)
+    return dead(position.board, quick=quick, max_nodes=max_nodes, both_sides=True, compiled=compiled, fen=position.fen)
 
 
 def verify_cage(
@@ -154,30 +195,38 @@ def verify_cage(
     return verify(position, extra_zone=parse_squares(zone), options=options, depth=depth, max_nodes=max_nodes)
 
 
-@dataclasses.dataclass(frozen=True)
-class Retractions:
-    """Every retraction of a position (``retro revmoves``): ``status`` ``found``, or
-    ``none`` when the position has no legal predecessor."""
-
-    fen: str
-    status: str
-    retractions: tuple[Retraction, ...]
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "fen": self.fen,
-            "status": self.status,
-            "count": len(self.retractions),
-            "retractions": [r.as_dict() for r in self.retractions],
-        }
-
-
-def revmoves(fen: str | chess.Board, *, include_ep_square: bool = True) -> Retractions:
+def retractions(fen: str | chess.Board, *, include_ep_square: bool = True) -> RevmovesVerdict:
     """Every possible last move with the predecessor's castling rights and en-passant
-    square (``retro revmoves``)."""
-    from retro.revmoves import retractions
-    from retro.status import RevmovesStatus
+    square (``retro revmoves``): ``status`` ``found``, or ``none`` when the position has
+    no legal predecessor."""
+    from retro.revmoves import RevmovesVerdict
 
     position = parse_fen(fen.fen() if isinstance(fen, chess.Board) else fen, require_kings=True)
-    found = tuple(retractions(position.board, include_ep_square=include_ep_square))
-    return Retractions(position.fen, RevmovesStatus.FOUND if found else RevmovesStatus.NONE, found)
+    require_stated_fields(position)
+    return RevmovesVerdict.of(position.fen, position.board, include_ep_square=include_ep_square)
+
+
+def shortest_proof_games(
+    board: str | chess.Board,
+    plies: int,
+    *,
+    init: str | chess.Board | None = None,
+    solutions: int = 8,
+    time_limit: float | None = 60.0,
+    max_nodes: int | None = None,
+) -> SpgVerdict:
+    """Every game of exactly ``plies`` plies from the start (or ``init``) that reaches the
+    diagram (``retro spg``), up to ``solutions`` games: ``unique``, ``solutions``,
+    ``no_solution`` or ``unknown``. ``board``: a placement, ``placement side``, or a FEN
+    whose castling and en-passant rights then count (:mod:`retro.spg.problem`)."""
+    from retro.spg import parse_problem, solve
+
+    text = board.fen() if isinstance(board, chess.Board) else board
+    start = init.fen() if isinstance(init, chess.Board) else init
+    problem = parse_problem(text, plies, start)
+    return solve(problem, cap=solutions, time_limit=time_limit, max_nodes=max_nodes)
+
+
+def _as_given(fen: str | chess.Board) -> str:
+    """The FEN as the user wrote it (what the records of ``retro proofgame`` name)."""
+    return fen.fen() if isinstance(fen, chess.Board) else fen.strip()

@@ -13,16 +13,18 @@ Rules (DESIGN.md, "Batch"):
   an interrupted run loses no finished result.
 * A bad input line gives an error record (``{"input": ..., "status": "error",
   "error": ...}`` in ``--json`` mode, ``<input> error: <message>`` in text mode) and
-  the rest goes on. ``input`` is the line cut to a short prefix with control
-  characters escaped (:func:`retro.position.excerpt`).
-* EPD lines (``<placement> <side> <castling> <ep> id "name"; ...``) are read as their
-  four position fields; the ``id`` operation's name is carried into the record as
-  ``id`` (:func:`split_epd`).
-* A full FEN (six fields, the last two the move counters) followed by a one-word label,
-  as in ``data/lichess-30k-positions.txt`` (``<FEN> <game id>``), is read as the FEN;
-  the label is carried into the record as ``id`` too. The counters are numbers, so such
-  a line can be neither a FEN nor an EPD line. A status line of ``retro proofgame``'s
-  pass files (``<FEN> legal: proof: ...``) is left whole, so that its status is read.
+  the rest goes on; the command then exits with code 2 (:data:`BAD_LINES_EXIT`) once
+  every line has its record. ``input`` is the whole line (up to :data:`INPUT_LIMIT`
+  characters) with control characters escaped (:func:`retro.position.excerpt`); the
+  text form shows a short prefix.
+* A line is ``<position> [the command's own tokens] [label]`` (:func:`split_line`): the
+  command's own trailing tokens (``white|black``, ``retract=w``, the plies of ``spg``)
+  are never labels; a label is an EPD ``id`` (``<placement> <side> <castling> <ep> id
+  "name";``) or a word the command does not define after a full six-field FEN, as in
+  ``data/lichess-30k-positions.txt`` (``<FEN> <game id>``). It is carried into the
+  record as ``id``, and in text output the line starts with ``name: ``. A status line
+  of ``retro proofgame``'s pass files (``<FEN> legal: proof: ...``) is left whole, so
+  that its status is read.
 * ``-j N`` runs the worker in N local processes; results still come in input order
   (:func:`_run_parallel`: each record is sent back when done, a worker that dies gives
   its line an error record).
@@ -64,7 +66,8 @@ __all__ = [
     "positive_int",
     "add_batch_arguments",
     "read_inputs",
-    "split_epd",
+    "split_line",
+    "no_own_tokens",
     "error_record",
     "error_text",
     "check_writable",
@@ -168,43 +171,99 @@ def read_inputs(path: str) -> list[InputLine]:
     return read_input_file(path).lines
 
 
-_EPD_OPCODE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,14}$")
+#: The opcodes of the EPD standard (PGN specification, section 16.2.5; python-chess reads
+#: any opcode, these are the ones a batch line's operations are recognised by).
+EPD_OPCODES = frozenset(
+    {"acd", "acn", "acs", "am", "bm", "ce", "dm", "draw_accept", "draw_claim", "draw_offer", "draw_reject"}
+    | {"eco", "fmvn", "hmvc", "id", "nic", "noop", "pm", "pv", "rc", "resign", "sm", "tcgs", "tcri", "tcsi"}
+    | {f"c{digit}" for digit in range(10)}
+    | {f"v{digit}" for digit in range(10)}
+)
 
 
-def split_epd(line: str) -> tuple[str, str | None]:
-    """``(position, id)`` of an EPD line (four FEN fields, then operations each ended by
-    ``;``) or of a labelled FEN (six fields, then one word as its label, e.g. a game id),
-    or ``(line, None)`` for any other line. A status line (``<fen> legal: proof: ...``,
-    a pass file of ``retro proofgame``) is not a labelled FEN: its status is several
-    words, the first ending in ``:``. EPD operations are read by python-chess
-    (``Board.set_epd``); a malformed one raises ``ValueError``."""
-    labelled = line.split()
-    if len(labelled) == 7 and labelled[4].isdigit() and labelled[5].isdigit() and not labelled[6].endswith(":"):
-        return " ".join(labelled[:6]), labelled[6]
-    fields = line.split(maxsplit=4)
-    if len(fields) < 5 or not _EPD_OPCODE.match(fields[4].split()[0]) or not line.rstrip().endswith(";"):
+def no_own_tokens(token: str) -> bool:
+    """The trailing tokens of a command that takes none (``check``, ``dead``, ...)."""
+    return False
+
+
+def _words(line: str) -> list[re.Match[str]]:
+    return list(re.finditer(r"\S+", line))
+
+
+def _epd_operations(line: str) -> tuple[str, str | None]:
+    """``(head, id)``: the line before its EPD operations and the ``id`` operation's name;
+    ``(line, None)`` when the line has none. Operations are recognised by their opcode
+    (:data:`EPD_OPCODES`) after the first word, the line ending with ``;``; they are read
+    by python-chess (``Board.set_epd``), and a malformed one raises ``ValueError``."""
+    if not line.rstrip().endswith(";"):
+        return line, None
+    words = _words(line)
+    start = next((word.start() for word in words[1:] if word.group() in EPD_OPCODES), None)
+    if start is None:
         return line, None
     import chess
 
     try:
-        operations = chess.Board().set_epd(line)
+        operations = chess.Board().set_epd(f"{chess.STARTING_BOARD_FEN} w - - {line[start:]}")
     except ValueError as error:
-        raise ValueError(f"bad EPD line: {error}") from None
+        raise ValueError(f"bad EPD operations: {error}") from None
     name = operations.get("id")
-    return " ".join(fields[:4]), None if name is None else str(name)
+    return line[:start].strip(), None if name is None else str(name)
+
+
+def split_line(line: str, own: Callable[[str], bool] = no_own_tokens) -> tuple[str, str | None]:
+    """``(query, label)`` of a batch line: the command's question (position and the
+    command's own trailing tokens, for which ``own(token)`` is true: ``white``, ``retract=w``,
+    the plies of ``retro spg``) and the line's label, or ``None``.
+
+    The grammar, the same for every command (DESIGN.md, "One request model"):
+    ``<position> [own tokens] [label]``, where the label is
+
+    * the ``id`` of EPD operations ending the line (``... id "name";``), or
+    * one word that the command does not define, ending the line, standing either after a
+      full six-field FEN (whose last two fields are numbers, so the word cannot be a FEN
+      field; it may also stand before the own tokens there: ``<FEN> <game id> black``), or
+      right after an own token (``<placement> 12 name`` for ``retro spg``).
+
+    A command's own token is never a label, and a word ending in ``:`` never is (a status
+    line of ``retro proofgame``'s pass files, ``<FEN> legal: proof: ...``, is left whole).
+    Anything else stays in the query, where the command's parser refuses what it cannot
+    read: a misspelt ``whte`` after a four-field FEN is an error, not a label."""
+    head, name = _epd_operations(line)
+    if name is not None or head != line:
+        return head, name
+    words = line.split()
+    candidates: list[int] = []
+    if len(words) > 6 and words[4].isdigit() and words[5].isdigit():
+        candidates = [index for index in range(6, len(words)) if not own(words[index])]
+    elif len(words) > 2 and own(words[-2]) and not own(words[-1]):
+        candidates = [len(words) - 1]
+    if len(candidates) != 1 or words[candidates[0]].endswith(":"):
+        return line, None
+    label = words.pop(candidates[0])
+    return " ".join(words), label
+
+
+#: The exit code of a batch in which some line got an error record: the same as for one
+#: bad input, given after every line has its record.
+BAD_LINES_EXIT = 2
+
+#: The longest ``input`` an error record carries (a whole line up to this, so that a
+#: machine reading ``--json`` can match it to its input; the text form shows a short prefix).
+INPUT_LIMIT = 2_000
 
 
 def error_record(line: str, error: Exception | str) -> Record:
-    return {"input": excerpt(line), "status": ERROR, "error": excerpt(str(error), 300)}
+    return {"input": excerpt(line, INPUT_LIMIT), "status": ERROR, "error": excerpt(str(error), 300)}
 
 
-def _guarded(worker: Callable[[str], Record], line: InputLine) -> Record:
+def _guarded(worker: Callable[[str], Record], own: Callable[[str], bool], line: InputLine) -> Record:
     if isinstance(line, BadLine):
         return error_record(line.text, line.error)
     name = None
     try:
-        position, name = split_epd(line)
-        record = worker(position)
+        query, name = split_line(line, own)
+        record = worker(query)
     except ValueError as error:
         record = error_record(line, error)
     except Exception as error:  # a bug must not stop the batch: the line gets an error record
@@ -229,11 +288,14 @@ def run_batch(
     desc: str = "",
     total: int | None = None,
     scheduler: str | None = None,
+    own: Callable[[str], bool] = no_own_tokens,
 ) -> Iterator[Record]:
-    """Yield ``worker(line)`` for each line, in input order; bad lines give error records.
-    With ``scheduler`` (a Dask scheduler address) the lines run on that cluster
+    """Yield ``worker(query)`` for each line, in input order, where the line is split into
+    its query and label by :func:`split_line` with the command's ``own`` trailing tokens
+    (the label becomes the record's ``id``); bad lines give error records. With
+    ``scheduler`` (a Dask scheduler address) the lines run on that cluster
     (:mod:`retro.distributed`) instead of local processes."""
-    guarded = functools.partial(_guarded, worker)
+    guarded = functools.partial(_guarded, worker, own)
     bar = _bar(total=total, desc=desc, progress=progress)
     try:
         if scheduler:
@@ -352,8 +414,13 @@ def check_writable(path: str, option: str) -> None:
 
 
 def error_text(record: Record) -> str:
-    """The text line of an error record."""
-    return f"{record['input'] or '(blank)'} error: {record['error']}"
+    """The text line of an error record (its input cut to a short prefix)."""
+    return f"{excerpt(record['input']) or '(blank)'} error: {record['error']}"
+
+
+def labelled(record: Record, text: str) -> str:
+    """The text line of a record: prefixed with ``name: `` when its line had a label."""
+    return f"{record['id']}: {text}" if "id" in record else text
 
 
 def show_progress(args: argparse.Namespace) -> bool:
@@ -382,14 +449,18 @@ def run_batch_command(
     count: Callable[[Record], str] = lambda record: record["status"],
     summary: Callable[[collections.Counter[str], int], None] | None = None,
     prepare: Callable[[int], None] | None = None,
+    own: Callable[[str], bool] = no_own_tokens,
 ) -> int:
     """The whole ``-f FILE`` mode of a command: run ``worker`` on every input line (with
     ``-j`` and the progress bar), print each record through ``render`` (or as JSON with
     ``--json``), then a summary on stderr: ``summary(counts, comments)`` when given, else
     the counts of ``count(record)`` (the status) in the order of ``statuses``. ``render``
     also receives error records. ``prepare(number of input lines)`` runs once the input is
-    read, before the first line. Returns 0."""
+    read, before the first line. ``own`` says which trailing tokens of a line are the
+    command's (:func:`split_line`). Returns 0, or :data:`BAD_LINES_EXIT` when some line
+    got an error record (every line was still answered)."""
     inputs = read_input_file(args.file)
+    errors = 0
     if prepare is not None:
         prepare(len(inputs.lines))  # e.g. load what pays off only for long batches, before the workers fork
     counts: collections.Counter[str] = collections.Counter()
@@ -401,12 +472,14 @@ def run_batch_command(
         desc=desc,
         total=len(inputs.lines),
         scheduler=getattr(args, "scheduler", None),
+        own=own,
     ):
         counts[count(record)] += 1
+        errors += record["status"] == ERROR
         text = error_text(record) if record["status"] == ERROR else render(record)
-        emit(record, f"{record['id']}: {text}" if "id" in record else text, as_json=args.json)
+        emit(record, labelled(record, text), as_json=args.json)
     if summary is not None:
         summary(counts, inputs.comments)
     else:
         print_summary(counts, statuses, comments=inputs.comments)
-    return 0
+    return BAD_LINES_EXIT if errors else 0

@@ -38,6 +38,9 @@ __all__ = [
     "parse_board",
     "excerpt",
     "require_valid",
+    "require_stated_fields",
+    "castling_field_objection",
+    "ep_field_objection",
 ]
 
 _PIECE_CHARS = set("PNBRQKpnbrqk")
@@ -154,6 +157,67 @@ _INVALID = {
 }
 
 
+def castling_field_objection(board: chess.Board, castling_field: str) -> str | None:
+    """Why the castling field cannot be true of ``board``, or None: every castling right
+    has its king on e1/e8 and its rook on the corner. Sound: a right is lost for good
+    when the king or that rook moves (or the rook is captured)."""
+    for letter in castling_field.replace("-", ""):
+        color = letter.isupper()
+        king_home = chess.E1 if color else chess.E8
+        rook_home = {"K": chess.H1, "Q": chess.A1, "k": chess.H8, "q": chess.A8}[letter]
+        if board.piece_at(king_home) != chess.Piece(chess.KING, color):
+            return f"castling right {letter} without the king on {chess.square_name(king_home)}"
+        if board.piece_at(rook_home) != chess.Piece(chess.ROOK, color):
+            return f"castling right {letter} without the rook on {chess.square_name(rook_home)}"
+    return None
+
+
+def ep_field_objection(board: chess.Board, ep_field: str) -> str | None:
+    """Why the en-passant field cannot be true of ``board``, or None. An en-passant square
+    follows a double step of the side that just moved: it lies on rank 6 (White to move)
+    or 3 (Black to move), with that side's pawn in front of it and it and the pawn's
+    starting square empty; and before that double step the side now to move was not in
+    check. Sound: that is what a double step leaves behind, the square is cleared by any
+    other move (so the field states the last move; see :mod:`astar.proofgame`), and the
+    side not to move is never in check."""
+    if ep_field == "-":
+        return None
+    ep = chess.parse_square(ep_field)
+    rank, step = (5, -8) if board.turn == chess.WHITE else (2, 8)
+    if chess.square_rank(ep) != rank:
+        return f"en-passant square {ep_field} is not on rank {rank + 1}"
+    pawn_square, origin = ep + step, ep - step
+    if board.piece_at(pawn_square) != chess.Piece(chess.PAWN, not board.turn):
+        return f"en-passant square {ep_field} without a pawn that just made a double step"
+    if board.occupied & (chess.BB_SQUARES[ep] | chess.BB_SQUARES[origin]):
+        return f"en-passant square {ep_field}: the squares the pawn passed are occupied"
+    before = board.copy(stack=False)
+    before.remove_piece_at(pawn_square)
+    before.set_piece_at(origin, chess.Piece(chess.PAWN, not board.turn))
+    king = before.king(board.turn)
+    if king is not None and before.attackers_mask(not board.turn, king):
+        side = "white" if board.turn == chess.WHITE else "black"
+        return (
+            f"en-passant square {ep_field}: before the double step "
+            f"{chess.square_name(origin)}-{chess.square_name(pawn_square)} the {side} king was already in check"
+        )
+    return None
+
+
+def require_stated_fields(position: Position) -> None:
+    """Raise :class:`InvalidPositionError` when the FEN's castling or en-passant field
+    cannot be true of its board (:func:`castling_field_objection`,
+    :func:`ep_field_objection`). A full FEN's fields are the user's statement: commands
+    that answer about the position (rather than judge its legality, as ``retro check``
+    and ``retro proofgame`` do) refuse such a FEN instead of answering about the
+    position python-chess would make of it by dropping the field."""
+    reason = castling_field_objection(position.board, position.castling_field) or ep_field_objection(
+        position.board, position.ep_field
+    )
+    if reason:
+        raise InvalidPositionError(f"invalid position: {reason} (see `retro check`)")
+
+
 def require_valid(board: chess.Board) -> None:
     """Raise :class:`InvalidPositionError` for a position that breaks the basic rules
     (python-chess's ``Board.status()``): one king each, at most 8 pawns and 16 units a
@@ -184,7 +248,7 @@ def parse_board(text: str, *, require_kings: bool = False) -> chess.Board:
 
 def parse_fen(text: str, *, require_kings: bool = False, valid: bool = False) -> Position:
     """Parse a FEN with 4 to 6 fields (see the module docstring); with ``valid``,
-    also :func:`require_valid`."""
+    also :func:`require_valid` and :func:`require_stated_fields`."""
     fields = text.strip().split()
     if not fields:
         raise InvalidFenError("empty FEN")
@@ -212,12 +276,14 @@ def parse_fen(text: str, *, require_kings: bool = False, valid: bool = False) ->
     board.ep_square = None if ep == "-" else chess.parse_square(ep)
     if require_kings:
         _check_kings(board)
-    if valid:
-        require_valid(board)
-    return Position(
+    position = Position(
         board=board,
         castling_field=castling,
         ep_field=ep,
         field5=numbers[0] if numbers else None,
         field6=numbers[1] if len(numbers) > 1 else None,
     )
+    if valid:
+        require_valid(board)
+        require_stated_fields(position)
+    return position

@@ -115,7 +115,6 @@ from chess import (
 )
 
 from retro.attacks import attacks_mask
-from retro.callable_module import make_callable
 from retro.status import RevmovesStatus
 
 __all__ = [
@@ -782,6 +781,3 @@ def predecessor(board: chess.Board, retraction: Retraction) -> chess.Board:
         board.fullmove_number - 1 if us == chess.BLACK and board.fullmove_number > 1 else board.fullmove_number
     )
     return q
-
-
-make_callable(__name__)  # retro.revmoves(...) is the API function (retro.callable_module)

@@ -25,14 +25,18 @@ import chess
 
 from retro.assignment import min_cost_assignment
 from retro.pawn_fates import ANY, DARK, LIGHT, PromotionFiles, excess_pieces, pawn_fates_feasible
-from retro.position import Position
+from retro.position import Position, castling_field_objection, ep_field_objection
 from retro.revmoves import retractions
 from retro.status import CheckStatus
 
-__all__ = ["StaticVerdict", "RULES", "RULE_NAMES", "check_static", "min_pawn_captures"]
+__all__ = ["NO_OBJECTION", "StaticVerdict", "RULES", "RULE_NAMES", "check_static", "min_pawn_captures"]
 
 _HOME_RANK_PAWNS = {chess.WHITE: chess.BB_RANK_2, chess.BLACK: chess.BB_RANK_7}
 _PROMOTION_RANK = {chess.WHITE: 7, chess.BLACK: 0}
+
+
+#: The reason of an ``unknown`` static verdict, in the record and in the text alike.
+NO_OBJECTION = "no static objection"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -388,50 +392,15 @@ def pawn_fates(facts: _Facts) -> str | None:
 
 
 def castling_rights(facts: _Facts) -> str | None:
-    """Every castling right has its king on e1/e8 and its rook on the corner. Sound: a
-    right is lost for good when the king or that rook moves (or the rook is captured)."""
-    board = facts.board
-    for letter in facts.castling_field.replace("-", ""):
-        color = letter.isupper()
-        king_home = chess.E1 if color else chess.E8
-        rook_home = {"K": chess.H1, "Q": chess.A1, "k": chess.H8, "q": chess.A8}[letter]
-        if board.piece_at(king_home) != chess.Piece(chess.KING, color):
-            return f"castling right {letter} without the king on {chess.square_name(king_home)}"
-        if board.piece_at(rook_home) != chess.Piece(chess.ROOK, color):
-            return f"castling right {letter} without the rook on {chess.square_name(rook_home)}"
-    return None
+    """Every castling right has its king on e1/e8 and its rook on the corner
+    (:func:`retro.position.castling_field_objection`, where the proof is)."""
+    return castling_field_objection(facts.board, facts.castling_field)
 
 
 def en_passant(facts: _Facts) -> str | None:
-    """An en-passant square follows a double step of the side that just moved: it lies
-    on rank 6 (White to move) or 3 (Black to move), with that side's pawn in front of it
-    and it and the pawn's starting square empty; and before that double step the side
-    now to move was not in check. Sound: that is what a double step leaves behind, the
-    square is cleared by any other move (so the field states the last move; see
-    :mod:`astar.proofgame`), and the side not to move is never in check."""
-    if facts.ep_field == "-":
-        return None
-    board = facts.board
-    ep = chess.parse_square(facts.ep_field)
-    rank, step = (5, -8) if board.turn == chess.WHITE else (2, 8)
-    if chess.square_rank(ep) != rank:
-        return f"en-passant square {facts.ep_field} is not on rank {rank + 1}"
-    pawn_square, origin = ep + step, ep - step
-    if board.piece_at(pawn_square) != chess.Piece(chess.PAWN, not board.turn):
-        return f"en-passant square {facts.ep_field} without a pawn that just made a double step"
-    if board.occupied & (chess.BB_SQUARES[ep] | chess.BB_SQUARES[origin]):
-        return f"en-passant square {facts.ep_field}: the squares the pawn passed are occupied"
-    before = board.copy(stack=False)
-    before.remove_piece_at(pawn_square)
-    before.set_piece_at(origin, chess.Piece(chess.PAWN, not board.turn))
-    king = before.king(board.turn)
-    if king is not None and before.attackers_mask(not board.turn, king):
-        return (
-            f"en-passant square {facts.ep_field}: before the double step "
-            f"{chess.square_name(origin)}-{chess.square_name(pawn_square)} the {_side_name(board.turn)} "
-            "king was already in check"
-        )
-    return None
+    """An en-passant square follows a double step of the side that just moved
+    (:func:`retro.position.ep_field_objection`, where the proof is)."""
+    return ep_field_objection(facts.board, facts.ep_field)
 
 
 def _steps_of(piece: chess.Piece, square: chess.Square) -> chess.Bitboard:
@@ -1146,4 +1115,4 @@ def check_static(position: Position | chess.Board) -> StaticVerdict:
         reason = rule(facts)
         if reason is not None:
             return StaticVerdict(fen, CheckStatus.ILLEGAL, name, reason)
-    return StaticVerdict(fen, CheckStatus.UNKNOWN)
+    return StaticVerdict(fen, CheckStatus.UNKNOWN, reason=NO_OBJECTION)

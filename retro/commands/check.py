@@ -10,13 +10,13 @@ import sys
 from retro.batch import add_batch_arguments, emit, error_text, run_batch_command
 from retro.diagram import add_diagram_arguments, check_diagram_arguments, show_diagrams
 from retro.position import parse_fen
-from retro.rules import RULE_NAMES, check_static
+from retro.rules import RULE_NAMES
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "check",
-        help="static illegality rules: 'illegal: <rule>' or 'no static objection'",
+        help="static illegality rules: 'illegal: <reason>' or 'unknown: no static objection'",
         description="Apply the static illegality rules (king counts, pawns on the back ranks, the side not "
         "to move in check, impossible checks, unit and promotion counts, bishop colours, pawn capture "
         "accounting, pawn fates, castling and en-passant fields, no possible last move). 'no static "
@@ -32,13 +32,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def check_line(line: str) -> dict:
     """Batch worker: one FEN line to a JSON-able record."""
-    return check_static(parse_fen(line)).as_dict()
+    from retro.api import check
+
+    return check(line).as_dict()
 
 
 def _text(record: dict, *, batch: bool) -> str:
     if record["status"] == "error":
         return error_text(record)
-    verdict = f"illegal: {record['reason']}" if record["status"] == "illegal" else "no static objection"
+    verdict = f"{record['status']}: {record['reason']}"
     return f"{record['fen']} {verdict}" if batch else verdict
 
 

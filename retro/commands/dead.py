@@ -6,9 +6,8 @@ import argparse
 from typing import Any
 
 from retro.commands.unwinnable import add_search_arguments, run_query_command
-from retro.position import parse_fen
 from retro.status import DeadStatus
-from retro.unwinnable import DEFAULT_MAX_NODES, is_dead
+from retro.unwinnable import DEFAULT_MAX_NODES
 
 __all__ = ["register", "run", "dead_line"]
 
@@ -31,11 +30,9 @@ def dead_line(
     line: str, *, quick: bool = False, max_nodes: int = DEFAULT_MAX_NODES, compiled: bool | None = None
 ) -> dict[str, Any]:
     """Batch worker: one FEN line to the verdict's ``as_dict()`` (both sides asked)."""
-    position = parse_fen(line, require_kings=True, valid=True)
-    verdict = is_dead(
-        position.board, quick=quick, max_nodes=max_nodes, both_sides=True, compiled=compiled, fen=position.fen
-    )
-    return verdict.as_dict()
+    from retro.api import is_dead
+
+    return is_dead(line, quick=quick, max_nodes=max_nodes, compiled=compiled).as_dict()
 
 
 def _text(record: dict[str, Any], *, batch: bool) -> str:

@@ -219,6 +219,11 @@ def _text(record: dict, verbose: bool) -> str:
     return "\n".join(lines)
 
 
+def is_retract_token(token: str) -> bool:
+    """A batch line's own trailing token: ``retract=...`` (never a label)."""
+    return token.lower().startswith("retract=")
+
+
 def run(args: argparse.Namespace) -> int:
     if args.moves < 1 or args.extra_depth < 0:
         raise ValueError("--moves must be at least 1 and --extra-depth at least 0")
@@ -241,4 +246,5 @@ def run(args: argparse.Namespace) -> int:
         lambda record: _text(record, args.verbose),
         desc="lastmove",
         statuses=[s.value for s in LastMoveStatus],
+        own=is_retract_token,
     )

@@ -21,15 +21,19 @@ import sys
 from typing import TYPE_CHECKING, TextIO
 
 from retro.batch import (
+    BAD_LINES_EXIT,
     BATCH_HELP,
+    BadLine,
     InputLine,
     check_writable,
     emit,
     error_text,
+    labelled,
     positive_int,
     read_inputs,
     run_batch,
     show_progress,
+    split_line,
 )
 from retro.diagram import add_diagram_arguments, check_diagram_arguments, show_diagrams
 from retro.position import parse_fen
@@ -234,11 +238,26 @@ def status_line_record(line: str) -> dict:
 
 
 def _line_of(record: dict, as_json: bool) -> str:
+    """The output line of a record: JSON, or a status line (texelutil's format; on stdout
+    prefixed with ``name: `` when the input line had a label, :func:`retro.batch.labelled`)."""
     if "passthrough" in record:
-        return json.dumps(status_line_record(record["passthrough"])) if as_json else record["passthrough"]
+        passed = status_line_record(record["passthrough"])
+        if "id" in record:
+            passed["id"] = record["id"]
+        return json.dumps(passed) if as_json else labelled(record, record["passthrough"])
     if record["status"] == "error":
-        return json.dumps(record) if as_json else error_text(record)
-    return json.dumps(record) if as_json else f"{record['fen']} {status_text(record)}"
+        return json.dumps(record) if as_json else labelled(record, error_text(record))
+    return json.dumps(record) if as_json else labelled(record, f"{record['fen']} {status_text(record)}")
+
+
+def _label_of(line: InputLine) -> str | None:
+    """The label of an input line (:func:`retro.batch.split_line`), None for a bad line."""
+    if isinstance(line, BadLine):
+        return None
+    try:
+        return split_line(line)[1]
+    except ValueError:
+        return None
 
 
 def _finished_lines(path: str) -> list[str]:
@@ -256,7 +275,14 @@ def _finished_lines(path: str) -> list[str]:
 
 
 def _run_pass(
-    lines: list[InputLine], out: TextIO, args: argparse.Namespace, pass_index: int, retry: bool, *, as_json: bool
+    lines: list[InputLine],
+    out: TextIO,
+    args: argparse.Namespace,
+    pass_index: int,
+    retry: bool,
+    *,
+    as_json: bool,
+    labels: bool = True,
 ) -> collections.Counter:
     scale = 1.5**pass_index
     worker = functools.partial(
@@ -282,6 +308,8 @@ def _run_pass(
         scheduler=args.scheduler,
     ):
         counts[record["status"]] += 1
+        if not labels:  # a pass file holds status lines only: the labels are kept by line number
+            record.pop("id", None)
         emit(record, _line_of(record, as_json), as_json=False, out=out)
     return counts
 
@@ -291,7 +319,7 @@ def _batch(args: argparse.Namespace) -> int:
     if not args.outprefix:
         counts = _run_pass(lines, sys.stdout, args, 0, args.retry, as_json=args.json)
         _summary(counts, "")
-        return 0
+        return BAD_LINES_EXIT if counts.get("error") else 0
     current: list[InputLine] = list(lines)
     for index in range(args.passes):
         path = f"{args.outprefix}{index:02d}"
@@ -299,16 +327,19 @@ def _batch(args: argparse.Namespace) -> int:
         if len(done) > len(current):
             raise ValueError(f"{path} has more lines than its input; remove it or use another -o")
         with open(path, "a", encoding="utf-8") as out:
-            counts = _run_pass(current[len(done) :], out, args, index, args.retry or index > 0, as_json=False)
+            _run_pass(current[len(done) :], out, args, index, args.retry or index > 0, as_json=False, labels=False)
         with open(path, encoding="utf-8") as handle:
             current = list(handle.read().splitlines())
         final = collections.Counter(parse_status_line(str(line))[1] or "unknown" for line in current)
         _summary(final, f"pass {index:02d} ({path}): ")
         if not final.get("unknown"):
             break
-    for line in current:  # the last pass file, as status lines or (--json) records
-        print(json.dumps(status_line_record(str(line))) if args.json else line)
-    return 0
+    for line, label in zip(current, map(_label_of, lines), strict=True):  # the last pass file, labelled
+        record = status_line_record(str(line))
+        if label is not None:
+            record["id"] = label
+        print(json.dumps(record) if args.json else labelled(record, str(line)))
+    return BAD_LINES_EXIT if any(parse_status_line(str(line))[1] == "error" for line in current) else 0
 
 
 def _summary(counts: collections.Counter, prefix: str) -> None:

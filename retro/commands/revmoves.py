@@ -20,10 +20,10 @@ import functools
 import sys
 from typing import Any
 
+from retro.api import retractions
 from retro.batch import add_batch_arguments, emit, error_text, read_inputs, run_batch, show_progress
 from retro.diagram import add_diagram_arguments, check_diagram_arguments, show_diagrams
 from retro.position import parse_fen
-from retro.revmoves import RevmovesVerdict
 
 __all__ = ["register", "run", "revmoves_record"]
 
@@ -68,8 +68,7 @@ def register(subparsers: Any) -> None:
 
 def revmoves_record(line: str, *, include_ep_square: bool = True) -> dict[str, Any]:
     """The JSON record of one position (raises ``InvalidFenError`` on bad input)."""
-    position = parse_fen(line, require_kings=True)
-    verdict = RevmovesVerdict.of(position.fen, position.board, include_ep_square=include_ep_square)
+    verdict = retractions(line, include_ep_square=include_ep_square)
     return {**verdict.as_dict(), "lines": [r.texel_line() for r in verdict.retractions]}
 
 

@@ -2,9 +2,10 @@
 
 Single problem: ``retro spg BOARD N`` prints the verdict line and the games, numbered
 (``--json``: one object, the design's contract: fen, status, plies, solutions (SAN
-lists), cooked, nodes, seconds, plus reason). Batch ``-f FILE``: one ``BOARD N`` per
-line (BOARD is a placement, ``placement side`` or a full FEN; N is the last field), one
-result per line in input order, an error record for a bad line.
+lists), cooked, nodes, seconds, plus reason). Batch ``-f FILE``: one ``BOARD N [label]`` per
+line (BOARD is a placement, ``placement side`` or a FEN; N is the number of plies, a
+command token, never a label; a label is a word after N or an EPD ``id``: ``BOARD N id
+"name";``), one result per line in input order, an error record for a bad line.
 """
 
 from __future__ import annotations
@@ -81,15 +82,18 @@ def split_problem(words: list[str]) -> tuple[str, int]:
 
 def solve_line(line: str, *, init: str | None, cap: int, time_limit: float | None, max_nodes: int | None) -> dict:
     """Batch worker: one ``BOARD N`` line to a verdict record."""
+    from retro.api import shortest_proof_games
+
     board, plies = split_problem(line.split())
-    verdict = solve(parse_problem(board, plies, init), cap=cap, time_limit=time_limit, max_nodes=max_nodes)
+    verdict = shortest_proof_games(board, plies, init=init, solutions=cap, time_limit=time_limit, max_nodes=max_nodes)
     return verdict.as_dict()
 
 
 def _render(record: dict) -> str:
     if record["status"] == "error":
         return f"{record['input']} error: {record['error']}"
-    verdict = SpgVerdict(**{**record, "status": SpgStatus(record["status"])})
+    fields = {key: value for key, value in record.items() if key != "id"}  # the label: batch.labelled prints it
+    verdict = SpgVerdict(**{**fields, "status": SpgStatus(record["status"])})
     return verdict.text()
 
 
@@ -107,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
         worker = functools.partial(
             solve_line, init=args.init, cap=args.solutions, time_limit=time_limit, max_nodes=args.max_nodes
         )
-        return run_batch_command(args, worker, _render, desc="spg", statuses=list(SpgStatus))
+        return run_batch_command(args, worker, _render, desc="spg", statuses=list(SpgStatus), own=str.isdigit)
     board, plies = split_problem(args.problem)
     problem = parse_problem(board, plies, args.init)
     verdict = solve(

@@ -10,11 +10,11 @@ from typing import Any
 
 import chess
 
-from retro.batch import add_batch_arguments, emit, error_text, run_batch_command
+from retro.batch import add_batch_arguments, emit, error_text, no_own_tokens, run_batch_command
 from retro.diagram import add_diagram_arguments, check_diagram_arguments, show_diagrams
 from retro.position import InvalidFenError, parse_fen
 from retro.status import UnwinnabilityStatus
-from retro.unwinnable import DEFAULT_MAX_NODES, analyze
+from retro.unwinnable import DEFAULT_MAX_NODES
 
 __all__ = ["register", "run", "unwinnable_line", "split_query", "add_search_arguments", "run_query_command"]
 
@@ -72,6 +72,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+def is_winner_token(token: str) -> bool:
+    """A batch line's own trailing token: the intended winner (never a label)."""
+    return token.lower() in _WINNERS
+
+
 def split_query(line: str) -> tuple[str, str | None]:
     """'FEN [white|black]' -> (fen, winner name or None)."""
     fields = line.split()
@@ -89,11 +94,10 @@ def unwinnable_line(
     compiled: bool | None = None,
 ) -> dict[str, Any]:
     """Batch worker: one query line ('FEN [white|black]') to the verdict's ``as_dict()``."""
+    from retro.api import winnability
+
     fen, named = split_query(line)
-    winner_name = named or winner_name
-    position = parse_fen(fen, require_kings=True, valid=True)
-    winner = _WINNERS[winner_name] if winner_name else not position.board.turn
-    verdict = analyze(position.board, winner, quick=quick, max_nodes=max_nodes, compiled=compiled, fen=position.fen)
+    verdict = winnability(fen, named or winner_name, quick=quick, max_nodes=max_nodes, compiled=compiled)
     return verdict.as_dict()
 
 
@@ -126,6 +130,7 @@ def run_query_command(
     *,
     desc: str,
     statuses: tuple[str, ...],
+    own: Callable[[str], bool] = no_own_tokens,
 ) -> int:
     """One query (``query``, a FEN with its options) or the ``-f`` batch: print each
     record with ``text`` (``batch=`` tells which) or as JSON. Shared by ``unwinnable`` and
@@ -158,7 +163,7 @@ def run_query_command(
         if args.compiled or (args.compiled is None and lines >= COMPILED_FROM_LINES[args.quick]):
             _load_compiled_core()  # the workers, forked after this, inherit it
 
-    return run_batch_command(args, worker, render, desc=desc, statuses=statuses, prepare=prepare)
+    return run_batch_command(args, worker, render, desc=desc, statuses=statuses, prepare=prepare, own=own)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -166,5 +171,11 @@ def run(args: argparse.Namespace) -> int:
     if args.winner is not None:
         query = f"{query} {args.winner}"
     return run_query_command(
-        args, query, unwinnable_line, _text, desc="unwinnable", statuses=tuple(UnwinnabilityStatus)
+        args,
+        query,
+        unwinnable_line,
+        _text,
+        desc="unwinnable",
+        statuses=tuple(UnwinnabilityStatus),
+        own=is_winner_token,
     )

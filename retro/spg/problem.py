@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import chess
 
-from retro.position import InvalidFenError, parse_board, parse_fen
+from retro.position import InvalidFenError, parse_board, parse_fen, require_stated_fields
 
 __all__ = ["SpgProblem", "parse_problem"]
 
@@ -75,9 +75,11 @@ class SpgProblem:
 
 
 def parse_problem(board_text: str, plies: int, init_fen: str | None = None) -> SpgProblem:
-    """Read ``BOARD N [-i FEN]``: BOARD is a placement, ``placement side``, or a full FEN
-    (4 to 6 fields, rights included). Raises :class:`InvalidFenError` (a ``ValueError``)
-    for bad input."""
+    """Read ``BOARD N [-i FEN]``: BOARD is a placement, ``placement side``, or a FEN of
+    3, 4 or 6 fields, rights included (5 fields are refused: the fifth could be meant as
+    N). A FEN's castling and en-passant fields are the user's statement: one that cannot
+    be true of the board (:func:`retro.position.require_stated_fields`) is refused, never
+    dropped. Raises :class:`InvalidFenError` (a ``ValueError``) for bad input."""
     if plies < 0:
         raise InvalidFenError(f"the number of plies must be >= 0, got {plies}")
     init = parse_fen(init_fen, require_kings=True).board if init_fen else chess.Board()
@@ -85,9 +87,16 @@ def parse_problem(board_text: str, plies: int, init_fen: str | None = None) -> S
     if not fields:
         raise InvalidFenError("empty board")
     turn = init.turn if plies % 2 == 0 else not init.turn
+    if len(fields) == 5:
+        raise InvalidFenError(
+            "the diagram has 5 fields: give a placement, 'placement side', or a FEN of 4 or 6 fields, then N "
+            "(with 5, the last field could be the fullmove number or N)"
+        )
     if len(fields) >= 3:
         padded = fields + ["-"] * (4 - len(fields)) if len(fields) < 4 else fields
-        goal = parse_fen(" ".join(padded), require_kings=True).board
+        position = parse_fen(" ".join(padded), require_kings=True)
+        require_stated_fields(position)
+        goal = position.board
         given: chess.Color | None = goal.turn
         full = True
     else:

@@ -35,7 +35,6 @@ from typing import Any
 
 import chess
 
-from retro.callable_module import make_callable
 from retro.status import DeadStatus, UnwinnabilityStatus
 from retro.unwinnable.fastboard import FAST, REFERENCE, from_board, to_move
 from retro.unwinnable.routines import full_routine, quick_routine
@@ -250,6 +249,3 @@ def is_dead(
             status = DeadStatus.UNDETERMINED
     nodes = white.nodes + (black.nodes if black else 0)
     return DeadVerdict(fen, status, white, black, nodes, time.perf_counter() - start)
-
-
-make_callable(__name__)  # retro.unwinnable(...) is the API function (retro.callable_module)

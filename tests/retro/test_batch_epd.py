@@ -33,10 +33,10 @@ def test_epd_id_carried_into_json_and_text(tmp_path: Path, capsys: pytest.Captur
 def test_epd_id_with_other_commands_and_a_bad_operation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "in.epd"
     path.write_text('8/8/8/4k3/8/8/8/3QK3 b - - id "KQK";\n8/8/8/4k3/8/8/8/3QK3 b - - bm Zz9;\n')
-    assert main(["dead", "-f", str(path), "--json"]) == 0
+    assert main(["dead", "-f", str(path), "--json"]) == 2
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert records[0]["id"] == "KQK" and records[0]["status"] == "alive"
-    assert records[1]["status"] == "error" and "bad EPD line" in records[1]["error"]  # best move not SAN
+    assert records[1]["status"] == "error" and "bad EPD operations" in records[1]["error"]  # best move not SAN
 
 
 def test_labelled_fen_lines_of_the_lichess_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -47,7 +47,7 @@ def test_labelled_fen_lines_of_the_lichess_file(tmp_path: Path, capsys: pytest.C
     lines = data.read_text().splitlines()[:3]
     path = tmp_path / "in.txt"
     path.write_text("\n".join(lines) + "\n8/8/8/4k3/8/8/8/3QK3 b - - x 1 label\n")
-    assert main(["unwinnable", "-f", str(path), "--json"]) == 0
+    assert main(["unwinnable", "-f", str(path), "--json"]) == 2
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r.get("id") for r in records[:3]] == [line.split()[6] for line in lines]
     assert [r["fen"] for r in records[:3]] == [" ".join(line.split()[:4]) for line in lines]

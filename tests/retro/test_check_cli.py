@@ -26,7 +26,7 @@ def test_bad_fen_gives_one_line_and_exit_2():
 def test_batch_keeps_going_after_a_bad_line_and_counts_rules(tmp_path, capsys):
     path = tmp_path / "in.fen"
     path.write_text("8/8/8/8/8/8/8/KRk5 w - - 0 1\nnot a fen\n8/8/8/8/8/8/8/K1k5 b - - 0 1\n")
-    assert main(["check", "-f", str(path), "--json"]) == 0
+    assert main(["check", "-f", str(path), "--json"]) == 2
     captured = capsys.readouterr()
     records = [json.loads(line) for line in captured.out.splitlines()]
     assert [r["status"] for r in records] == ["illegal", "error", "unknown"]

@@ -32,7 +32,7 @@ def test_check_board_and_svg(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     svg = tmp_path / "c.svg"
     assert main(["check", "4k3/8/8/8/8/8/8/4K2R w K - 0 1", "--board", "--svg", str(svg)]) == 0
     out = capsys.readouterr().out
-    assert out.splitlines()[0] == "no static objection" and "1 · · · · ♔ · · ♖" in out
+    assert out.splitlines()[0] == "unknown: no static objection" and "1 · · · · ♔ · · ♖" in out
     assert svg.read_text().startswith("<svg")
 
 

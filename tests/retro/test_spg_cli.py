@@ -39,7 +39,7 @@ def test_zero_plies_prints_an_empty_game_in_words(capsys: pytest.CaptureFixture[
 def test_batch_goes_on_after_a_bad_line(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "problems.txt"
     path.write_text(f"{TWO_GAMES} 3\nnot-a-board 3\n{TWO_GAMES} x\n{TWO_GAMES} 1\n")
-    assert main(["spg", "-f", str(path), "--json"]) == 0
+    assert main(["spg", "-f", str(path), "--json"]) == 2
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["status"] for r in records] == ["solutions", "error", "error", "no_solution"]
     assert records[1]["input"] == "not-a-board 3"

@@ -39,7 +39,7 @@ def test_bad_input_exit_2(capsys) -> None:
 def test_batch_with_error_record(tmp_path, capsys) -> None:
     path = tmp_path / "q.txt"
     path.write_text("5r1k/6P1/7K/5q2/8/8/8/8 b - - black\nbad line\n8/8/8/8/8/8/8/8 w - -\n")
-    assert main(["unwinnable", "-f", str(path), "--json"]) == 0
+    assert main(["unwinnable", "-f", str(path), "--json"]) == 2
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["status"] for r in records] == ["winnable", "error", "error"]
     assert records[0]["winner"] == "black"
@@ -61,7 +61,7 @@ def test_batch_with_two_processes_gives_the_records_of_one(tmp_path, capsys) -> 
     for command in ("unwinnable", "dead"):
         runs = []
         for options in (["--compiled", "-j", "1"], ["--compiled", "-j", "2"], ["--no-compiled"]):
-            assert main([command, "-f", str(path), "--json", "--max-nodes", "20000", *options]) == 0
+            assert main([command, "-f", str(path), "--json", "--max-nodes", "20000", *options]) == 2
             records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
             runs.append([{k: v for k, v in r.items() if k != "seconds"} for r in records])
         assert runs[0] == runs[1] == runs[2] and len(runs[0]) == len(lines)

@@ -1,4 +1,4 @@
-"""Fuzzing every command's batch reader (issue 35): files of random bytes, random text and
+"""Fuzzing every command's batch reader: files of random bytes, random text and
 near-FENs (real positions with one edit). Each non-comment line gets exactly one JSON
 record, nothing raises, no record reports an internal error, and every decided line
 gets the record it gets when it is the only line of the file."""
@@ -37,6 +37,7 @@ COMMANDS = {
     "proofgame": ["--nokernel", "-m", "20", "-t", "0.3"],
     "lastmove": ["--no-legality", "--no-auto-cages", "--extra-depth", "0"],
     "cage": ["--depth", "2", "--max-nodes", "200"],
+    "spg": ["-m", "300", "-t", "0.5"],
 }
 VOLATILE = {"seconds", "passthrough"}
 
@@ -46,7 +47,7 @@ def near_fens(draw: st.DrawFn) -> bytes:
     """A real FEN with one edit: a character replaced, inserted or deleted, a field
     dropped, or a suffix (side name, EPD id, junk) added."""
     fen = draw(st.sampled_from(FENS))
-    edit = draw(st.sampled_from(["none", "replace", "insert", "delete", "field", "suffix"]))
+    edit = draw(st.sampled_from(["none", "replace", "insert", "delete", "field", "suffix", "tokens", "tokens"]))
     position = draw(st.integers(0, len(fen) - 1))
     char = draw(st.sampled_from(list("12345678/pnbrqkPNBRQKwb- x9\x00\t")))
     if edit == "replace":
@@ -61,7 +62,16 @@ def near_fens(draw: st.DrawFn) -> bytes:
         fen = " ".join(fields)
     elif edit == "suffix":
         fen = " ".join(fen.split()[:4]) + draw(st.sampled_from([" white", " black", ' id "pos 1";', " zone=c1", " ;"]))
+    elif edit == "tokens":  # each command's own trailing tokens and labels, after a 4- or 6-field FEN
+        fields = fen.split()
+        if draw(st.booleans()):
+            fields = fields[:4]
+        fen = " ".join(fields + draw(st.lists(st.sampled_from(OWN_TOKENS + ["game1", "x:"]), max_size=3)))
     return fen.encode()
+
+
+#: The batch tokens the commands define (unwinnable's winner, lastmove's retract=, spg's plies).
+OWN_TOKENS = ["white", "black", "BLACK", "retract=w", "retract=b", "retract=both", "2", "3"]
 
 
 LINES = st.one_of(
@@ -107,6 +117,9 @@ def _fuzz(command: str, lines: list[bytes]) -> None:
     event(f"{sum(record['status'] != 'error' for record in records)} decided lines")
     for line, record in zip(kept, records, strict=True):
         assert "internal error" not in record.get("error", ""), (line, record)
+        if command == "unwinnable" and record["status"] != "error":  # a winner named on the line is the one asked
+            named = [word.lower() for word in line.decode().split() if word.lower() in ("white", "black")]
+            assert not named or record["winner"] == named[-1], (line, record)
         if record["status"] != "error" and command != "cage":  # cages verified earlier help later lines
             alone, _ = _run(command, [line])
             assert [_stable(r) for r in alone] == [_stable(record)]

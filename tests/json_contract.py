@@ -2,7 +2,7 @@
 
 :data:`CASES` are command lines run with ``--json``; :func:`records` runs one in-process
 and returns its JSON records. ``data/json-contract.jsonl`` holds the records these cases
-printed before the verdict contract was unified (issue 36), one line per case:
+printed when the verdict contract was unified, one line per case:
 ``{"case": name, "argv": [...], "records": [...]}``. ``tests/test_json_contract.py``
 compares today's records with them: no key may disappear (nested lists of objects
 included) and every status must be the one saved. Timings and counters are not compared.

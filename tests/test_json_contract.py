@@ -1,4 +1,4 @@
-"""The public JSON of every command keeps its keys and statuses (issue 36).
+"""The public JSON of every command keeps its keys and statuses.
 
 ``data/json-contract.jsonl`` holds the records the commands printed, on the cases of
 :mod:`tests.json_contract`, before their verdicts were unified. Today's records must

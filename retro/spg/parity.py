@@ -15,7 +15,7 @@ the knight's square, so a knight that goes from square a to square b in k moves 
 gives the total, because the multiset of start squares is the free knights of ``init``
 and the multiset of end squares the free knights of ``goal``.
 
-Example (issue 39): the start position with all castling rights and Black to move. The
+Example: the start position with all castling rights and Black to move. The
 rights freeze kings and rooks, then bishops and queens are boxed in: only knights move.
 Each side's knights start and end on b1, g1 (b8, g8): the parity is even for both, but
 with Black to move White has made one move more than Black, so one of the two counts is

@@ -1,5 +1,5 @@
-"""retro spg: the engine on real problems (data/spg-dev.jsonl), the start-position pair of
-issue 39, the pruning rules, and a property test on random games."""
+"""retro spg: the engine on real problems (data/spg-dev.jsonl), the start-position pair
+(with and without castling rights), the pruning rules, and a property test on random games."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def _solve_row(row_id: str, **kwargs) -> tuple[dict, SpgVerdict]:
     return row, solve(parse_problem(row["board"], row["plies"]), **kwargs)
 
 
-# -- the start-position pair (issue 39) --------------------------------------------------------------
+# -- the start-position pair ---------------------------------------------------------------------
 
 
 def test_start_without_castling_rights_needs_16_plies() -> None:

@@ -316,43 +316,13 @@ class MoveBounds:
             have = masks[kind - 1] & ~self.frozen
             want = self.goal_mask[color, kind]
             # goal side: free goal squares of this type not holding a settled unit of it
-            for g in chess.scan_forward(want & ~(have & ~must)):
-                if kind == chess.PAWN:
-                    best = INF
-                    for s in chess.scan_forward(pawns):
-                        cost = 2 if s == g else self.pawn_to(color, s, g, captures)
-                        if cost < best:
-                            best = cost
-                else:
-                    table = self.dist[color, g]
-                    best = INF
-                    for s in chess.scan_forward(have):
-                        cost = 2 if s == g else table[s]
-                        if castles and castles & chess.BB_SQUARES[s]:
-                            cost = min(cost, self.castled(table, s, kind, castles))
-                        if cost < best:
-                            best = cost
-                    if kind != chess.KING:
-                        for s in chess.scan_forward(pawns):
-                            cost = self.promotion(color, s, g, captures)
-                            if cost < best:
-                                best = cost
-                if best >= INF:
-                    return INF
-                goal_sum += best
+            goal = self._goal_squares_cost(color, kind, want & ~(have & ~must), have, pawns, castles, captures)
+            if goal >= INF:
+                return INF
+            goal_sum += goal
             # unit side: every free unit's least cost to a goal square it can fill (settled: 0)
             for s in chess.scan_forward(have):
-                if want & ~must & chess.BB_SQUARES[s]:
-                    cost = 0
-                elif kind == chess.PAWN:
-                    cost = self.pawn_unit(color, s, captures)
-                else:
-                    near = self.nearest_other[color, kind] if want & chess.BB_SQUARES[s] else self.nearest[color, kind]
-                    cost = near[s]
-                    if want & chess.BB_SQUARES[s] and cost > 2:
-                        cost = 2
-                    if castles and castles & chess.BB_SQUARES[s]:
-                        cost = min(cost, self.castled(self.nearest[color, kind], s, kind, castles))
+                cost = self._unit_cost(color, kind, s, want, must, castles, captures)
                 if kind == chess.KING:
                     king_cost = cost
                 else:
@@ -360,29 +330,103 @@ class MoveBounds:
         unit_sum = king_cost + _sum_without_largest([cost for cost, _, _ in units], spare)
         if unit_sum >= INF:
             return INF
-        regions = (
-            [r for r in self.capture_regions(enemy, enemy_pawns, spare) if chess.popcount(r) <= _REGION_LIMIT]
-            if spare
-            else []
-        )
-        if regions:
-            reach = [[self.reach_cost(color, kind, s, region, captures) for _, s, kind in units] for region in regions]
-            least = [min(row, default=INF) for row in reach]
-            if max(least) < INF:
-                costs = [cost for cost, _, _ in units]
-                best = 0
-                for special, row in enumerate(reach):
-                    # the unit captured in this region is one of the units left out of the sum
-                    here = min(
-                        (
-                            row[i] + _sum_without_largest(costs[:i] + costs[i + 1 :], spare - 1)
-                            for i in range(len(units))
-                        ),
-                        default=INF,
-                    )
-                    best = max(best, here + sum(least) - least[special])
-                unit_sum = king_cost + best
+        if spare:
+            unit_sum = king_cost + self._captured_units_cost(
+                color, enemy_pawns, spare, units, captures, unit_sum - king_cost
+            )
         return max(goal_sum, unit_sum, captures)
+
+    def _goal_squares_cost(
+        self,
+        color: chess.Color,
+        kind: chess.PieceType,
+        goals: chess.Bitboard,
+        have: chess.Bitboard,
+        pawns: chess.Bitboard,
+        castles: chess.Bitboard,
+        captures: int,
+    ) -> int:
+        """The sum over the ``goals`` squares of the least cost of a unit to fill each
+        (a unit of the type, or a pawn promoting), INF when one cannot be filled."""
+        total = 0
+        for g in chess.scan_forward(goals):
+            if kind == chess.PAWN:
+                best = INF
+                for s in chess.scan_forward(pawns):
+                    cost = 2 if s == g else self.pawn_to(color, s, g, captures)
+                    if cost < best:
+                        best = cost
+            else:
+                table = self.dist[color, g]
+                best = INF
+                for s in chess.scan_forward(have):
+                    cost = 2 if s == g else table[s]
+                    if castles and castles & chess.BB_SQUARES[s]:
+                        cost = min(cost, self.castled(table, s, kind, castles))
+                    if cost < best:
+                        best = cost
+                if kind != chess.KING:
+                    for s in chess.scan_forward(pawns):
+                        cost = self.promotion(color, s, g, captures)
+                        if cost < best:
+                            best = cost
+            if best >= INF:
+                return INF
+            total += best
+        return total
+
+    def _unit_cost(
+        self,
+        color: chess.Color,
+        kind: chess.PieceType,
+        s: chess.Square,
+        want: chess.Bitboard,
+        must: chess.Bitboard,
+        castles: chess.Bitboard,
+        captures: int,
+    ) -> int:
+        """The least cost of the free unit on ``s`` to a goal square it can fill (0 when
+        it is settled on one)."""
+        if want & ~must & chess.BB_SQUARES[s]:
+            return 0
+        if kind == chess.PAWN:
+            return self.pawn_unit(color, s, captures)
+        near = self.nearest_other[color, kind] if want & chess.BB_SQUARES[s] else self.nearest[color, kind]
+        cost = near[s]
+        if want & chess.BB_SQUARES[s] and cost > 2:
+            cost = 2
+        if castles and castles & chess.BB_SQUARES[s]:
+            cost = min(cost, self.castled(self.nearest[color, kind], s, kind, castles))
+        return cost
+
+    def _captured_units_cost(
+        self,
+        color: chess.Color,
+        enemy_pawns: int,
+        spare: int,
+        units: list[tuple[int, chess.Square, chess.PieceType]],
+        captures: int,
+        without_regions: int,
+    ) -> int:
+        """The units' sum (``without_regions`` when no capture region applies) raised by
+        the regions where the enemy's pawns must capture one of this side's spare units:
+        the unit taken in a region must reach it, and is one of those left out of the sum."""
+        regions = [r for r in self.capture_regions(not color, enemy_pawns, spare) if chess.popcount(r) <= _REGION_LIMIT]
+        if not regions:
+            return without_regions
+        reach = [[self.reach_cost(color, kind, s, region, captures) for _, s, kind in units] for region in regions]
+        least = [min(row, default=INF) for row in reach]
+        if max(least) >= INF:
+            return without_regions
+        costs = [cost for cost, _, _ in units]
+        best = 0
+        for special, row in enumerate(reach):
+            here = min(
+                (row[i] + _sum_without_largest(costs[:i] + costs[i + 1 :], spare - 1) for i in range(len(units))),
+                default=INF,
+            )
+            best = max(best, here + sum(least) - least[special])
+        return best
 
 
 def _sum_without_largest(costs: list[int], dropped: int) -> int:

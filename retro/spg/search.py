@@ -161,26 +161,7 @@ class _Search:
             if outcome.nodes % _CHECK_EVERY == 0:
                 self.tick()
             # the child's bounds from the move alone (no push): module docstring, "Allowance"
-            from_bb, to_bb = chess.BB_SQUARES[move.from_square], chess.BB_SQUARES[move.to_square]
-            kind = board.piece_type_at(move.from_square)
-            assert kind is not None
-            after = list(mine)
-            after[kind - 1] ^= from_bb
-            after[(move.promotion or kind) - 1] |= to_bb
-            after_rights = mine_rights & ~from_bb & ~to_bb
-            if kind == chess.KING:
-                after_rights = 0
-                rook_move = _CASTLING_ROOK.get((move.from_square, move.to_square))
-                if rook_move is not None:
-                    after[chess.ROOK - 1] ^= rook_move
-            captured = to_bb & board.occupied_co[other]
-            if (
-                not captured
-                and kind == chess.PAWN
-                and move.to_square == board.ep_square
-                and (move.to_square - move.from_square) % 8
-            ):
-                captured = chess.BB_SQUARES[move.to_square - 8 if mover == chess.WHITE else move.to_square + 8]
+            after, after_rights, captured = _after_move(board, move, mine, mine_rights)
             their_after = _masks([m & ~captured for m in theirs]) if captured else theirs
             new_mover = bounds.side_needs(
                 mover, _masks(after), after_rights, their_count - (1 if captured else 0), their_after[0]
@@ -188,7 +169,7 @@ class _Search:
             if new_mover > mover_allow:
                 continue
             new_other = other_need
-            if captured or kind == chess.PAWN:
+            if captured or chess.BB_SQUARES[move.from_square] & board.pawns:
                 new_other = bounds.side_needs(other, their_after, their_rights & ~captured, mine_count, after[0])
                 if new_other > other_allow:
                     continue
@@ -206,6 +187,35 @@ class _Search:
         result = tuple(found)
         self.table[key] = result
         return result
+
+
+def _after_move(
+    board: chess.Board, move: chess.Move, mine: SideMasks, mine_rights: chess.Bitboard
+) -> tuple[list[int], chess.Bitboard, chess.Bitboard]:
+    """The mover's unit masks and castling rights after ``move``, and the square of the
+    unit it captures (0 for none; the passed pawn's square for en passant), without
+    pushing the move."""
+    from_bb, to_bb = chess.BB_SQUARES[move.from_square], chess.BB_SQUARES[move.to_square]
+    kind = board.piece_type_at(move.from_square)
+    assert kind is not None
+    after = list(mine)
+    after[kind - 1] ^= from_bb
+    after[(move.promotion or kind) - 1] |= to_bb
+    after_rights = mine_rights & ~from_bb & ~to_bb
+    if kind == chess.KING:
+        after_rights = 0
+        rook_move = _CASTLING_ROOK.get((move.from_square, move.to_square))
+        if rook_move is not None:
+            after[chess.ROOK - 1] ^= rook_move
+    captured = to_bb & board.occupied_co[not board.turn]
+    if (
+        not captured
+        and kind == chess.PAWN
+        and move.to_square == board.ep_square
+        and (move.to_square - move.from_square) % 8
+    ):
+        captured = chess.BB_SQUARES[move.to_square - 8 if board.turn == chess.WHITE else move.to_square + 8]
+    return after, after_rights, captured
 
 
 def _masks(values: list[int]) -> SideMasks:

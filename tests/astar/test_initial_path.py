@@ -12,6 +12,7 @@ from proofkernel.extended import extend_kernel
 from proofkernel.moves import parse_move
 from retro.legality import find_kernel
 from tests.conftest import read_jsonl
+from tests.random_games import game_positions, play_random
 
 START = chess.Board()
 # the first legal positions of the dev file (Texel's proof games are 176-204 plies long)
@@ -293,16 +294,10 @@ def test_pieces_of_a_key_are_the_pieces_of_the_position() -> None:
 
     leg = _Leg({chess.WHITE: chess.BB_RANK_2, chess.BLACK: chess.BB_RANK_7}, [(chess.WHITE, (chess.KNIGHT,), chess.D4)])
     for seed in range(5):
-        rng = random.Random(seed)
-        board = chess.Board()
-        for _ply in range(150):
+        for board in game_positions(play_random(random.Random(seed), 150)):
             pieces = pieces_of_key(position_key(board))
             assert pieces.piece_map() == board.piece_map(), board.fen()
             assert leg.guide(pieces, 0) == leg.guide(board, 0)
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
 
 
 def test_promoted_piece_walks_elsewhere_after_a_failed_walk() -> None:

@@ -12,6 +12,7 @@ from astar.proofgame import ProofGame, ProofGameError
 from astar.search import search, search_with_restarts
 from retro.proofgame import prove
 from tests.conftest import read_jsonl, texel_cases
+from tests.random_games import play_random
 
 _DEV_LEGAL = [row["fen"] for row in read_jsonl("cpr-923-dev.jsonl") if row["legal"]]
 
@@ -76,22 +77,11 @@ def test_node_limit_gives_budget_not_exception() -> None:
     assert result.status in ("budget", "unreachable") and not result.moves
 
 
-def _random_game(seed: int, plies: int) -> chess.Board:
-    rng = random.Random(seed)
-    board = chess.Board()
-    for _ in range(plies):
-        moves = list(board.legal_moves)
-        if not moves:
-            break
-        board.push(rng.choice(moves))
-    return board
-
-
 @pytest.mark.parametrize("seed", range(12))
 def test_random_short_games_get_verified_proof_games(seed: int) -> None:
     """Property: the final position of any legal game is legal; the search must find a
     proof game (replay-checked inside prove) within a small budget for short games."""
-    goal = _random_game(seed, 4 + seed % 5)
+    goal = play_random(random.Random(seed), 4 + seed % 5)
     verdict = prove(goal, use_kernel=False, max_nodes=20_000, time_limit=15, seed=seed)
     assert verdict.status == "legal", goal.fen()
     assert verdict.proof_game is not None and verdict.proof_game.reaches(goal)

@@ -17,6 +17,7 @@ from retro.spg.parity import knight_parity
 from retro.spg.shortest import shortest_proof_game
 from retro.spg.solve import moves_of
 from retro.status import LegalityStatus, SpgStatus
+from tests.random_games import play_random
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "spg-dev.jsonl"
 ROWS = {row["id"]: row for row in map(json.loads, DATA.open(encoding="utf-8"))}
@@ -177,12 +178,7 @@ def test_turn_conflict_and_budget() -> None:
 @pytest.mark.parametrize("seed", range(12))
 def test_random_game_is_among_the_solutions(seed: int) -> None:
     rng = random.Random(seed)
-    board = chess.Board()
-    for _ in range(rng.randint(4, 8)):
-        moves = list(board.legal_moves)
-        if not moves:
-            break
-        board.push(rng.choice(moves))
+    board = play_random(rng, rng.randint(4, 8))
     plies = len(board.move_stack)
     game = chess.Board()
     san = []

@@ -8,19 +8,15 @@ import pytest
 
 from astar.heuristic import position_key
 from astar.search import child_key
+from tests.random_games import game_positions, play_random
 
 
 @pytest.mark.parametrize("seed", range(20))
 def test_child_key_matches_push_along_random_games(seed: int) -> None:
-    rng = random.Random(seed)
-    board = chess.Board()
     handled = 0
-    for _ in range(200):
-        moves = list(board.legal_moves)
-        if not moves:
-            break
+    for board in game_positions(play_random(random.Random(seed), 200)):
         key = position_key(board)
-        for move in moves:
+        for move in list(board.legal_moves):
             shortcut = child_key(board, key, move)
             if shortcut is None:
                 continue
@@ -28,7 +24,6 @@ def test_child_key_matches_push_along_random_games(seed: int) -> None:
             board.push(move)
             assert shortcut == position_key(board), (board.fen(), move.uci())
             board.pop()
-        board.push(rng.choice(moves))
     assert handled > 0
 
 

@@ -8,6 +8,7 @@ import pytest
 from astar.heuristic import INF, Heuristic, deadlocked_mask, position_key
 from astar.paths import king_forbidden_mask, pawn_distance, piece_distances
 from tests.conftest import texel_cases
+from tests.random_games import game_moves, play_random
 
 
 def test_knight_assignment_cost_4_not_6() -> None:
@@ -206,16 +207,8 @@ def test_deadlocked_pieces_never_move_until_a_capture() -> None:
     rng = random.Random(11)
     checked = 0
     for _ in range(25):
-        board = chess.Board()
-        history = []
-        for _ply in range(140):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            quiet = [m for m in moves if not board.is_capture(m)]
-            move = rng.choice(quiet if quiet and rng.random() < 0.97 else moves)
-            history.append((board.copy(stack=False), board.is_capture(move)))
-            board.push(move)
+        board = play_random(rng, 140, prefer=lambda board, move: not board.is_capture(move), rate=0.97)
+        history = [(before, before.is_capture(move)) for before, move in game_moves(board)]
         history.append((board, True))
         for i, (position, _capture) in enumerate(history):
             key = position_key(position)

@@ -12,6 +12,7 @@ from proofkernel.extended import extend_kernel
 from proofkernel.moves import parse_move
 from retro.legality import find_kernel
 from tests.conftest import read_jsonl
+from tests.random_games import game_positions, play_random
 
 START = chess.Board()
 # the first legal positions of the dev file (Texel's proof games are 176-204 plies long)
@@ -53,6 +54,7 @@ def test_late_pawn_plan_ends_on_the_goal_pawns(fen: str) -> None:
     assert len(moved) <= 4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fen", DEV_LEGAL + DEV_OBSTRUCTED + DEV_ROOK_WAYS)
 def test_initial_path_plays_every_capture_of_the_kernel(fen: str) -> None:
     goal = chess.Board(fen)
@@ -139,6 +141,7 @@ def _kinds(board: chess.Board, color: chess.Color) -> tuple[int, ...]:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fen", DEV_LEGAL[:2] + [_LEGAL[16]])
 def test_initial_path_with_the_goal_plays_every_quiet_promotion(fen: str) -> None:
     """After the kernel's captures the pawns beyond the goal's promote quietly; the
@@ -229,6 +232,7 @@ def test_later_promotion_squares_follow_the_pawns_across_captures() -> None:
 TROMP_LIGHT_SQUARES = "1bQ2b2/1K1Nr3/2p5/1kPQpb2/N2QP3/1q1bR3/1nnN2P1/nq1N1bn1 b - - 0 1"
 
 
+@pytest.mark.slow
 def test_initial_path_keeps_light_squares_for_the_light_bishops(monkeypatch) -> None:
     """Tromp's 1bQ2b2/...: Black's d-pawn promotes before the captures that send the a-
     and b-pawns to b1 and a1; Black lacks two light bishops, and h1 (the h-pawns'
@@ -293,16 +297,10 @@ def test_pieces_of_a_key_are_the_pieces_of_the_position() -> None:
 
     leg = _Leg({chess.WHITE: chess.BB_RANK_2, chess.BLACK: chess.BB_RANK_7}, [(chess.WHITE, (chess.KNIGHT,), chess.D4)])
     for seed in range(5):
-        rng = random.Random(seed)
-        board = chess.Board()
-        for _ply in range(150):
+        for board in game_positions(play_random(random.Random(seed), 150)):
             pieces = pieces_of_key(position_key(board))
             assert pieces.piece_map() == board.piece_map(), board.fen()
             assert leg.guide(pieces, 0) == leg.guide(board, 0)
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
 
 
 def test_promoted_piece_walks_elsewhere_after_a_failed_walk() -> None:
@@ -326,6 +324,7 @@ def test_promoted_piece_walks_elsewhere_after_a_failed_walk() -> None:
 # e-pawn takes a white rook on f2 while the plan keeps White's e- and g-pawns at home,
 # which shuts the rook out (f1 holds the bishop, boxed in by those pawns) until the
 # g-pawn goes on to its last square, g4, early
+@pytest.mark.slow
 @pytest.mark.parametrize("fen", [_LEGAL[94], _LEGAL[109]])
 def test_initial_path_promotes_before_a_capture_and_advances_pawns_that_shut_a_unit_out(fen: str) -> None:
     goal = chess.Board(fen)
@@ -386,6 +385,7 @@ def test_a_promotion_before_a_capture_advances_the_pawns_that_shut_its_square() 
     assert "c1=" in " ".join(replay.san())
 
 
+@pytest.mark.slow
 def test_a_shuffled_plan_plays_every_capture_where_the_late_one_stops() -> None:
     goal = chess.Board(TROMP_SHUT_IN)
     kernel, _ = _plan(goal)

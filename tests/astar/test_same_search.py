@@ -16,18 +16,7 @@ from astar.nonadmissible import NonAdmissibleHeuristic
 from astar.paths import attacks_mask, path_obstruction, shortest_path_layers
 from astar.search import cyclic_gc_paused, search
 from proofkernel.blocked import blocked_squares
-
-
-def _game(rng: random.Random, plies: int, quiet_only: bool = False) -> list[chess.Board]:
-    """The positions of a random game (only quiet moves with ``quiet_only``)."""
-    board, positions = chess.Board(), [chess.Board()]
-    for _ in range(plies):
-        moves = [m for m in board.legal_moves if not (quiet_only and board.is_capture(m))]
-        if not moves:
-            break
-        board.push(rng.choice(moves))
-        positions.append(board.copy(stack=False))
-    return positions
+from tests.random_games import game_positions, play_random
 
 
 def test_no_moves_of_blocked_pieces_leaves_the_other_moves_in_order() -> None:
@@ -38,7 +27,7 @@ def test_no_moves_of_blocked_pieces_leaves_the_other_moves_in_order() -> None:
     rng = random.Random(17)
     compared = 0
     for _ in range(40):
-        for board in _game(rng, 80):
+        for board in game_positions(play_random(rng, 80)):
             blocked = rng.getrandbits(64) & rng.getrandbits(64) & board.occupied
             kept = [
                 m
@@ -90,7 +79,7 @@ def test_king_danger_equals_its_straightforward_computation() -> None:
     rng = random.Random(3)
     compared = dangerous = 0
     for _ in range(12):
-        game = _game(rng, 90)
+        game = game_positions(play_random(rng, 90))
         goal = game[-1]
         for mask in (0, blocked_squares(goal, chess.Board())):
             heuristic = NonAdmissibleHeuristic(goal, mask)

@@ -12,6 +12,7 @@ from cages.retractions import retractions
 from cages.verify import Options, Reductions, _Search, _transition, default_zone, verify
 from retro.cli import main
 from tests.conftest import read_jsonl
+from tests.random_games import play_random
 
 
 def _spec(row: dict) -> CageSpec:
@@ -95,12 +96,7 @@ def test_partial_positions_of_random_legal_games_are_never_cages():
     rng = random.Random(11)
     checked = 0
     for _ in range(100):
-        board = chess.Board()
-        for _ in range(rng.randint(0, 120)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
+        board = play_random(rng, rng.randint(0, 120))
         for _ in range(3):
             f0, f1 = sorted(rng.sample(range(8), 2))
             r0, r1 = sorted(rng.sample(range(8), 2))

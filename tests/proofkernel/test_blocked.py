@@ -7,6 +7,7 @@ import pytest
 
 from proofkernel.blocked import blocked_squares, pawn_can_reach, taken_by_piece
 from tests.conftest import texel_cases
+from tests.random_games import game_positions, play_random
 
 CASES = [c for c in texel_cases("blocked_squares") if c["compute_blocked_returns_true"]]
 
@@ -35,14 +36,8 @@ def test_blocked_pieces_never_move_in_random_games() -> None:
 
     rng = random.Random(7)
     for _ in range(60):
-        board = chess.Board()
-        history = [board.copy(stack=False)]
-        for _ in range(rng.randint(10, 120)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
-            history.append(board.copy(stack=False))
+        board = play_random(rng, rng.randint(10, 120))
+        history = game_positions(board)
         mask = blocked_squares(board)
         for earlier in history:
             for square in chess.SquareSet(mask):

@@ -26,6 +26,7 @@ from proofkernel.search import (
 from proofkernel.state import Goal, KernelState, split_promotions
 from retro.legality import find_kernel
 from tests.conftest import read_jsonl, texel_cases
+from tests.random_games import game_moves, game_positions, play_random
 
 SEARCH = texel_cases("proofkernel")
 
@@ -126,22 +127,21 @@ def test_lower_bound_never_exceeds_the_captures_of_a_real_game() -> None:
     rng = random.Random(11)
     checked = 0
     for _ in range(40):
-        board = chess.Board()
-        boards = [board.copy(stack=False)]
+        board = play_random(
+            rng,
+            rng.randint(40, 160),
+            allow=lambda board, move: move.promotion is None,
+            prefer=chess.Board.is_capture,
+            rate=0.7,
+        )
+        positions = game_positions(board)
+        boards = [positions[0]]
         pawn_captures: list[chess.Color | None] = []  # per capture: the colour of a capturing pawn
-        for _ in range(rng.randint(40, 160)):
-            moves = [m for m in board.legal_moves if m.promotion is None]
-            if not moves:
-                break
-            taking = [m for m in moves if board.is_capture(m)]
-            move = rng.choice(taking if taking and rng.random() < 0.7 else moves)
-            if board.is_capture(move):
-                by_pawn = board.piece_type_at(move.from_square) == chess.PAWN
-                pawn_captures.append(board.turn if by_pawn else None)
-                board.push(move)
-                boards.append(board.copy(stack=False))
-            else:
-                board.push(move)
+        for before, move, after in zip(positions[:-1], board.move_stack, positions[1:], strict=True):
+            if before.is_capture(move):
+                by_pawn = before.piece_type_at(move.from_square) == chess.PAWN
+                pawn_captures.append(before.turn if by_pawn else None)
+                boards.append(after)
         goal = Goal.from_boards(board, blocked_squares(board))
         for i, earlier in enumerate(boards):
             state = KernelState.from_board(earlier)
@@ -158,12 +158,7 @@ def test_random_game_positions_always_have_a_kernel() -> None:
     kernel whose extended kernel is feasible."""
     rng = random.Random(2026)
     for _ in range(12):
-        board = chess.Board()
-        for _ in range(rng.randint(10, 50)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
+        board = play_random(rng, rng.randint(10, 50))
         result = find_kernel(board, max_nodes=20_000)
         assert result.status in ("found", "unknown"), board.fen()
 
@@ -194,13 +189,13 @@ def test_random_games_with_confined_bishops_have_a_kernel() -> None:
     rng = random.Random(7)
     flagged = 0
     for _ in range(40):
-        board = chess.Board()
-        for _ in range(rng.randint(20, 120)):
-            moves = [m for m in board.legal_moves if not chess.BB_SQUARES[m.from_square] & keep]
-            if not moves:
-                break
-            taking = [m for m in moves if board.is_capture(m)]
-            board.push(rng.choice(taking if taking and rng.random() < 0.8 else moves))
+        board = play_random(
+            rng,
+            rng.randint(20, 120),
+            allow=lambda board, move: not chess.BB_SQUARES[move.from_square] & keep,
+            prefer=chess.Board.is_capture,
+            rate=0.8,
+        )
         if taken_by_piece(chess.Board(), board, blocked_squares(board)):
             flagged += 1
             assert find_kernel(board, max_nodes=20_000).status in ("found", "unknown"), board.fen()
@@ -379,19 +374,18 @@ def test_promotions_of_random_games_keep_their_flags_beside_a_king_that_never_mo
     for _ in range(200):
         keeper = rng.choice(chess.COLORS)  # the side whose king never moves
         home = (chess.BB_E8 | chess.BB_H8) if keeper == chess.BLACK else (chess.BB_E1 | chess.BB_H1)
-        board = chess.Board()
-        promotions = []
-        for _ in range(rng.randint(40, 120)):
-            moves = [
-                m for m in board.legal_moves if not (board.turn == keeper and chess.BB_SQUARES[m.from_square] & home)
-            ]
-            if not moves:
-                break
-            pawn_moves = [m for m in moves if board.piece_type_at(m.from_square) == chess.PAWN]
-            move = rng.choice(pawn_moves if board.turn != keeper and pawn_moves and rng.random() < 0.9 else moves)
-            if move.promotion:
-                promotions.append((board.turn, chess.square_file(move.from_square), chess.square_file(move.to_square)))
-            board.push(move)
+        board = play_random(  # it calls the lambdas before keeper and home change
+            rng,
+            rng.randint(40, 120),
+            allow=lambda board, move: not (board.turn == keeper and chess.BB_SQUARES[move.from_square] & home),  # noqa: B023
+            prefer=lambda board, move: board.turn != keeper and board.piece_type_at(move.from_square) == chess.PAWN,  # noqa: B023
+            rate=0.9,
+        )
+        promotions = [
+            (before.turn, chess.square_file(move.from_square), chess.square_file(move.to_square))
+            for before, move in game_moves(board)
+            if move.promotion
+        ]
         if not board.has_kingside_castling_rights(keeper):
             continue  # the rook was taken: the king may have been free to move
         goal = Goal.from_boards(board, blocked_squares(board))
@@ -447,15 +441,14 @@ def test_random_games_with_a_bishop_sealed_on_a8_have_a_kernel() -> None:
     rng = random.Random(6)
     sealed = lost = 0
     for _ in range(30):
-        board = start.copy()
-        for _ in range(rng.randint(20, 100)):
-            moves = [
-                m for m in board.legal_moves if m.from_square != chess.B7 and m.to_square not in (chess.B7, chess.A8)
-            ]
-            if not moves:
-                break
-            taking = [m for m in moves if board.is_capture(m)]
-            board.push(rng.choice(taking if taking and rng.random() < 0.6 else moves))
+        board = play_random(
+            rng,
+            rng.randint(20, 100),
+            start.copy(),
+            allow=lambda board, move: move.from_square != chess.B7 and move.to_square not in (chess.B7, chess.A8),
+            prefer=chess.Board.is_capture,
+            rate=0.6,
+        )
         if not any(Goal.from_boards(board, blocked_squares(board)).sealed_bishops):
             continue
         sealed += 1

@@ -14,6 +14,7 @@ import random
 import chess
 
 from retro.revmoves import Retraction
+from tests.random_games import play_random
 
 __all__ = ["random_game_positions", "real_retraction"]
 
@@ -40,12 +41,7 @@ def random_game_positions(seed: int, count: int, *, max_plies: int = 200) -> lis
     positions: list[tuple[chess.Board, Retraction]] = []
     while len(positions) < count:
         board = chess.Board()
-        for _ in range(max_plies):
-            moves = list(board.legal_moves)
-            if not moves or len(positions) >= count:
-                break
-            special = [move for move in moves if _special(board, move)]
-            move = rng.choice(special) if special and rng.random() < 0.5 else rng.choice(moves)
+        for move in play_random(rng, min(max_plies, count - len(positions)), prefer=_special).move_stack:
             real = real_retraction(board, move)
             board.push(move)
             positions.append((board.copy(stack=False), real))

@@ -10,6 +10,7 @@ from retro.pawn_fates import pawn_fates_feasible
 from retro.position import parse_fen
 from retro.rules import RULE_NAMES, check_static, min_pawn_captures
 from tests.conftest import read_jsonl, texel_cases
+from tests.random_games import play_random
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
@@ -210,18 +211,13 @@ def test_texel_piece_count_cases():
 
 
 def _random_game_positions(seed: int, games: int) -> list[chess.Board]:
+    """The final positions of random games (captures and promotions preferred)."""
     rng = random.Random(seed)
-    positions = []
-    for _ in range(games):
-        board = chess.Board()
-        for _ in range(rng.randint(10, 200)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            captures = [m for m in moves if board.is_capture(m) or m.promotion]
-            board.push(rng.choice(captures) if captures and rng.random() < 0.5 else rng.choice(moves))
-        positions.append(board.copy(stack=False))
-    return positions
+    return [play_random(rng, rng.randint(10, 200), prefer=_taking).copy(stack=False) for _ in range(games)]
+
+
+def _taking(board: chess.Board, move: chess.Move) -> bool:
+    return board.is_capture(move) or bool(move.promotion)
 
 
 @pytest.mark.slow

@@ -10,6 +10,7 @@ import pytest
 
 from retro.position import parse_fen
 from retro.rules import RULES, _Facts, check_static
+from tests.random_games import game_positions, play_random
 
 # (rule, illegal FEN, nearby legal FEN, the moves reaching the legal one)
 CASES = [
@@ -77,14 +78,14 @@ def test_games_keeping_pawns_at_home_are_never_ruled_illegal():
     rules = dict(RULES)
     rng = random.Random(77)
     for _ in range(150):
-        board = chess.Board()
-        for _ in range(rng.randint(10, 120)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            pieces = [m for m in moves if board.piece_type_at(m.from_square) != chess.PAWN]
-            board.push(rng.choice(pieces) if pieces and rng.random() < 0.85 else rng.choice(moves))
-            facts = _Facts(board, "-", "-")
+        board = play_random(
+            rng,
+            rng.randint(10, 120),
+            prefer=lambda board, move: board.piece_type_at(move.from_square) != chess.PAWN,
+            rate=0.85,
+        )
+        for position in game_positions(board)[1:]:
+            facts = _Facts(position, "-", "-")
             for name in SEALED_RULES:
-                assert rules[name](facts) is None, (board.fen(), name)
+                assert rules[name](facts) is None, (position.fen(), name)
         assert check_static(board).status == "unknown", board.fen()

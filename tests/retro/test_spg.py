@@ -17,6 +17,7 @@ from retro.spg.parity import knight_parity
 from retro.spg.shortest import shortest_proof_game
 from retro.spg.solve import moves_of
 from retro.status import LegalityStatus, SpgStatus
+from tests.random_games import play_random
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "spg-dev.jsonl"
 ROWS = {row["id"]: row for row in map(json.loads, DATA.open(encoding="utf-8"))}
@@ -33,6 +34,7 @@ def _solve_row(row_id: str, **kwargs) -> tuple[dict, SpgVerdict]:
 # -- the start-position pair ---------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_start_without_castling_rights_needs_16_plies() -> None:
     verdict = shortest_proof_game(chess.Board(START_NO_RIGHTS), time_limit=60)
     assert verdict.status == LegalityStatus.LEGAL
@@ -40,6 +42,7 @@ def test_start_without_castling_rights_needs_16_plies() -> None:
     verdict.proof_game.replay_check(chess.Board(START_NO_RIGHTS))
 
 
+@pytest.mark.slow
 def test_start_without_castling_rights_14_plies_is_refuted_and_16_lists_the_issue_game() -> None:
     assert solve(parse_problem(START_NO_RIGHTS, 14)).status == SpgStatus.NO_SOLUTION
     # the issue's game is one of many move orders: check it is a solution by listing the
@@ -113,6 +116,7 @@ def test_bounds_fit_every_ply_of_every_euclide_solution() -> None:
 # -- short dev problems of each verdict -----------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "row_id",
     [
@@ -129,6 +133,7 @@ def test_euclide_unique_problems(row_id: str) -> None:
     assert verdict.solutions == row["solutions_san"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("row_id", ["no-captures-5", "single-capture-16"])
 def test_euclide_two_solution_problems(row_id: str) -> None:
     row, verdict = _solve_row(row_id, time_limit=60)
@@ -136,11 +141,13 @@ def test_euclide_two_solution_problems(row_id: str) -> None:
     assert sorted(verdict.solutions) == sorted(row["solutions_san"])
 
 
+@pytest.mark.slow
 def test_euclide_cooked_problem_reaches_the_cap() -> None:
     row, verdict = _solve_row("natch-test-problems-41", time_limit=60)
     assert verdict.status == SpgStatus.SOLUTIONS and verdict.cooked and len(verdict.solutions) == 8
 
 
+@pytest.mark.slow
 def test_euclide_no_solution_problem_has_a_game() -> None:
     """Euclide says no solution for natch-test-problems-78 ("promotee_must_switchback2"),
     but the search finds a game, replayed here again with python-chess."""
@@ -152,6 +159,7 @@ def test_euclide_no_solution_problem_has_a_game() -> None:
     assert board.board_fen() == row["board"] and board.turn == chess.BLACK and len(board.move_stack) == 17
 
 
+@pytest.mark.slow
 def test_no_solution_by_root_bound_and_by_search() -> None:
     # natch-test-problems-42's diagram (5 plies: e4 b6 Qh5 ... Qxh7) in 3 plies: White needs 3 moves, has 2
     row = ROWS["natch-test-problems-42"]
@@ -174,15 +182,11 @@ def test_turn_conflict_and_budget() -> None:
 # -- property: the final board of a random game ---------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(12))
 def test_random_game_is_among_the_solutions(seed: int) -> None:
     rng = random.Random(seed)
-    board = chess.Board()
-    for _ in range(rng.randint(4, 8)):
-        moves = list(board.legal_moves)
-        if not moves:
-            break
-        board.push(rng.choice(moves))
+    board = play_random(rng, rng.randint(4, 8))
     plies = len(board.move_stack)
     game = chess.Board()
     san = []

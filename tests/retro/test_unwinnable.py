@@ -15,6 +15,7 @@ from retro.unwinnable.material import insufficient_material
 from retro.unwinnable.mobility import ORTHOGONAL_NEIGHBOURS, step_targets
 from retro.unwinnable.static import MAX_COVER, cover_weight, unwinnable_static
 from tests.conftest import read_jsonl
+from tests.random_games import play_random
 
 W, B = chess.WHITE, chess.BLACK
 
@@ -268,11 +269,7 @@ def test_property_random_play_never_unwinnable_with_shallow_mate() -> None:
         board.castling_rights = 0
         if not board.is_valid():
             continue
-        for _ in range(rng.randrange(0, 12)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
+        play_random(rng, rng.randrange(0, 12), board)
         if board.is_game_over():
             continue
         for winner in (W, B):
@@ -293,13 +290,7 @@ def test_property_static_check_on_blocked_positions_after_random_play() -> None:
     rows = read_jsonl("unwinnability-dev.jsonl")
     answered = 0
     for row in rng.sample(rows, 120):
-        board = chess.Board(row["fen"])
-        for _ in range(rng.randrange(0, 8)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
-        board = board.copy(stack=False)
+        board = play_random(rng, rng.randrange(0, 8), chess.Board(row["fen"])).copy(stack=False)
         for winner in (W, B):
             if unwinnable_static(board, winner):
                 answered += 1

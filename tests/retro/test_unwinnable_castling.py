@@ -11,6 +11,7 @@ import chess
 
 from retro.unwinnable import analyze
 from retro.unwinnable.static import dead_castling_rights, static_applicable, unwinnable_static
+from tests.random_games import game_positions, play_random
 
 W, B = chess.WHITE, chess.BLACK
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -50,11 +51,6 @@ def test_no_castling_on_random_lines_from_dead_rights() -> None:
             continue
         dead += 1
         for _ in range(30):
-            game = board.copy(stack=False)
-            for _ in range(80):
-                moves = list(game.legal_moves)
-                assert not any(game.is_castling(move) for move in moves), game.fen()
-                if not moves:
-                    break
-                game.push(rng.choice(moves))
+            for game in game_positions(play_random(rng, 80, board.copy(stack=False))):
+                assert not any(game.is_castling(move) for move in game.legal_moves), game.fen()
     assert dead

@@ -28,6 +28,7 @@ these functions lazily).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import chess
@@ -214,17 +215,19 @@ def shortest_proof_games(
     solutions: int = 8,
     time_limit: float | None = 60.0,
     max_nodes: int | None = None,
+    progress: Callable[[int, float, int, str], None] | None = None,
 ) -> SpgVerdict:
     """Every game of exactly ``plies`` plies from the start (or ``init``) that reaches the
     diagram (``retro spg``), up to ``solutions`` games: ``unique``, ``solutions``,
     ``no_solution`` or ``unknown``. ``board``: a placement, ``placement side``, or a FEN
-    whose castling and en-passant rights then count (:mod:`retro.spg.problem`)."""
+    whose castling and en-passant rights then count (:mod:`retro.spg.problem`).
+    ``progress(nodes, seconds, games found, where)`` is called every few seconds."""
     from retro.spg import parse_problem, solve
 
     text = board.fen() if isinstance(board, chess.Board) else board
     start = init.fen() if isinstance(init, chess.Board) else init
     problem = parse_problem(text, plies, start)
-    return solve(problem, cap=solutions, time_limit=time_limit, max_nodes=max_nodes)
+    return solve(problem, cap=solutions, time_limit=time_limit, max_nodes=max_nodes, progress=progress)
 
 
 def _as_given(fen: str | chess.Board) -> str:

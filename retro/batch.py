@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import dataclasses
 import functools
 import json
@@ -190,11 +191,19 @@ def _words(line: str) -> list[re.Match[str]]:
     return list(re.finditer(r"\S+", line))
 
 
+_ID_OPERATION = re.compile(r'(?:^|;)\s*id\s+("(?:[^"\\]|\\.)*"|[^;\s]+)\s*;')
+
+
 def _epd_operations(line: str) -> tuple[str, str | None]:
     """``(head, id)``: the line before its EPD operations and the ``id`` operation's name;
     ``(line, None)`` when the line has none. Operations are recognised by their opcode
-    (:data:`EPD_OPCODES`) after the first word, the line ending with ``;``; they are read
-    by python-chess (``Board.set_epd``), and a malformed one raises ``ValueError``."""
+    (:data:`EPD_OPCODES`) after the first word, the line ending with ``;``. After a
+    four-field FEN they are read by python-chess against that position (``Board.set_epd``:
+    a move operation such as ``bm`` must be legal there, a malformed one raises
+    ``ValueError``); after any other head (a placement and the command's own tokens, or a
+    FEN python-chess does not accept, which the command's parser then refuses with its
+    own message) only the ``id`` operation is read. Only the ``id`` is kept: the other
+    operations (``bm``, ``hmvc``, ...) ask nothing of retro."""
     if not line.rstrip().endswith(";"):
         return line, None
     words = _words(line)
@@ -203,12 +212,22 @@ def _epd_operations(line: str) -> tuple[str, str | None]:
         return line, None
     import chess
 
+    head, operations = line[:start].strip(), line[start:]
+    board = None
+    if len(head.split()) == 4:
+        with contextlib.suppress(ValueError):
+            board = chess.Board(f"{head} 0 1")
+    if board is None:  # read the id alone
+        found = _ID_OPERATION.search(operations)
+        operations = f"id {found.group(1)};" if found else ""
+        board, head_fen = chess.Board(), chess.STARTING_FEN.rsplit(" ", 2)[0]
+    else:
+        head_fen = head
     try:
-        operations = chess.Board().set_epd(f"{chess.STARTING_BOARD_FEN} w - - {line[start:]}")
+        name = board.set_epd(f"{head_fen} {operations}").get("id")
     except ValueError as error:
         raise ValueError(f"bad EPD operations: {error}") from None
-    name = operations.get("id")
-    return line[:start].strip(), None if name is None else str(name)
+    return head, str(name) if name else None
 
 
 def split_line(line: str, own: Callable[[str], bool] = no_own_tokens) -> tuple[str, str | None]:
@@ -419,7 +438,8 @@ def error_text(record: Record) -> str:
 
 
 def labelled(record: Record, text: str) -> str:
-    """The text line of a record: prefixed with ``name: `` when its line had a label."""
+    """The text line of a record: prefixed with ``name: `` when its line had a label (an
+    error record shows its input line, label included, so it is not prefixed)."""
     return f"{record['id']}: {text}" if "id" in record else text
 
 
@@ -476,8 +496,8 @@ def run_batch_command(
     ):
         counts[count(record)] += 1
         errors += record["status"] == ERROR
-        text = error_text(record) if record["status"] == ERROR else render(record)
-        emit(record, labelled(record, text), as_json=args.json)
+        text = error_text(record) if record["status"] == ERROR else labelled(record, render(record))
+        emit(record, text, as_json=args.json)
     if summary is not None:
         summary(counts, inputs.comments)
     else:

@@ -145,6 +145,12 @@ def test_labels_are_the_same_in_every_command(tmp_path: Path) -> None:
     for command, options in (("check", []), ("dead", ["--quick"]), ("unwinnable", ["--quick"]), ("revmoves", [])):
         code, records = _batch(command, [f"{KQK} game1", f'{KQK4} id "the KQK";'], options, tmp_path)
         assert code == 0 and [r["id"] for r in records] == ["game1", "the KQK"], command
+        path = tmp_path / f"{command}.txt"
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+            assert main([command, "-f", str(path), *options]) == 0
+        lines = out.getvalue().splitlines()
+        assert lines[0].startswith("game1: ") and any(line.startswith("the KQK: ") for line in lines), command
     path = tmp_path / "labelled.txt"
     path.write_text(f"{AFTER_E4} game1\n{ILLEGAL_PAWNS} game2\n")
     out = io.StringIO()
@@ -175,9 +181,9 @@ def test_unwinnable_batch_answers_for_the_winner_asked_on_lichess_positions(tmp_
 
 
 def test_lastmove_retract_token_after_a_full_fen_is_checked_not_a_label(tmp_path: Path) -> None:
-    """Row 4: ``<full FEN> retract=b`` that contradicts the FEN (White to move, so Black
-    moved last... and the line says Black: agrees; ``retract=w`` contradicts) is the
-    command's own token, checked against the FEN."""
+    """Row 4: ``retract=`` after a full FEN is the command's own token, checked against
+    the FEN: with White to move Black made the last move, so ``retract=w`` contradicts
+    the FEN (an error record) and ``retract=b`` agrees (answered, no label)."""
     fen = "8/8/8/8/1k6/P7/1K6/8 w - - 0 1"
     options = ["--no-legality", "--no-auto-cages"]
     code, records = _batch("lastmove", [f"{fen} retract=w", f"{fen} retract=b"], options, tmp_path)
@@ -224,3 +230,14 @@ def test_json_error_record_keeps_the_whole_line(tmp_path: Path) -> None:
     line = "8/8/8/4k3/8/8/8/3QK3 b - - 0 1 label with too many words"
     code, records = _batch("check", [line], [], tmp_path)
     assert code == 2 and records[0]["input"] == line
+
+
+def test_epd_move_operations_are_read_against_the_line_s_own_position(tmp_path: Path) -> None:
+    """A ``bm`` operation is a move of the EPD line's position (WAC.001), not of the start
+    position; after a placement and the command's own tokens only the ``id`` is read."""
+    wac = '2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id "WAC.001";'
+    code, records = _batch("check", [wac, f'{KQK4} pv e4 e5; id "not a KQK move";'], [], tmp_path)
+    assert code == 2 and records[0]["id"] == "WAC.001" and records[0]["status"] == "unknown"
+    assert records[1]["status"] == "error" and "bad EPD operations" in records[1]["error"]
+    code, records = _batch("spg", [f'{SPG_4} 4 bm e4; id "Euclide 4";'], [], tmp_path)
+    assert code == 0 and records[0]["id"] == "Euclide 4" and records[0]["status"] == "unique"

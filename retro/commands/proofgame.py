@@ -27,6 +27,7 @@ from retro.batch import (
     InputLine,
     check_writable,
     emit,
+    error_record,
     error_text,
     labelled,
     positive_int,
@@ -246,7 +247,7 @@ def _line_of(record: dict, as_json: bool) -> str:
             passed["id"] = record["id"]
         return json.dumps(passed) if as_json else labelled(record, record["passthrough"])
     if record["status"] == "error":
-        return json.dumps(record) if as_json else labelled(record, error_text(record))
+        return json.dumps(record) if as_json else error_text(record)
     return json.dumps(record) if as_json else labelled(record, f"{record['fen']} {status_text(record)}")
 
 
@@ -334,8 +335,13 @@ def _batch(args: argparse.Namespace) -> int:
         _summary(final, f"pass {index:02d} ({path}): ")
         if not final.get("unknown"):
             break
-    for line, label in zip(current, map(_label_of, lines), strict=True):  # the last pass file, labelled
+    for line, given in zip(current, lines, strict=True):  # the last pass file, labelled
         record = status_line_record(str(line))
+        if record["status"] == "error":  # the whole input line, as every error record has it
+            record = error_record(given.text if isinstance(given, BadLine) else given, record["error"])
+            print(json.dumps(record) if args.json else line)
+            continue
+        label = _label_of(given)
         if label is not None:
             record["id"] = label
         print(json.dumps(record) if args.json else labelled(record, str(line)))

@@ -21,7 +21,7 @@ import sys
 from typing import Any
 
 from retro.api import retractions
-from retro.batch import add_batch_arguments, emit, error_text, read_inputs, run_batch, show_progress
+from retro.batch import add_batch_arguments, emit, error_text, labelled, read_inputs, run_batch, show_progress
 from retro.diagram import add_diagram_arguments, check_diagram_arguments, show_diagrams
 from retro.position import parse_fen
 
@@ -105,5 +105,5 @@ def run(args: argparse.Namespace) -> int:
             continue
         body = record["lines"] or ["(no retraction: no legal predecessor)"]
         text = "\n".join([record["fen"], *("  " + line for line in body)])
-        emit(_public(record), text, as_json=args.json)
+        emit(_public(record), labelled(record, text), as_json=args.json)
     return 2 if errors else 0

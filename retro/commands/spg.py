@@ -15,7 +15,6 @@ import functools
 import sys
 
 from retro.batch import add_batch_arguments, emit, run_batch_command, show_progress
-from retro.spg import parse_problem, solve
 from retro.spg.verdict import SpgVerdict
 from retro.status import SpgStatus
 
@@ -112,11 +111,14 @@ def run(args: argparse.Namespace) -> int:
             solve_line, init=args.init, cap=args.solutions, time_limit=time_limit, max_nodes=args.max_nodes
         )
         return run_batch_command(args, worker, _render, desc="spg", statuses=list(SpgStatus), own=str.isdigit)
+    from retro.api import shortest_proof_games
+
     board, plies = split_problem(args.problem)
-    problem = parse_problem(board, plies, args.init)
-    verdict = solve(
-        problem,
-        cap=args.solutions,
+    verdict = shortest_proof_games(
+        board,
+        plies,
+        init=args.init,
+        solutions=args.solutions,
         time_limit=time_limit,
         max_nodes=args.max_nodes,
         progress=_progress if show_progress(args) else None,

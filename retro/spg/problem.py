@@ -25,7 +25,11 @@ import chess
 
 from retro.position import InvalidFenError, parse_board, parse_fen, require_stated_fields
 
-__all__ = ["SpgProblem", "parse_problem"]
+__all__ = ["SpgProblem", "parse_problem", "MAX_PLIES"]
+
+MAX_PLIES = 1_000
+"""The most plies a problem may ask (the longest published proof games are under 200
+plies; the search recurses once per ply)."""
 
 
 @dataclass(frozen=True)
@@ -80,9 +84,9 @@ def parse_problem(board_text: str, plies: int, init_fen: str | None = None) -> S
     N). A FEN's castling and en-passant fields are the user's statement: one that cannot
     be true of the board (:func:`retro.position.require_stated_fields`) is refused, never
     dropped. Raises :class:`InvalidFenError` (a ``ValueError``) for bad input."""
-    if plies < 0:
-        raise InvalidFenError(f"the number of plies must be >= 0, got {plies}")
-    init = parse_fen(init_fen, require_kings=True).board if init_fen else chess.Board()
+    if not 0 <= plies <= MAX_PLIES:
+        raise InvalidFenError(f"the number of plies must be from 0 to {MAX_PLIES}, got {plies}")
+    init = parse_fen(init_fen, require_kings=True, valid=True).board if init_fen else chess.Board()
     fields = board_text.split()
     if not fields:
         raise InvalidFenError("empty board")

@@ -89,8 +89,9 @@ def _run(command: str, lines: list[bytes]) -> tuple[list[dict], str]:
         out, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             code = main([command, "-f", str(path), "--json", *COMMANDS[command]])
-    assert code in (0, 2), err.getvalue()
-    return [json.loads(line) for line in out.getvalue().splitlines()], err.getvalue()
+    records = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert code == (2 if any(record["status"] == "error" for record in records) else 0), err.getvalue()
+    return records, err.getvalue()
 
 
 def _is_comment(line: bytes) -> bool:

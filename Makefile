@@ -1,6 +1,6 @@
 # Quick start: `make run` (demonstration), `make test` (test suite; `make test-fast` leaves out
 # the tests marked slow) and `make serve` (the workbench at http://127.0.0.1:8000/).
-# `make lint` runs ruff (lint and format check) and mypy.
+# `make lint` runs ruff (lint and format check), mypy and import-linter (the layers, pyproject.toml).
 # All create .venv if it is missing and install the project into it from PyPI.
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -49,6 +49,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check $(LINTED)
 	$(VENV)/bin/ruff format --check $(LINTED)
 	$(VENV)/bin/mypy $(LINTED)
+	$(VENV)/bin/lint-imports
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -9,7 +9,7 @@ the same castling rights, no ep square; the proof game is the predecessor's proo
 game plus the double step. Soundness: the final proof game is replay-checked anyway.
 
 General case (the paper's Bxg3+ example): when every retraction that
-``retro.revmoves.retractions`` finds is irreversible (a capture or a pawn move),
+``retro.core.revmoves.retractions`` finds is irreversible (a capture or a pawn move),
 :func:`forced_last_moves` lists them all; where texel picks one arbitrarily,
 ``retro.proofgame`` takes the first whose predecessor has a proof kernel. The choice
 can only cost completeness (the picked predecessor may be unreachable while another
@@ -60,7 +60,7 @@ def _irreversible_last_moves(goal: chess.Board) -> list[ForcedLastMove]:
     from astar.proofgame import same_position
 
     try:
-        from retro.revmoves import predecessor, retractions
+        from retro.core.revmoves import predecessor, retractions
 
         found = retractions(goal)
     except (ImportError, ValueError):

@@ -35,7 +35,7 @@ from functools import cache, lru_cache
 
 import chess
 
-from retro.attacks import attacks_mask
+from retro.core.attacks import attacks_mask
 
 __all__ = [
     "INF",

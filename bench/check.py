@@ -11,8 +11,8 @@ import json
 import time
 from pathlib import Path
 
-from retro.position import parse_fen
-from retro.rules import RULE_NAMES, check_static
+from retro.core.position import parse_fen
+from retro.core.rules import RULE_NAMES, check_static
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 

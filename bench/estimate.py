@@ -3,7 +3,7 @@
 Part a -- Tromp's 10,000-position sample (data/cpr-sample-10k.fen, field 6 = m, N =
 8726713169886222032347729969256422370854716254; published: 538 legal, (4.59 +- 0.38)e44):
 
-1. the static rules (``retro.rules.check_static``) over all 10,000: how many they
+1. the static rules (``retro.core.rules.check_static``) over all 10,000: how many they
    prove illegal, how many survive, the time;
 2. ``retro.legality.decide`` with a small budget over the survivors (``--decide-limit``
    of them, default all): illegal / unknown, the time;
@@ -33,10 +33,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from retro.core.position import parse_fen
+from retro.core.rules import check_static
 from retro.legality import decide
-from retro.position import parse_fen
 from retro.proofgame import prove
-from retro.rules import check_static
 from retro.sampling import STANDARD
 
 ROOT = Path(__file__).resolve().parent.parent

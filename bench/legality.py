@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 
 import retro.legality
+from retro.core.position import parse_fen
 from retro.legality import decide
-from retro.position import parse_fen
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "cpr-923-dev.jsonl"
 

@@ -7,7 +7,7 @@ first N real Lichess positions of ``data/lichess-30k-positions.txt``. One proces
     .venv/bin/python bench/revmoves.py [--lichess N] [--repeat R]
 
 Prints positions, retractions, time per position (median / mean / max) and the rates
-of :func:`retro.revmoves.retractions` and of :func:`retro.revmoves.predecessor`.
+of :func:`retro.core.revmoves.retractions` and of :func:`retro.core.revmoves.predecessor`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import chess
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from retro.revmoves import predecessor, retractions  # noqa: E402
+from retro.core.revmoves import predecessor, retractions  # noqa: E402
 from tests.retro.revmoves_games import random_game_positions  # noqa: E402
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 import chess
 
 from cages.verify import Options
-from retro.position import InvalidFenError, parse_board
+from retro.core.position import InvalidFenError, parse_board
 
 __all__ = ["CageSpec", "KnownCage", "Library", "parse_spec"]
 

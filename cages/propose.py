@@ -21,8 +21,8 @@ squares and their king-move neighbours, :func:`cages.verify.default_zone`):
 
 **Positions before a candidate** (:meth:`CageFinder.find`). When no proposal of a
 position Q proves a cage, the finder looks one or two retractions deeper: if every
-predecessor of Q (from the complete reverse move generator :func:`retro.revmoves.retractions`)
-breaks a static rule (:func:`retro.rules.check_static`), contains a known or proposed
+predecessor of Q (from the complete reverse move generator :func:`retro.core.revmoves.retractions`)
+breaks a static rule (:func:`retro.core.rules.check_static`), contains a known or proposed
 cage, or (one level down) has only such predecessors itself, Q is illegal. Proof: a
 legal Q other than the initial position is reached by a game with at least one move;
 the position before its last move is legal and is one of the generated predecessors
@@ -52,9 +52,9 @@ import chess
 from cages.library import CageSpec, Library
 from cages.retractions import retractions as cage_retractions
 from cages.verify import verify
-from retro.revmoves import predecessor, retractions
-from retro.rules import check_static
-from retro.status import CheckStatus
+from retro.core.revmoves import predecessor, retractions
+from retro.core.rules import check_static
+from retro.core.status import CheckStatus
 
 __all__ = ["clusters", "proposals", "CageFinder"]
 

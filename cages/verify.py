@@ -111,7 +111,7 @@ from typing import Protocol
 import chess
 
 from cages.retractions import HOME_SQUARES, Retraction, retractions, unblockable_checkers
-from retro.status import CageStatus
+from retro.core.status import CageStatus
 
 __all__ = ["CageVerdict", "CageLookup", "default_zone", "verify", "Options", "Reductions"]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from retro.status import KernelStatus
+from retro.core.status import KernelStatus
 
 __all__ = ["KernelListing"]
 

@@ -11,7 +11,7 @@ fast)::
 ``retractions`` and ``shortest_proof_games`` return the frozen verdict dataclasses; budgets
 (``max_nodes``, ``time_limit``) are keyword-only. No API function has the name of a
 submodule, so ``retro.NAME`` means one thing whatever has been imported. Shared primitives live in this package
-(:mod:`retro.position`, :mod:`retro.rules`, :mod:`retro.revmoves`, ...); the
+(:mod:`retro.core.position`, :mod:`retro.core.rules`, :mod:`retro.core.revmoves`, ...); the
 orchestrating modules build on them and on the sibling packages ``proofkernel``,
 ``astar`` and ``cages``. The command-line tool is :mod:`retro.cli`.
 """

@@ -16,7 +16,7 @@ FEN); ``last_moves`` also takes a bare placement, ``verify_cage`` and
 ``shortest_proof_games`` a placement or a FEN. Budgets are keyword-only: ``max_nodes``
 everywhere a search runs and ``time_limit`` (seconds) where the search can stop on
 time; running out of budget gives the "unknown"/"undetermined" status, never an
-exception. Invalid input raises :class:`retro.position.InvalidFenError` (a
+exception. Invalid input raises :class:`retro.core.position.InvalidFenError` (a
 ``ValueError``) with a message a user understands.
 
 The names are not those of submodules (``retro.unwinnable`` is the package of the
@@ -33,14 +33,14 @@ from typing import TYPE_CHECKING
 
 import chess
 
-from retro.position import Position, parse_board, parse_fen, require_stated_fields
+from retro.core.position import Position, parse_board, parse_fen, require_stated_fields
 
 if TYPE_CHECKING:
     from cages.verify import CageVerdict
+    from retro.core.revmoves import RevmovesVerdict
+    from retro.core.rules import StaticVerdict
     from retro.lastmove.solver import LastMoveVerdict
     from retro.proofgame import ProofGameVerdict
-    from retro.revmoves import RevmovesVerdict
-    from retro.rules import StaticVerdict
     from retro.spg import SpgVerdict
     from retro.unwinnable import DeadVerdict, UnwinnabilityVerdict
 
@@ -62,8 +62,8 @@ _COLORS = {"white": chess.WHITE, "w": chess.WHITE, "black": chess.BLACK, "b": ch
 def read_position(fen: str | chess.Board, *, valid: bool = False) -> Position:
     """The position of a request: a FEN (4 to 6 fields) or a ``chess.Board`` (its FEN).
     ``valid``: a position the command plays moves on, so it must be one
-    (:func:`retro.position.require_valid`) with castling and en-passant fields that can
-    be true (:func:`retro.position.require_stated_fields`)."""
+    (:func:`retro.core.position.require_valid`) with castling and en-passant fields that can
+    be true (:func:`retro.core.position.require_stated_fields`)."""
     text = fen.fen() if isinstance(fen, chess.Board) else fen
     return parse_fen(text, require_kings=valid, valid=valid)
 
@@ -84,7 +84,7 @@ def _color(name: str | chess.Color) -> chess.Color:
 def check(fen: str | chess.Board) -> StaticVerdict:
     """The static illegality rules (``retro check``): ``status`` is ``illegal`` with the
     ``rule`` and ``reason``, or ``unknown`` (no static objection)."""
-    from retro.rules import check_static
+    from retro.core.rules import check_static
 
     return check_static(read_position(fen))
 
@@ -200,7 +200,7 @@ def retractions(fen: str | chess.Board, *, include_ep_square: bool = True) -> Re
     """Every possible last move with the predecessor's castling rights and en-passant
     square (``retro revmoves``): ``status`` ``found``, or ``none`` when the position has
     no legal predecessor."""
-    from retro.revmoves import RevmovesVerdict
+    from retro.core.revmoves import RevmovesVerdict
 
     position = parse_fen(fen.fen() if isinstance(fen, chess.Board) else fen, require_kings=True)
     require_stated_fields(position)

@@ -15,7 +15,7 @@ Rules (DESIGN.md, "Batch"):
   "error": ...}`` in ``--json`` mode, ``<input> error: <message>`` in text mode) and
   the rest goes on; the command then exits with code 2 (:data:`BAD_LINES_EXIT`) once
   every line has its record. ``input`` is the whole line (up to :data:`INPUT_LIMIT`
-  characters) with control characters escaped (:func:`retro.position.excerpt`); the
+  characters) with control characters escaped (:func:`retro.core.position.excerpt`); the
   text form shows a short prefix.
 * A line is ``<position> [the command's own tokens] [label]`` (:func:`split_line`): the
   command's own trailing tokens (``white|black``, ``retract=w``, the plies of ``spg``)
@@ -55,8 +55,8 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from retro.position import excerpt
-from retro.status import ERROR
+from retro.core.position import excerpt
+from retro.core.status import ERROR
 
 if TYPE_CHECKING:
     from tqdm import tqdm

@@ -3,7 +3,7 @@
 
 Errors a user can cause (a bad FEN, a missing file, a bad option value) print one line
 on stderr and exit with code 2, never a traceback; the message shows the input cut to
-a short prefix, with control characters escaped (:func:`retro.position.excerpt`).
+a short prefix, with control characters escaped (:func:`retro.core.position.excerpt`).
 
 Start-up: a command module imports only argparse and light helpers at its top; the
 heavy libraries (OR-Tools, SciPy, NumPy, networkx) are imported by the functions that
@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 import retro
 import retro.commands
-from retro.position import excerpt
+from retro.core.position import excerpt
 
 __all__ = ["main", "build_parser"]
 

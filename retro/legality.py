@@ -3,7 +3,7 @@
 ``decide(board)`` answers ``illegal`` only with a proof, in this order (paper 002,
 "Relaxation" to "Analyzing possible last moves"):
 
-1. the static rules of :mod:`retro.rules` (reason = the rule);
+1. the static rules of :mod:`retro.core.rules` (reason = the rule);
 2. the proof-kernel search from the start position (:mod:`proofkernel.search`), each
    kernel checked by its extended-kernel model (:mod:`proofkernel.extended`):
    ``no proof kernel`` when the whole kernel space was searched without reaching the
@@ -11,7 +11,7 @@
    INFEASIBLE. A budget that runs out, or a model the solver could not decide, proves
    nothing;
 3. last-move analysis: the predecessors given by the reverse move generator
-   (:mod:`retro.revmoves`) are analysed recursively, exactly in the cases the paper
+   (:mod:`retro.core.revmoves`) are analysed recursively, exactly in the cases the paper
    allows, which keep the recursion finite: predecessors by a capture (a game has
    finitely many captures); all predecessors when the side to move is in check (the
    sides cannot check each other for ever); and the only remaining candidate when all
@@ -42,9 +42,9 @@ import chess
 from proofkernel.blocked import blocked_squares
 from proofkernel.extended import ExtendedKernel, extend_kernel
 from proofkernel.search import KernelSearch
-from retro.revmoves import predecessor, retractions
-from retro.rules import check_static
-from retro.status import CheckStatus, LegalityStatus
+from retro.core.revmoves import predecessor, retractions
+from retro.core.rules import check_static
+from retro.core.status import CheckStatus, LegalityStatus
 
 __all__ = ["LegalityVerdict", "KernelMemo", "KernelResult", "KernelSearchStatus", "decide", "find_kernel", "memo_key"]
 
@@ -176,7 +176,7 @@ def _refuted_by_static_retraction(
     by the static rules alone (texel's recursive last-move analysis, cheap half).
 
     Rule: a legal position other than the start position has a legal predecessor, and
-    :func:`retro.revmoves.retractions` lists every possible one. So if each listed
+    :func:`retro.core.revmoves.retractions` lists every possible one. So if each listed
     predecessor is illegal (the static rules say so, or recursively each of *its*
     predecessors is), ``board`` is illegal. Unlike the kernel recursion of
     :func:`_refute`, every candidate may be followed here, not only captures, checks and

@@ -4,7 +4,7 @@ Pipeline (texel documentation, "If a position cannot be proven illegal ..."):
 
 1. Illegality: :func:`retro.legality.decide` (static rules, kernel search, extended
    kernel, last-move analysis); without the kernel (``use_kernel=False``) the static
-   rules :func:`retro.rules.check_static` alone. Either runs once per position. An
+   rules :func:`retro.core.rules.check_static` alone. Either runs once per position. An
    ``illegal`` from them is returned as is (their soundness is theirs).
 2. A forced last move (:mod:`astar.last_move`) replaces the goal by its predecessor,
    the first candidate whose predecessor has a proof kernel, and that kernel replaces
@@ -66,6 +66,8 @@ from astar.search import Descent, SearchResult
 from proofkernel.blocked import blocked_squares
 from proofkernel.extended import extend_kernel
 from proofkernel.moves import parse_move
+from retro.core.rules import check_static
+from retro.core.status import CheckStatus, LegalityStatus
 from retro.legality import (
     KernelMemo,
     KernelResult,
@@ -75,8 +77,6 @@ from retro.legality import (
     find_kernel,
     memo_key,
 )
-from retro.rules import check_static
-from retro.status import CheckStatus, LegalityStatus
 
 __all__ = ["ProofGameVerdict", "prove"]
 

@@ -87,7 +87,7 @@ the number of boards and a uniform draw is legal as often as it can be.
 
 Choices the paper leaves open: bishops count against 2 regardless of square colour (a
 tighter per-colour count would need square colours in the placement count), and nothing
-about checks is in S (the static rules, :mod:`retro.rules`, reject such samples before
+about checks is in S (the static rules, :mod:`retro.core.rules`, reject such samples before
 the expensive deciders; the estimator counts them as illegal, which they are).
 """
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from retro.status import (
+from retro.core.status import (
     ERROR,
     CageStatus,
     CheckStatus,

@@ -10,8 +10,8 @@ import chess.svg
 from cages.library import CageSpec, Library, parse_forbid, parse_spec, parse_squares
 from cages.verify import CageVerdict, Options, verify
 from retro.batch import BadLine, add_batch_arguments, emit, error_record, error_text, read_inputs
+from retro.core.position import parse_board
 from retro.diagram import add_diagram_arguments, check_diagram_arguments, show_diagrams
-from retro.position import parse_board
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -8,9 +8,9 @@ import functools
 import sys
 
 from retro.batch import add_batch_arguments, emit, error_text, run_batch_command
+from retro.core.position import parse_fen
+from retro.core.rules import RULE_NAMES
 from retro.diagram import add_diagram_arguments, check_diagram_arguments, show_diagrams
-from retro.position import parse_fen
-from retro.rules import RULE_NAMES
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from retro.commands.unwinnable import add_search_arguments, run_query_command
-from retro.status import DeadStatus
+from retro.core.status import DeadStatus
 from retro.unwinnable import DEFAULT_MAX_NODES
 
 __all__ = ["register", "run", "dead_line"]

@@ -34,8 +34,8 @@ from collections.abc import Iterable
 
 from retro.batch import BadLine, emit, positive_int, read_inputs, run_batch, show_progress
 from retro.commands.proofgame import parse_status_line, status_text
+from retro.core.position import InvalidFenError, parse_fen
 from retro.estimate import Estimate, estimate
-from retro.position import InvalidFenError, parse_fen
 
 __all__ = ["register", "run", "read_observation", "decide_sample"]
 
@@ -186,7 +186,7 @@ def _resume(path: str, header: str) -> list[str] | None:
 def _chain(args: argparse.Namespace) -> list[str]:
     from tqdm import tqdm
 
-    from retro.rules import check_static
+    from retro.core.rules import check_static
     from retro.sampling import draws, sample_fen
 
     """Run sample -> decide; return the status line of every draw, in draw order."""

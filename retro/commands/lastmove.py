@@ -10,9 +10,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from retro.batch import add_batch_arguments, emit, error_text, run_batch_command
+from retro.core.position import parse_board
+from retro.core.status import ERROR, LastMoveStatus
 from retro.diagram import add_diagram_arguments, check_diagram_arguments, move_squares, show_diagrams
-from retro.position import parse_board
-from retro.status import ERROR, LastMoveStatus
 
 if TYPE_CHECKING:
     from cages.library import Library

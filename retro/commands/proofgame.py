@@ -36,8 +36,8 @@ from retro.batch import (
     show_progress,
     split_line,
 )
+from retro.core.position import parse_fen
 from retro.diagram import add_diagram_arguments, check_diagram_arguments, show_diagrams
-from retro.position import parse_fen
 
 if TYPE_CHECKING:
     import chess

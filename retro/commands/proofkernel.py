@@ -1,6 +1,6 @@
 """``retro proofkernel``: list every proof kernel from the start (or ``-i``) position to a goal.
 
-Both positions must be valid (:func:`retro.position.require_valid`: exit 2 otherwise,
+Both positions must be valid (:func:`retro.core.position.require_valid`: exit 2 otherwise,
 as ``retro check`` would call them illegal). Kernels that differ only in the order of
 commuting captures are listed once (the sleep sets of :mod:`proofkernel.search`, which
 prove that every kernel's class is listed), unless ``--all-orders`` or ``--extended``
@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING
 
 from proofkernel.listing import KernelListing
 from retro.batch import add_batch_arguments, emit, error_text, positive_int, run_batch_command, show_progress
+from retro.core.position import parse_fen
+from retro.core.status import KernelStatus
 from retro.diagram import add_diagram_arguments, check_diagram_arguments, show_diagrams
-from retro.position import parse_fen
-from retro.status import KernelStatus
 
 if TYPE_CHECKING:
     from proofkernel.search import KernelSearch

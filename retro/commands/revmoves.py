@@ -22,8 +22,8 @@ from typing import Any
 
 from retro.api import retractions
 from retro.batch import add_batch_arguments, emit, error_text, labelled, read_inputs, run_batch, show_progress
+from retro.core.position import parse_fen
 from retro.diagram import add_diagram_arguments, check_diagram_arguments, show_diagrams
-from retro.position import parse_fen
 
 __all__ = ["register", "run", "revmoves_record"]
 

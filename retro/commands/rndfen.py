@@ -4,7 +4,7 @@
 Output: a first line ``# rndfen: samples N seed S size |S| multiplier |S|/N`` (a comment,
 so the output is valid input for ``retro proofgame -f``), then one FEN per draw in
 Tromp's sample format: field 5 is 0, field 6 the multiplicity m of the position in S.
-As in texelutil, draws the static rules (:func:`retro.rules.check_static`) prove illegal
+As in texelutil, draws the static rules (:func:`retro.core.rules.check_static`) prove illegal
 are not printed unless ``--all`` is given; they are still counted in N. With L legal
 lines, ``multiplier * sum(1/m)`` over them is an unbiased estimate of the number of
 legal positions (paper 002; ``retro estimate --status FILE --samples N --size |S|``
@@ -60,7 +60,7 @@ def header(samples: int, seed: int) -> dict:
 def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from retro.rules import check_static
+    from retro.core.rules import check_static
     from retro.sampling import draws, sample_fen
 
     if args.count <= 0:

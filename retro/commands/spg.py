@@ -15,8 +15,8 @@ import functools
 import sys
 
 from retro.batch import add_batch_arguments, emit, run_batch_command, show_progress
+from retro.core.status import SpgStatus
 from retro.spg.verdict import SpgVerdict
-from retro.status import SpgStatus
 
 __all__ = ["register", "run", "solve_line"]
 

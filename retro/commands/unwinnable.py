@@ -11,9 +11,9 @@ from typing import Any
 import chess
 
 from retro.batch import add_batch_arguments, emit, error_text, no_own_tokens, run_batch_command
+from retro.core.position import InvalidFenError, parse_fen
+from retro.core.status import UnwinnabilityStatus
 from retro.diagram import add_diagram_arguments, check_diagram_arguments, show_diagrams
-from retro.position import InvalidFenError, parse_fen
-from retro.status import UnwinnabilityStatus
 from retro.unwinnable import DEFAULT_MAX_NODES
 
 __all__ = ["register", "run", "unwinnable_line", "split_query", "add_search_arguments", "run_query_command"]

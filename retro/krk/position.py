@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import chess
 
-from retro.position import parse_fen
+from retro.core.position import parse_fen
 
 __all__ = [
     "NotKrkPositionError",

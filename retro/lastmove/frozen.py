@@ -66,7 +66,7 @@ from __future__ import annotations
 
 import chess
 
-from retro.rules import _HOME_RANK_PAWNS, _steps_of
+from retro.core.rules import _HOME_RANK_PAWNS, _steps_of
 
 __all__ = ["frozen_units_reason"]
 

@@ -23,7 +23,7 @@ import dataclasses
 
 import chess
 
-from retro.position import InvalidFenError, parse_board, parse_fen
+from retro.core.position import InvalidFenError, parse_board, parse_fen
 
 __all__ = ["Problem", "read_problem", "SIDE_NAMES", "parse_side"]
 

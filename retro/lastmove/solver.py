@@ -2,11 +2,11 @@
 
 Given a board and the side that made the last move (see :mod:`retro.lastmove.problem`
 for how a problem is read), :func:`solve` enumerates the sequences of N alternating retractions from
-the reverse move generator (:func:`retro.revmoves.retractions`) and keeps a sequence
+the reverse move generator (:func:`retro.core.revmoves.retractions`) and keeps a sequence
 when every position on it survives these filters, each of which is **sound** (it only
 rejects a position that cannot occur in any game):
 
-1. **Static rules** (:func:`retro.rules.check_static`): proven rules, see there; and
+1. **Static rules** (:func:`retro.core.rules.check_static`): proven rules, see there; and
    **frozen units** (:mod:`retro.lastmove.frozen`: units that never moved, also while one
    square shields a king from a slider, Hwa's Figure 5).
 2. **Known cages** (:class:`cages.library.Library`): a position that contains a cage
@@ -65,12 +65,12 @@ import chess
 
 from cages.library import Library
 from cages.propose import CageFinder
+from retro.core.revmoves import Retraction, predecessor, retractions
+from retro.core.rules import check_static
+from retro.core.status import DeadStatus, LastMoveStatus, LegalityStatus
 from retro.lastmove.frozen import frozen_units_reason
 from retro.lastmove.notation import forward_notation, move_type
 from retro.legality import decide
-from retro.revmoves import Retraction, predecessor, retractions
-from retro.rules import check_static
-from retro.status import DeadStatus, LastMoveStatus, LegalityStatus
 from retro.unwinnable import is_dead
 
 __all__ = ["Solution", "Rejection", "LastMoveVerdict", "solve", "diagram_positions"]

@@ -7,7 +7,7 @@ page shows is exactly the one the moves lead to:
   helpmate in UCI from the given position) with python-chess, and gives the position
   after each move and the PGN. A move that is not legal is a :class:`ValueError`.
 * :func:`retract` undoes a ``retro lastmove`` solution (moves in retro-problem notation,
-  latest first) with :func:`retro.revmoves.retractions`, and gives the position before
+  latest first) with :func:`retro.core.revmoves.retractions`, and gives the position before
   each move: the solution's predecessors.
 """
 
@@ -16,10 +16,10 @@ from __future__ import annotations
 import chess
 import chess.pgn
 
+from retro.core.position import parse_board, parse_fen
+from retro.core.revmoves import predecessor, retractions
 from retro.lastmove.notation import forward_notation
 from retro.lastmove.solver import diagram_positions
-from retro.position import parse_board, parse_fen
-from retro.revmoves import predecessor, retractions
 
 __all__ = ["replay", "retract"]
 

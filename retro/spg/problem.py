@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import chess
 
-from retro.position import InvalidFenError, parse_board, parse_fen, require_stated_fields
+from retro.core.position import InvalidFenError, parse_board, parse_fen, require_stated_fields
 
 __all__ = ["SpgProblem", "parse_problem", "MAX_PLIES"]
 
@@ -82,7 +82,7 @@ def parse_problem(board_text: str, plies: int, init_fen: str | None = None) -> S
     """Read ``BOARD N [-i FEN]``: BOARD is a placement, ``placement side``, or a FEN of
     3, 4 or 6 fields, rights included (5 fields are refused: the fifth could be meant as
     N). A FEN's castling and en-passant fields are the user's statement: one that cannot
-    be true of the board (:func:`retro.position.require_stated_fields`) is refused, never
+    be true of the board (:func:`retro.core.position.require_stated_fields`) is refused, never
     dropped. Raises :class:`InvalidFenError` (a ``ValueError``) for bad input."""
     if not 0 <= plies <= MAX_PLIES:
         raise InvalidFenError(f"the number of plies must be from 0 to {MAX_PLIES}, got {plies}")

@@ -27,6 +27,7 @@ import chess
 
 from astar.heuristic import plies_for_moves
 from astar.proofgame import ProofGame
+from retro.core.status import LegalityStatus
 from retro.proofgame import ProofGameVerdict
 from retro.spg.bounds import INF, MoveBounds
 from retro.spg.frozen import frozen_mask
@@ -34,7 +35,6 @@ from retro.spg.parity import knight_parity
 from retro.spg.problem import SpgProblem
 from retro.spg.search import search_games
 from retro.spg.solve import root_refutation
-from retro.status import LegalityStatus
 
 __all__ = ["shortest_proof_game", "never_reachable"]
 

@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import chess
 
+from retro.core.status import SpgStatus
 from retro.spg.bounds import MoveBounds
 from retro.spg.frozen import frozen_mask
 from retro.spg.parity import knight_parity
 from retro.spg.problem import SpgProblem
 from retro.spg.search import Progress, search_games
 from retro.spg.verdict import SpgVerdict
-from retro.status import SpgStatus
 
 __all__ = ["solve", "root_refutation", "replay_san", "moves_of"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from retro.status import SpgStatus
+from retro.core.status import SpgStatus
 
 __all__ = ["SpgVerdict"]
 

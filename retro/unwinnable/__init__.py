@@ -35,7 +35,7 @@ from typing import Any
 
 import chess
 
-from retro.status import DeadStatus, UnwinnabilityStatus
+from retro.core.status import DeadStatus, UnwinnabilityStatus
 from retro.unwinnable.fastboard import FAST, REFERENCE, from_board, to_move
 from retro.unwinnable.routines import full_routine, quick_routine
 

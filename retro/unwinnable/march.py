@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import chess
 
-from retro.attacks import attacks_mask
+from retro.core.attacks import attacks_mask
 from retro.unwinnable.closure import ClosureSearch
 from retro.unwinnable.fastboard import FAST, MoveGenerator, State, to_board
 from retro.unwinnable.mobility import PRED_MASKS, step_targets

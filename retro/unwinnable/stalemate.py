@@ -76,7 +76,7 @@ from __future__ import annotations
 
 import chess
 
-from retro.attacks import attacks_mask
+from retro.core.attacks import attacks_mask
 from retro.unwinnable.mobility import Mobility, mobility, step_targets
 from retro.unwinnable.static import static_applicable, unwinnable_static
 

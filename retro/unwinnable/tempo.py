@@ -66,7 +66,7 @@ import dataclasses
 
 import chess
 
-from retro.attacks import attacks_mask
+from retro.core.attacks import attacks_mask
 from retro.unwinnable.fastboard import MoveGenerator, State, in_check
 from retro.unwinnable.mobility import mobility, step_targets
 from retro.unwinnable.static import static_applicable

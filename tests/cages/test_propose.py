@@ -5,7 +5,7 @@ import chess
 
 from cages.library import Library
 from cages.propose import CageFinder, clusters, linked_groups, proposals
-from retro import rules
+from retro.core import rules
 from retro.lastmove.solver import solve
 
 # Brandis (paper 003, Figure 1): White retracts. The predecessor of a2xBb3 holds the

@@ -209,7 +209,7 @@ def test_kernel_search_keeps_its_time_limit() -> None:
     now stops within a node or two of its deadline, undecided."""
     import time
 
-    from retro.revmoves import predecessor, retractions
+    from retro.core.revmoves import predecessor, retractions
 
     goal = chess.Board([row["fen"] for row in read_jsonl("cpr-923-dev.jsonl") if row["legal"]][152])
     board = predecessor(goal, retractions(goal)[0])

@@ -1,6 +1,6 @@
 """Seeded random legal games for the reverse-move-generator property test and bench.
 
-Each position comes with its real last move as a :class:`retro.revmoves.Retraction`
+Each position comes with its real last move as a :class:`retro.core.revmoves.Retraction`
 (real captured unit, and the predecessor's castling rights and en-passant square in
 python-chess's conventions). Moves are drawn uniformly, except that with probability
 1/2 a "special" move is preferred when one exists (castling, en passant, promotion, or
@@ -13,7 +13,7 @@ import random
 
 import chess
 
-from retro.revmoves import Retraction
+from retro.core.revmoves import Retraction
 from tests.random_games import play_random
 
 __all__ = ["random_game_positions", "real_retraction"]

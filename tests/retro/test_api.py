@@ -46,14 +46,14 @@ def test_no_api_function_is_named_after_a_submodule() -> None:
     its name with a module or package of ``retro``."""
     import pkgutil
 
-    import retro.revmoves
+    import retro.core.revmoves
     import retro.unwinnable
 
     submodules = {module.name for module in pkgutil.iter_modules(retro.__path__)}
     assert set(retro.__all__).isdisjoint(submodules)
     assert retro.retractions("4k3/8/8/8/8/8/8/4K3 w - - 0 1").status == "found"
     assert retro.winnability("4k3/8/8/8/8/8/8/4K3 w - - 0 1").status == "unwinnable"
-    assert retro.unwinnable.analyze is not None and retro.revmoves.retractions is not None
+    assert retro.unwinnable.analyze is not None and retro.core.revmoves.retractions is not None
 
 
 def test_import_retro_is_light() -> None:

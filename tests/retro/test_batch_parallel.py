@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 from retro.batch import BadLine, InputLine, run_batch
-from retro.status import ERROR
+from retro.core.status import ERROR
 
 
 def _square(line: str) -> dict[str, Any]:

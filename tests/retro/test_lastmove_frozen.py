@@ -9,9 +9,9 @@ import chess
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from retro.core.rules import check_static
 from retro.lastmove.frozen import _Freezer, frozen_units_reason
 from retro.lastmove.solver import solve
-from retro.rules import check_static
 from tests.retro.revmoves_games import random_game_positions
 
 DATA = Path(__file__).resolve().parents[2] / "data"

@@ -9,10 +9,10 @@ import chess
 import pytest
 
 from retro.cli import main
+from retro.core.position import InvalidFenError
+from retro.core.status import LastMoveStatus
 from retro.lastmove.problem import read_problem
 from retro.lastmove.solver import solve
-from retro.position import InvalidFenError
-from retro.status import LastMoveStatus
 
 # Black to move and in check from the queen on e6: White made the last move (a queen
 # move to e6, giving check). Had Black moved last, White would be to move with Black in check.

@@ -1,5 +1,5 @@
 """Last-move problems of data/lastmove-dev.jsonl settled by the sealed-square rules of
-retro.rules (unreachable-square: a piece that could not have got to its square;
+retro.core.rules (unreachable-square: a piece that could not have got to its square;
 confined-originals: an initial piece that could never leave its square, so another of
 its kind is promoted), with the verified cages of data/cages.txt (the bench's known
 cages) and without the legality pipeline, so each takes well under a second. Each

@@ -103,8 +103,8 @@ def test_decide_records_the_kernel_searches_it_runs() -> None:
     """After 1.e4 f5 2.Qh5+ Black is in check, so the pipeline searches the kernel of the
     goal and then of a predecessor: both are in the memo (the proof-game search reads a
     forced last move's predecessor there)."""
+    from retro.core.revmoves import predecessor, retractions
     from retro.legality import KernelSearchStatus, memo_key
-    from retro.revmoves import predecessor, retractions
 
     board = chess.Board()
     for san in ("e4", "f5", "Qh5+"):

@@ -1,4 +1,4 @@
-"""The exact assignment of :func:`retro.rules._min_assignment` equals SciPy's
+"""The exact assignment of :func:`retro.core.rules._min_assignment` equals SciPy's
 ``linear_sum_assignment`` (which it replaces to keep SciPy out of ``retro check``)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import linear_sum_assignment
 
-from retro.rules import _min_assignment
+from retro.core.rules import _min_assignment
 
 
 @settings(max_examples=200, deadline=None)

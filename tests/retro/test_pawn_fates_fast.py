@@ -1,4 +1,4 @@
-"""The promotion-free shortcut of :func:`retro.pawn_fates.pawn_fates_feasible` agrees with
+"""The promotion-free shortcut of :func:`retro.core.pawn_fates.pawn_fates_feasible` agrees with
 the CP-SAT model wherever it answers (it answers True without building the model)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import chess
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from retro.pawn_fates import _feasible, _promotion_free_fates, fates_key
+from retro.core.pawn_fates import _feasible, _promotion_free_fates, fates_key
 
 
 @st.composite

@@ -1,7 +1,7 @@
 import chess
 import pytest
 
-from retro.position import InvalidFenError, parse_board, parse_fen
+from retro.core.position import InvalidFenError, parse_board, parse_fen
 
 
 def test_parses_four_to_six_fields_and_keeps_raw_fields():

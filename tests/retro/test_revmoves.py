@@ -9,7 +9,7 @@ from __future__ import annotations
 import chess
 import pytest
 
-from retro.revmoves import (
+from retro.core.revmoves import (
     Retraction,
     castling_string,
     piece_counts_possible,

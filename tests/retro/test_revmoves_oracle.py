@@ -16,7 +16,7 @@ import itertools
 import chess
 import pytest
 
-from retro.revmoves import piece_counts_possible, retractions
+from retro.core.revmoves import piece_counts_possible, retractions
 from tests.conftest import data_path
 from tests.retro.revmoves_games import random_game_positions
 from tests.retro.test_revmoves_property import position_key

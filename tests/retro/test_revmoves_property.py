@@ -15,7 +15,7 @@ from __future__ import annotations
 import chess
 import pytest
 
-from retro.revmoves import Retraction, predecessor, retractions
+from retro.core.revmoves import Retraction, predecessor, retractions
 from tests.conftest import data_path
 from tests.retro.revmoves_games import random_game_positions
 

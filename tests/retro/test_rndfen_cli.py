@@ -8,8 +8,8 @@ import chess
 import pytest
 
 from retro.cli import main
-from retro.position import parse_fen
-from retro.rules import check_static
+from retro.core.position import parse_fen
+from retro.core.rules import check_static
 from retro.sampling import STANDARD, multiplicity
 
 

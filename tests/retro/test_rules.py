@@ -6,9 +6,9 @@ import random
 import chess
 import pytest
 
-from retro.pawn_fates import pawn_fates_feasible
-from retro.position import parse_fen
-from retro.rules import RULE_NAMES, check_static, min_pawn_captures
+from retro.core.pawn_fates import pawn_fates_feasible
+from retro.core.position import parse_fen
+from retro.core.rules import RULE_NAMES, check_static, min_pawn_captures
 from tests.conftest import read_jsonl, texel_cases
 from tests.random_games import play_random
 

@@ -7,9 +7,8 @@ import random
 import chess
 import pytest
 
-from retro.lastmove.solver import solve
-from retro.position import parse_fen
-from retro.rules import (
+from retro.core.position import parse_fen
+from retro.core.rules import (
     _Facts,
     _region,
     captured_at_home,
@@ -18,6 +17,7 @@ from retro.rules import (
     king_region,
     promoted_in_place,
 )
+from retro.lastmove.solver import solve
 
 
 def test_confined_regions_h8_rook_shut_in_g8_h8():
@@ -140,7 +140,7 @@ _STEPS = {
 
 
 def _region_step_by_step(starts: int, piece_type: int, sealed: int, walls: int) -> int:
-    """The region of retro.rules._region, walked square by square (the definition)."""
+    """The region of retro.core.rules._region, walked square by square (the definition)."""
 
     def crosses_wall(a: int, b: int) -> bool:
         vertical = chess.square_file(a) == chess.square_file(b) and abs(a - b) == 8

@@ -1,4 +1,4 @@
-"""The pawn-paths rule (:func:`retro.rules.pawn_paths`): the pawns' captures counted
+"""The pawn-paths rule (:func:`retro.core.rules.pawn_paths`): the pawns' captures counted
 along the squares a pawn can have passed, and the assignment it rests on."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import linear_sum_assignment
 
-import retro.rules as rules
-from retro.assignment import min_cost_assignment
+import retro.core.rules as rules
+from retro.core.assignment import min_cost_assignment
+from retro.core.position import parse_fen
+from retro.core.rules import check_static, pawn_path_captures
 from retro.lastmove.solver import solve
-from retro.position import parse_fen
-from retro.rules import check_static, pawn_path_captures
 
 
 def _without_pawn_paths(fen: str, monkeypatch: pytest.MonkeyPatch) -> str:

@@ -1,4 +1,4 @@
-"""The promotion-files rule (retro.rules.promotion_files) and the pawn-fates rules 7-9 it
+"""The promotion-files rule (retro.core.rules.promotion_files) and the pawn-fates rules 7-9 it
 relies on: the Christiaans last-move problems of data/lastmove-dev.jsonl, the positions
 before their wrong last moves, and random games that never break it."""
 
@@ -10,10 +10,10 @@ from collections.abc import Iterator
 import chess
 import pytest
 
-from retro import pawn_fates, rules
+from retro.core import pawn_fates, rules
+from retro.core.position import parse_fen
+from retro.core.rules import check_static
 from retro.lastmove.solver import solve
-from retro.position import parse_fen
-from retro.rules import check_static
 
 # Christiaans, KxP (data/lastmove-dev.jsonl): White's a3 bishop is promoted (c1's bishop
 # is shut in by b2 and d2 at home); with Black's e7 and g7 at home a bishop promoted on f8

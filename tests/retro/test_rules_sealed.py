@@ -8,8 +8,8 @@ import random
 import chess
 import pytest
 
-from retro.position import parse_fen
-from retro.rules import RULES, _Facts, check_static
+from retro.core.position import parse_fen
+from retro.core.rules import RULES, _Facts, check_static
 from tests.random_games import game_positions, play_random
 
 # (rule, illegal FEN, nearby legal FEN, the moves reaching the legal one)

@@ -10,13 +10,13 @@ from pathlib import Path
 import chess
 import pytest
 
+from retro.core.status import LegalityStatus, SpgStatus
 from retro.spg import SpgVerdict, parse_problem, solve
 from retro.spg.bounds import MoveBounds
 from retro.spg.frozen import frozen_mask
 from retro.spg.parity import knight_parity
 from retro.spg.shortest import shortest_proof_game
 from retro.spg.solve import moves_of
-from retro.status import LegalityStatus, SpgStatus
 from tests.random_games import play_random
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "spg-dev.jsonl"

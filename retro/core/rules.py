@@ -23,11 +23,11 @@ from collections.abc import Callable
 
 import chess
 
-from retro.assignment import min_cost_assignment
-from retro.pawn_fates import ANY, DARK, LIGHT, PromotionFiles, excess_pieces, pawn_fates_feasible
-from retro.position import Position, castling_field_objection, ep_field_objection
-from retro.revmoves import retractions
-from retro.status import CheckStatus
+from retro.core.assignment import min_cost_assignment
+from retro.core.pawn_fates import ANY, DARK, LIGHT, PromotionFiles, excess_pieces, pawn_fates_feasible
+from retro.core.position import Position, castling_field_objection, ep_field_objection
+from retro.core.revmoves import retractions
+from retro.core.status import CheckStatus
 
 __all__ = ["NO_OBJECTION", "StaticVerdict", "RULES", "RULE_NAMES", "check_static", "min_pawn_captures"]
 
@@ -384,7 +384,7 @@ def promotions_need_captures(facts: _Facts) -> str | None:
 def pawn_fates(facts: _Facts) -> str | None:
     """The sixteen original pawns have fates (still a pawn, promoted, captured) that
     explain the pawn structure, the promoted pieces and the captures: see
-    :mod:`retro.pawn_fates`, where each constraint's soundness is argued; the rule
+    :mod:`retro.core.pawn_fates`, where each constraint's soundness is argued; the rule
     fires only when CP-SAT proves the constraints infeasible."""
     if pawn_fates_feasible(facts.board) is False:
         return "no fates of the sixteen original pawns explain the pawns, promotions and captures"
@@ -393,13 +393,13 @@ def pawn_fates(facts: _Facts) -> str | None:
 
 def castling_rights(facts: _Facts) -> str | None:
     """Every castling right has its king on e1/e8 and its rook on the corner
-    (:func:`retro.position.castling_field_objection`, where the proof is)."""
+    (:func:`retro.core.position.castling_field_objection`, where the proof is)."""
     return castling_field_objection(facts.board, facts.castling_field)
 
 
 def en_passant(facts: _Facts) -> str | None:
     """An en-passant square follows a double step of the side that just moved
-    (:func:`retro.position.ep_field_objection`, where the proof is)."""
+    (:func:`retro.core.position.ep_field_objection`, where the proof is)."""
     return ep_field_objection(facts.board, facts.ep_field)
 
 
@@ -817,7 +817,7 @@ def _captured_at_home(board: chess.Board, sealed: chess.Bitboard, color: chess.C
 
 
 def captured_at_home(facts: _Facts) -> str | None:
-    """The pawn fates (:mod:`retro.pawn_fates`) with what the sealed squares prove: the
+    """The pawn fates (:mod:`retro.core.pawn_fates`) with what the sealed squares prove: the
     promoted pieces of :func:`confined_originals` (a piece of a kind whose initial unit
     never left its square is promoted), and captures made by pieces: an initial piece
     whose every exit is sealed (:func:`_sealed_squares`) never left its square, so when
@@ -886,7 +886,7 @@ def _promotion_file_facts(
 
 
 def promotion_files(facts: _Facts) -> str | None:
-    """The pawn fates (:mod:`retro.pawn_fates`) with the files where the proven promoted
+    """The pawn fates (:mod:`retro.core.pawn_fates`) with the files where the proven promoted
     pieces were promoted (its rule 8), besides the facts of :func:`captured_at_home`:
     a piece that :func:`confined_originals` proves promoted became a piece on a
     promotion square from whose region (:func:`_region`, for its type) its square can
@@ -1060,7 +1060,7 @@ def no_last_move(facts: _Facts) -> str | None:
     """The position has a possible last move. Sound: every legal position but the
     initial one was reached by a legal move from a legal predecessor, the initial
     position has predecessors too (e.g. the one with Black's knight on f6), and
-    :func:`retro.revmoves.retractions` lists every legal predecessor."""
+    :func:`retro.core.revmoves.retractions` lists every legal predecessor."""
     if not retractions(facts.board):
         return "no possible last move"
     return None
@@ -1099,7 +1099,7 @@ def check_static(position: Position | chess.Board) -> StaticVerdict:
     """Apply the static rules in order; the first that fires makes the verdict illegal.
 
     A :class:`chess.Board` is taken with its (python-chess) castling rights and
-    en-passant square; a :class:`~retro.position.Position` keeps the raw fields."""
+    en-passant square; a :class:`~retro.core.position.Position` keeps the raw fields."""
     if isinstance(position, Position):
         facts = _Facts(position.board, position.castling_field, position.ep_field)
         fen = position.fen

@@ -114,8 +114,8 @@ from chess import (
     ROOK,
 )
 
-from retro.attacks import attacks_mask
-from retro.status import RevmovesStatus
+from retro.core.attacks import attacks_mask
+from retro.core.status import RevmovesStatus
 
 __all__ = [
     "Retraction",

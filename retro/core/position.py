@@ -14,7 +14,7 @@ which :func:`parse_board` accepts.
 What is checked here is *syntax*: eight ranks of eight files, known piece letters, a
 side to move, a castling field made of ``KQkq`` (or ``-``), an en-passant field that is
 ``-`` or a square. Whether the position could arise in a game is the business of
-:mod:`retro.rules`; in particular a position with the wrong number of kings parses
+:mod:`retro.core.rules`; in particular a position with the wrong number of kings parses
 here (``retro check`` reports it as illegal) unless ``require_kings=True`` is asked
 for by commands that must play moves on the board.
 

@@ -54,7 +54,7 @@ INFEASIBLE the position is illegal (UNKNOWN, for a time limit, is no objection):
    dark square for the bishop classes). Different pieces are different promotions.
 9. *Pieces taken by pieces* (``piece_captures``): the captures a side's pieces are
    known to have made took opponent *pieces* (initial pieces taken on their home
-   squares, see :func:`retro.rules.captured_at_home`), so in rule 5 the piece captures
+   squares, see :func:`retro.core.rules.captured_at_home`), so in rule 5 the piece captures
    that can cover an opponent pawn taken on a file are at most the opponent's missing
    units less the landings and less these known captures.
 

@@ -432,8 +432,8 @@ function showLastmove(result, record) {
     found: solutions.some((s) => "side" in s) ? solutions.filter((s) => s.side === side.retract) : side.solutions || [] }));
   const unchecked = typeof record.unchecked === "number" ? record.unchecked
     : solutions.filter((s) => s.checked === false).length;
-  const counts = ["checked", "unchecked"].filter((key) => typeof record[key] === "number")
-    .map((key) => `${record[key]} ${key}`).join(", ");
+  const counts = unchecked ? ["checked", "unchecked"].filter((key) => typeof record[key] === "number")
+    .map((key) => `${record[key]} ${key}`).join(", ") : "";
   verdict(result, LASTMOVE_STATUS[record.status] || String(record.status).replace(/_/g, " "),
     LASTMOVE_KIND[record.status] || "warn", record.reason || "", counts);
   for (const side of sides) {

@@ -273,6 +273,7 @@ class Reductions:
 
 
 _LEMMAS_AFTER = 16
+_CLOCK_EVERY = 64  # states between two looks at the clock (some 30 ms at half a millisecond a state)
 Label = tuple[int, int, int, bool]  # a retraction: (unit's square, origin, piece code, capture)
 
 
@@ -326,6 +327,7 @@ class _Search:
         self.lemmas: dict[tuple[object, ...], bool] = {} if lemmas is None else lemmas
         self.visited: set[State] = set()
         self.nodes = 0
+        self._clock_at = 0  # the node count at which the clock is read next
         self.edges = 0
         self.subsumed = 0
 
@@ -334,9 +336,14 @@ class _Search:
         stopping is a failure (``not_verified``), never a ``cage``."""
         if self.nodes > self.max_nodes:
             return f"the state budget {self.max_nodes} was exhausted"
-        if self.deadline is not None and self.nodes % 64 == 0 and time.perf_counter() > self.deadline:
-            return "the time limit was reached"
+        if self.nodes >= self._clock_at:  # not nodes % N: lemma searches add many nodes at once
+            self._clock_at = self.nodes + _CLOCK_EVERY
+            if self._late():
+                return "the time limit was reached"
         return None
+
+    def _late(self) -> bool:
+        return self.deadline is not None and time.perf_counter() > self.deadline
 
     def _allowed(self, retraction: Retraction) -> bool:
         if retraction.capture and retraction.piece.piece_type == chess.PAWN:
@@ -375,8 +382,11 @@ class _Search:
                     dataclasses.replace(self.reductions, lemmas=False),
                     deadline=self.deadline,
                 )
-                self.lemmas[key] = inner.verifies(part)
+                verified = inner.verifies(part)
                 self.nodes += inner.nodes
+                if not verified and self._late():
+                    return False  # cut short by the clock: no lemma, and nothing kept for later runs
+                self.lemmas[key] = verified
             if self.lemmas[key]:
                 return True
         return False

@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 
 import chess
-import chess.svg
 
 from cages.library import CageSpec, Library, parse_forbid, parse_spec, parse_squares
 from cages.verify import CageVerdict, Options, verify
 from retro.batch import BadLine, add_batch_arguments, emit, error_record, error_text, read_inputs
 from retro.core.position import parse_board
 from retro.diagram import add_diagram_arguments, check_diagram_arguments, show_diagrams
+
+_ZONE_COLOUR = "#ffd54f80"
+_FROZEN_COLOUR = "#90caf9c0"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -51,8 +53,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="N",
         help="state budget of the breadth-first search (default 100000); exhausting it means 'not verified'",
     )
+    parser.add_argument(
+        "-t",
+        "--time-limit",
+        type=float,
+        metavar="SEC",
+        help="time budget per position in seconds (default: none, the state budget bounds the search); "
+        "running out of it means 'not verified'",
+    )
     parser.add_argument("--library", metavar="FILE", help="known-cage library to read and extend")
-    parser.add_argument("--svg", metavar="FILE", help="write a diagram with the zone highlighted")
+    parser.add_argument(
+        "--svg", metavar="FILE", help="write a diagram with the zone highlighted (yellow; frozen units blue)"
+    )
     add_batch_arguments(parser, jobs=False)
     add_diagram_arguments(parser, svg=False, what="the partial position")
     parser.set_defaults(func=run)
@@ -72,7 +84,7 @@ def _spec_from_args(args: argparse.Namespace) -> CageSpec:
     )
 
 
-def _check(spec: CageSpec, library: Library, max_nodes: int) -> CageVerdict:
+def _check(spec: CageSpec, library: Library, max_nodes: int, time_limit: float | None) -> CageVerdict:
     if spec.depth < 0:
         raise ValueError("the depth bound must be at least 0")
     verdict = verify(
@@ -83,6 +95,7 @@ def _check(spec: CageSpec, library: Library, max_nodes: int) -> CageVerdict:
         library=library,
         cache=library.cache,
         max_nodes=max_nodes,
+        time_limit=time_limit,
     )
     if verdict.status == "cage":
         library.add(spec)
@@ -97,33 +110,31 @@ def _text(verdict: CageVerdict, *, batch: bool) -> str:
     return f"{prefix}not verified: {verdict.reason} after {line} ({verdict.nodes} states, {verdict.seconds:.3f} s)"
 
 
-def _write_svg(path: str, spec: CageSpec, verdict: CageVerdict) -> None:
-    zone = {chess.parse_square(name) for name in verdict.zone}
-    fill = {square: "#ffd54f80" for square in zone}
-    for square in spec.options.frozen:
-        fill[square] = "#90caf9c0"
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(chess.svg.board(spec.board, fill=fill, size=400, coordinates=True))
+def _zone_fill(spec: CageSpec, verdict: CageVerdict) -> dict[chess.Square, str]:
+    """The squares of the zone (yellow) and the frozen units (blue), for ``--svg``."""
+    fill = {chess.parse_square(name): _ZONE_COLOUR for name in verdict.zone}
+    fill.update(dict.fromkeys(spec.options.frozen, _FROZEN_COLOUR))
+    return fill
 
 
 def run(args: argparse.Namespace) -> int:
     check_diagram_arguments(args)
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise ValueError("-t/--time-limit must be positive")
     library = Library.load(args.library) if args.library else Library()
     if args.file is None:
         if not args.board:
             raise ValueError("give a partial board, or -f FILE for batch mode")
         spec = _spec_from_args(args)
-        verdict = _check(spec, library, args.max_nodes)
-        if args.svg:
-            _write_svg(args.svg, spec, verdict)
+        verdict = _check(spec, library, args.max_nodes, args.time_limit)
         emit(verdict.as_dict(), _text(verdict, batch=False), as_json=args.json)
-        show_diagrams(args, spec.board)
+        show_diagrams(args, spec.board, fill=_zone_fill(spec, verdict))
         return 0
     for line in read_inputs(args.file):
         try:
             if isinstance(line, BadLine):
                 raise ValueError(line.error)
-            verdict = _check(parse_spec(line, depth=args.depth), library, args.max_nodes)
+            verdict = _check(parse_spec(line, depth=args.depth), library, args.max_nodes, args.time_limit)
         except ValueError as error:
             record = error_record(line.text if isinstance(line, BadLine) else line, error)
             emit(record, error_text(record), as_json=args.json)

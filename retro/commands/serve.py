@@ -1,12 +1,20 @@
-"""``retro serve``: the workbench page and the JSON API on a local HTTP server."""
+"""``retro serve``: the workbench page and the JSON API on a local HTTP server.
+
+Start-up is checked before anything is announced: the options, then the listening
+sockets, bound here (every address ``--host`` resolves to, as uvicorn would) and handed
+to uvicorn. A bad port, a host that does not resolve or is not this machine's, or a port
+in use is the usual one-line error and exit code 2; the line "the workbench is at ..."
+is printed only once the sockets listen, so a client that reads it can connect.
+"""
 
 from __future__ import annotations
 
 import argparse
 import os
+import socket
 import sys
 
-__all__ = ["register", "run"]
+__all__ = ["register", "run", "listen"]
 
 _DEFAULT_CAGES = os.path.join("data", "cages.txt")
 
@@ -72,8 +80,37 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+def listen(host: str, port: int, backlog: int = 2048) -> list[socket.socket]:
+    """Listening TCP sockets on every address ``host`` resolves to (``ValueError`` with
+    a one-line message when one cannot be bound: the host is unknown or not this
+    machine's, the port is in use or reserved)."""
+    if not 1 <= port <= 65535:
+        raise ValueError(f"--port must be from 1 to 65535, got {port}")
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    try:
+        addresses = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as error:
+        raise ValueError(f"cannot listen on {where}: unknown host ({getattr(error, 'strerror', error)})") from None
+    sockets: list[socket.socket] = []
+    try:
+        for family, kind, proto, _name, address in dict.fromkeys(addresses):
+            sock = socket.socket(family, kind, proto)
+            sockets.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            sock.bind(address)
+            sock.listen(backlog)
+    except OSError as error:
+        for sock in sockets:
+            sock.close()
+        reason = (error.strerror or str(error)).lower()
+        raise ValueError(f"cannot listen on {where}: {reason}") from None
+    return sockets
+
+
 def run(args: argparse.Namespace) -> int:
-    for name in ("port", "workers", "max_nodes", "max_body", "max_batch"):
+    for name in ("workers", "max_nodes", "max_body", "max_batch"):
         if getattr(args, name) < 1:
             raise ValueError(f"--{name.replace('_', '-')} must be at least 1")
     if args.queue < 0 or args.max_time <= 0:
@@ -94,6 +131,7 @@ def run(args: argparse.Namespace) -> int:
         cages=os.path.abspath(cages) if cages else None,
     )
     app = create_app(Settings(workers=args.workers, queue=args.queue, max_body=args.max_body, limits=limits))
+    sockets = listen(args.host, args.port)
     print(
         f"retro serve: the workbench is at http://{args.host}:{args.port}/ (API description at /docs); Ctrl-C stops it",
         flush=True,
@@ -105,5 +143,9 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
             flush=True,
         )
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    try:
+        uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=sockets)
+    finally:
+        for sock in sockets:
+            sock.close()
     return 0

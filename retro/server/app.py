@@ -13,8 +13,13 @@ API (``/docs`` and ``/openapi.json`` describe it):
 * ``POST /api/v1/replay`` and ``POST /api/v1/retract``: positions along a line for
   playback (:mod:`retro.server.playback`); ``GET /api/v1/status``: pool and limits.
 
-A request whose client disconnects before the answer has its job stopped. Bodies over
-``max_body`` bytes get 413 before they are read whole.
+A request whose client disconnects before the answer has its job stopped (its worker
+killed and replaced) and the server logs one line. Bodies over ``max_body`` bytes get
+413 before they are read whole.
+
+The routes are grouped in routers (:data:`commands`, :data:`background`, :data:`service`,
+:data:`page`) that read the pool, the jobs and the settings from ``app.state``;
+:func:`create_app` builds one application around a pool and includes them.
 """
 
 from __future__ import annotations
@@ -23,13 +28,14 @@ import asyncio
 import contextlib
 import dataclasses
 import json
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from typing import Annotated, Any
 
 import chess
 import chess.svg
-from fastapi import Body, FastAPI, Request
+from fastapi import APIRouter, Body, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -42,6 +48,8 @@ from retro.server.playback import replay, retract
 from retro.server.pool import JobTimeout, PoolFull, WorkerLost, WorkerPool
 
 __all__ = ["Settings", "create_app"]
+
+_log = logging.getLogger("uvicorn.error")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -142,11 +150,193 @@ def _call(request: Budgets, limits: Limits) -> Call:
         raise BadRequest(str(error)) from None
 
 
+def _state(request: Request) -> tuple[WorkerPool, JobStore, Settings]:
+    state = request.app.state
+    return state.pool, state.jobs, state.settings
+
+
+async def _execute(request: Request, call: Call) -> tuple[int, list[dict[str, Any]] | str]:
+    """Run ``call`` in the pool while watching the client: (HTTP status, records or message).
+    A client that disconnects first has its job cancelled (the pool kills the worker) and
+    the server logs one line."""
+    pool = _state(request)[0]
+    job = asyncio.ensure_future(pool.run(call.argv, call.inputs, timeout=call.time_limit))
+    watcher = asyncio.ensure_future(_client_gone(request))
+    try:
+        await asyncio.wait({job, watcher}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        watcher.cancel()
+        if not job.done():
+            job.cancel()
+    if not job.done() or job.cancelled():
+        await asyncio.wait({job})  # the worker is killed and replaced before the request ends
+        _log.warning(
+            "retro serve: %s %s: the client disconnected; its job was stopped",
+            request.method,
+            request.url.path,
+        )
+        return 499, "client closed the request"
+    try:
+        outcome = job.result()
+    except PoolFull as error:
+        return 503, str(error)
+    except JobTimeout as error:
+        return 504, str(error)
+    except WorkerLost as error:
+        return 500, str(error)
+    if outcome.code == 2 and not outcome.out:
+        return 400, error_message(outcome.err)
+    if outcome.code not in (0, 2):
+        return 500, error_message(outcome.err)
+    return 200, [json.loads(line) for line in outcome.out if line.strip()]
+
+
+def _respond(status: int, body: list[dict[str, Any]] | str, *, batch: bool) -> JSONResponse:
+    if isinstance(body, str):
+        return _error(status, body, **({"Retry-After": "1"} if status == 503 else {}))
+    return JSONResponse({"records": body} if batch else body[0])
+
+
+def _command_endpoint(name: str, model: type[Budgets]) -> Callable[..., Awaitable[JSONResponse]]:
+    async def endpoint(request: Request, params: Annotated[dict[str, Any], Body()]) -> JSONResponse:
+        limits = _state(request)[2].limits
+        status, body = await _execute(request, _call(_parse(model, params), limits))
+        return _respond(status, body, batch=False)
+
+    endpoint.__name__ = f"api_{name}"
+    endpoint.__doc__ = f"{model.__doc__}\n\nAnswers the record of `retro {name} --json`."
+    return endpoint
+
+
+commands = APIRouter(prefix="/api/v1", tags=["commands"])
+"""``POST /api/v1/<command>`` for every command, and ``POST /api/v1/dead/batch``."""
+
+for _name, _model in REQUESTS.items():
+    commands.post(
+        f"/{_name}",
+        summary=f"retro {_name}",
+        openapi_extra={
+            "requestBody": {"content": {"application/json": {"schema": _model.model_json_schema()}}, "required": True}
+        },
+    )(_command_endpoint(_name, _model))
+
+
+@commands.post("/dead/batch", summary="retro dead -f")
+async def dead_batch(request: Request, params: DeadBatchRequest) -> JSONResponse:
+    """One `retro dead --json` record per FEN, in order; a bad FEN gets an error record."""
+    status, body = await _execute(request, _call(params, _state(request)[2].limits))
+    return _respond(status, body, batch=True)
+
+
+background = APIRouter(prefix="/api/v1/jobs", tags=["jobs"])
+"""The page's background jobs: start, poll, cancel."""
+
+
+@background.post("", status_code=202)
+async def start_job(request: Request, params: JobRequest) -> JSONResponse:
+    """Start a command in the background; poll `GET /api/v1/jobs/{id}`."""
+    _pool, jobs, settings = _state(request)
+    batch = params.command == "dead/batch"
+    model: type[Budgets] | None = DeadBatchRequest if batch else REQUESTS.get(params.command)
+    if model is None:
+        raise BadRequest(f"unknown command {params.command!r}")
+    try:
+        job = jobs.start(params.command, _call(_parse(model, params.params), settings.limits))
+    except PoolFull as error:
+        return _error(503, str(error), **{"Retry-After": "1"})
+    return JSONResponse(job.as_dict(), status_code=202)
+
+
+@background.get("/{job_id}")
+async def poll_job(request: Request, job_id: str) -> JSONResponse:
+    """The job's state (queued, running, done, failed, cancelled), progress and records."""
+    job = _state(request)[1].get(job_id)
+    return _error(404, "no such job") if job is None else JSONResponse(job.as_dict())
+
+
+@background.delete("/{job_id}")
+async def cancel_job(request: Request, job_id: str) -> JSONResponse:
+    """Cancel the job: its worker process is killed and replaced."""
+    job = _state(request)[1].cancel(job_id)
+    if job is None:
+        return _error(404, "no such job")
+    if job.task is not None:
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait({job.task}, timeout=5)
+    return JSONResponse(job.as_dict())
+
+
+service = APIRouter(prefix="/api/v1")
+"""Playback positions and the server's status."""
+
+
+@service.post("/replay", tags=["playback"])
+async def replay_line(params: ReplayRequest) -> JSONResponse:
+    """The position after each move of a line (a proof game, a helpmate), and its PGN."""
+    try:
+        return JSONResponse(replay(params.moves, fen=params.fen))
+    except ValueError as error:
+        raise BadRequest(str(error)) from None
+
+
+@service.post("/retract", tags=["playback"])
+async def retract_line(params: RetractRequest) -> JSONResponse:
+    """The position before each move of a lastmove solution (its predecessors)."""
+    try:
+        return JSONResponse({"positions": retract(params.fen, params.retract, params.moves)})
+    except ValueError as error:
+        raise BadRequest(str(error)) from None
+
+
+@service.get("/status", tags=["server"])
+async def status(request: Request) -> JSONResponse:
+    """The pool (workers ready, busy, waiting) and the server's limits."""
+    pool, _jobs, settings = _state(request)
+    return JSONResponse(
+        {
+            "version": retro.__version__,
+            "pool": pool.stats,
+            "max_body": settings.max_body,
+            "limits": dataclasses.asdict(settings.limits) | {"cages": settings.limits.cages is not None},
+        }
+    )
+
+
+STATIC = resources.files("retro.server") / "static"
+page = APIRouter(include_in_schema=False)
+"""The workbench page and python-chess's piece images (the scripts and styles are under ``/static``)."""
+
+
+@page.get("/pieces/{name}.svg")
+async def piece(name: str) -> Response:
+    if len(name) != 2 or name[0] not in "wb" or name[1] not in "KQRBNP":
+        return _error(404, "no such piece")
+    symbol = name[1] if name[0] == "w" else name[1].lower()
+    return Response(
+        chess.svg.piece(chess.Piece.from_symbol(symbol)),
+        media_type="image/svg+xml",
+        headers={"Cache-Control": "max-age=86400"},
+    )
+
+
+@page.get("/")
+async def index() -> FileResponse:
+    return FileResponse(str(STATIC / "index.html"))
+
+
+async def _bad_request(request: Request, error: Exception) -> JSONResponse:
+    return _error(400, str(error))
+
+
+async def _invalid(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, RequestValidationError)
+    return _error(400, _validation_line(error))
+
+
 def create_app(settings: Settings = Settings()) -> FastAPI:
     """The application; the worker pool starts and stops with it (ASGI lifespan)."""
     pool = WorkerPool(settings.workers, queue_limit=settings.queue)
     jobs = JobStore(pool)
-    limits = settings.limits
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -174,148 +364,9 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
     )
     app.state.pool, app.state.jobs, app.state.settings = pool, jobs, settings
     app.add_middleware(_BodyLimit, limit=settings.max_body)
-
-    @app.exception_handler(BadRequest)
-    async def bad_request(request: Request, error: BadRequest) -> JSONResponse:
-        return _error(400, str(error))
-
-    @app.exception_handler(RequestValidationError)
-    async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
-        return _error(400, _validation_line(error))
-
-    async def execute(request: Request, call: Call) -> tuple[int, list[dict[str, Any]] | str]:
-        """Run ``call`` in the pool while watching the client: (HTTP status, records or message)."""
-        job = asyncio.ensure_future(pool.run(call.argv, call.inputs, timeout=call.time_limit))
-        watcher = asyncio.ensure_future(_client_gone(request))
-        try:
-            await asyncio.wait({job, watcher}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            watcher.cancel()
-            if not job.done():
-                job.cancel()  # the client went away: the pool kills the worker
-        if job.cancelled():
-            return 499, "client closed the request"
-        try:
-            outcome = job.result()
-        except PoolFull as error:
-            return 503, str(error)
-        except JobTimeout as error:
-            return 504, str(error)
-        except WorkerLost as error:
-            return 500, str(error)
-        if outcome.code == 2 and not outcome.out:
-            return 400, error_message(outcome.err)
-        if outcome.code not in (0, 2):
-            return 500, error_message(outcome.err)
-        return 200, [json.loads(line) for line in outcome.out if line.strip()]
-
-    def respond(status: int, body: list[dict[str, Any]] | str, *, batch: bool) -> JSONResponse:
-        if isinstance(body, str):
-            return _error(status, body, **({"Retry-After": "1"} if status == 503 else {}))
-        return JSONResponse({"records": body} if batch else body[0])
-
-    def command_endpoint(name: str, model: type[Budgets]) -> Callable[..., Awaitable[JSONResponse]]:
-        async def endpoint(request: Request, params: Annotated[dict[str, Any], Body()]) -> JSONResponse:
-            status, body = await execute(request, _call(_parse(model, params), limits))
-            return respond(status, body, batch=False)
-
-        endpoint.__name__ = f"api_{name}"
-        endpoint.__doc__ = f"{model.__doc__}\n\nAnswers the record of `retro {name} --json`."
-        return endpoint
-
-    for name, model in REQUESTS.items():
-        app.post(
-            f"/api/v1/{name}",
-            tags=["commands"],
-            summary=f"retro {name}",
-            openapi_extra={
-                "requestBody": {
-                    "content": {"application/json": {"schema": model.model_json_schema()}},
-                    "required": True,
-                }
-            },
-        )(command_endpoint(name, model))
-
-    @app.post("/api/v1/dead/batch", tags=["commands"], summary="retro dead -f")
-    async def dead_batch(request: Request, params: DeadBatchRequest) -> JSONResponse:
-        """One `retro dead --json` record per FEN, in order; a bad FEN gets an error record."""
-        status, body = await execute(request, _call(params, limits))
-        return respond(status, body, batch=True)
-
-    @app.post("/api/v1/jobs", status_code=202, tags=["jobs"])
-    async def start_job(params: JobRequest) -> JSONResponse:
-        """Start a command in the background; poll `GET /api/v1/jobs/{id}`."""
-        batch = params.command == "dead/batch"
-        model: type[Budgets] | None = DeadBatchRequest if batch else REQUESTS.get(params.command)
-        if model is None:
-            raise BadRequest(f"unknown command {params.command!r}")
-        try:
-            job = jobs.start(params.command, _call(_parse(model, params.params), limits))
-        except PoolFull as error:
-            return _error(503, str(error), **{"Retry-After": "1"})
-        return JSONResponse(job.as_dict(), status_code=202)
-
-    @app.get("/api/v1/jobs/{job_id}", tags=["jobs"])
-    async def poll_job(job_id: str) -> JSONResponse:
-        """The job's state (queued, running, done, failed, cancelled), progress and records."""
-        job = jobs.get(job_id)
-        return _error(404, "no such job") if job is None else JSONResponse(job.as_dict())
-
-    @app.delete("/api/v1/jobs/{job_id}", tags=["jobs"])
-    async def cancel_job(job_id: str) -> JSONResponse:
-        """Cancel the job: its worker process is killed and replaced."""
-        job = jobs.cancel(job_id)
-        if job is None:
-            return _error(404, "no such job")
-        if job.task is not None:
-            with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.wait({job.task}, timeout=5)
-        return JSONResponse(job.as_dict())
-
-    @app.post("/api/v1/replay", tags=["playback"])
-    async def replay_line(params: ReplayRequest) -> JSONResponse:
-        """The position after each move of a line (a proof game, a helpmate), and its PGN."""
-        try:
-            return JSONResponse(replay(params.moves, fen=params.fen))
-        except ValueError as error:
-            raise BadRequest(str(error)) from None
-
-    @app.post("/api/v1/retract", tags=["playback"])
-    async def retract_line(params: RetractRequest) -> JSONResponse:
-        """The position before each move of a lastmove solution (its predecessors)."""
-        try:
-            return JSONResponse({"positions": retract(params.fen, params.retract, params.moves)})
-        except ValueError as error:
-            raise BadRequest(str(error)) from None
-
-    @app.get("/api/v1/status", tags=["server"])
-    async def status() -> JSONResponse:
-        """The pool (workers ready, busy, waiting) and the server's limits."""
-        return JSONResponse(
-            {
-                "version": retro.__version__,
-                "pool": pool.stats,
-                "max_body": settings.max_body,
-                "limits": dataclasses.asdict(limits) | {"cages": limits.cages is not None},
-            }
-        )
-
-    @app.get("/pieces/{name}.svg", include_in_schema=False)
-    async def piece(name: str) -> Response:
-        if len(name) != 2 or name[0] not in "wb" or name[1] not in "KQRBNP":
-            return _error(404, "no such piece")
-        symbol = name[1] if name[0] == "w" else name[1].lower()
-        return Response(
-            chess.svg.piece(chess.Piece.from_symbol(symbol)),
-            media_type="image/svg+xml",
-            headers={"Cache-Control": "max-age=86400"},
-        )
-
-    static = resources.files("retro.server") / "static"
-
-    @app.get("/", include_in_schema=False)
-    async def page() -> FileResponse:
-        return FileResponse(str(static / "index.html"))
-
-    app.mount("/static", StaticFiles(directory=str(static)), name="static")
+    app.add_exception_handler(BadRequest, _bad_request)
+    app.add_exception_handler(RequestValidationError, _invalid)
+    for router in (commands, background, service, page):
+        app.include_router(router)
+    app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app

@@ -6,6 +6,16 @@ A request is turned into the argument list of ``retro COMMAND ... --json``; the 
 may ask for a node budget (``max_nodes``) and a time limit (``time_limit``, seconds);
 both are capped by the operator's maximums (:class:`Limits`, options of ``retro serve``),
 and default to the command's default node budget and to the operator's maximum time.
+
+Time limits. A request's time limit T is the server's kill: at T the pool kills the
+worker (and replaces it) and the answer is 504. That is the backstop, not the normal
+path: a command that has a time limit of its own (``time_option``: proofgame, cage) is
+given :func:`own_time` (T) = max(0.9 T - 0.5 s, T / 2), so it stops itself and answers
+200 with its budget-exhausted record (``unknown``, ``not_verified``, ...) while the
+margin, at least 0.5 s and a tenth of T (half of T below 1 s), covers what runs past
+the command's own limit (its last phase's overrun, writing the record, the pipe). A
+command without one (check and revmoves, which are fast; the others until they have
+one) is stopped by the kill alone.
 """
 
 from __future__ import annotations
@@ -17,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from retro.server.worker import INPUT
 
-__all__ = ["Limits", "Call", "CommandRequest", "REQUESTS", "Budgets", "DeadBatchRequest"]
+__all__ = ["Limits", "Call", "CommandRequest", "REQUESTS", "Budgets", "DeadBatchRequest", "own_time"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -28,6 +38,12 @@ class Limits:
     max_nodes: int = 1_000_000  # node budget per request (each command's own unit)
     max_batch: int = 1000  # FENs per batch request
     cages: str | None = None  # known-cage library for ``lastmove`` with ``cages: true``
+
+
+def own_time(kill: float) -> float:
+    """The time limit a command is given when the server kills it at ``kill`` seconds
+    (module docstring): max(0.9 ``kill`` - 0.5, ``kill`` / 2), in hundredths of a second."""
+    return round(max(kill * 0.9 - 0.5, kill / 2), 2)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -46,6 +62,7 @@ class Budgets(BaseModel):
     command: ClassVar[str]
     default_nodes: ClassVar[int] = 0  # the command's own default node budget; 0 when it takes none
     node_option: ClassVar[str] = ""  # the command's option for it
+    time_option: ClassVar[str] = ""  # the command's own time limit option, if it has one
 
     time_limit: float | None = Field(None, gt=0, description="seconds; capped by the server's maximum")
     max_nodes: int | None = Field(
@@ -57,6 +74,12 @@ class Budgets(BaseModel):
 
     def nodes(self, limits: Limits) -> int:
         return min(self.max_nodes or self.default_nodes, limits.max_nodes)
+
+    def budget_options(self, limits: Limits) -> list[str]:
+        """The node budget and the command's own time limit (:func:`own_time`), as options."""
+        nodes = [self.node_option, str(self.nodes(limits))] if self.node_option else []
+        seconds = [self.time_option, f"{own_time(self.seconds(limits)):g}"] if self.time_option else []
+        return nodes + seconds
 
     def call(self, limits: Limits) -> Call:
         """The command line this request runs (``ValueError`` for a request it cannot run)."""
@@ -76,8 +99,7 @@ class CommandRequest(Budgets):
         return [self.fen]
 
     def call(self, limits: Limits) -> Call:
-        budget = [self.node_option, str(self.nodes(limits))] if self.node_option else []
-        argv = [self.command, "--json", *budget, *self.options(limits), "--", *self.positionals()]
+        argv = [self.command, "--json", *self.budget_options(limits), *self.options(limits), "--", *self.positionals()]
         return Call(argv, self.seconds(limits))
 
 
@@ -103,13 +125,13 @@ class ProofgameRequest(CommandRequest):
     command: ClassVar[str] = "proofgame"
     default_nodes: ClassVar[int] = 200_000
     node_option: ClassVar[str] = "-m"
+    time_option: ClassVar[str] = "-t"
     seed: int = Field(0, ge=0, description="seed of the random tie-breaking (--rnd)")
     weight: str = Field("1:5", pattern=r"^\d+:\d+$", description="A*g + B*h weights (-w)")
     init: str | None = Field(None, max_length=200, description="search from this FEN instead of the start (-i)")
 
     def options(self, limits: Limits) -> list[str]:
-        # The search stops itself a little before the server kills it.
-        own = ["-t", f"{max(self.seconds(limits) * 0.9 - 0.5, 0.1):.2f}", "--rnd", str(self.seed), "-w", self.weight]
+        own = ["--rnd", str(self.seed), "-w", self.weight]
         return own + (["-i", self.init] if self.init else []) + ["-v"]
 
 
@@ -146,6 +168,7 @@ class CageRequest(CommandRequest):
     command: ClassVar[str] = "cage"
     default_nodes: ClassVar[int] = 100_000
     node_option: ClassVar[str] = "--max-nodes"
+    time_option: ClassVar[str] = "-t"
     zone: list[str] = Field([], max_length=64, description="squares added to the zone")
     frozen: list[str] = Field([], max_length=64, description="units that may not move")
     forbid: list[str] = Field([], max_length=14, description="pawn captures that may not be retracted, e.g. dxe")

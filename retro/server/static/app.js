@@ -7,6 +7,8 @@ const $ = (selector, root = document) => root.querySelector(selector);
 const $$ = (selector, root = document) => Array.from(root.querySelectorAll(selector));
 
 // ---------------------------------------------------------------- the set-up
+// The fields after the placement are kept as the user gave them (a FEN's fields are the user's statement):
+// the editor's controls change them, the page never rewrites them, and the commands judge them.
 const setup = { squares: new Array(64).fill(""), turn: "w", castling: "KQkq", ep: "-", counters: "0 1" };
 const state = { flipped: false, tool: "P", view: null, marks: { zone: new Set(), frozen: new Set() }, searched: new Set(),
   panel: "check" };
@@ -46,21 +48,23 @@ function squaresOf(placement) {
 }
 
 function setupFen() {
-  return `${placementOf(setup.squares)} ${setup.turn} ${setup.castling || "-"} ${setup.ep || "-"} ${setup.counters}`;
+  const fields = [placementOf(setup.squares), setup.turn, setup.castling || "-", setup.ep || "-", setup.counters];
+  return fields.filter(Boolean).join(" ");
 }
 
+// A FEN, or a bare placement (the editor then starts from White to move, no rights, no e.p. square).
 function loadFen(text) {
   const fields = text.trim().split(/\s+/);
   setup.squares = squaresOf(fields[0] || "");
-  setup.turn = fields[1] === "b" ? "b" : "w";
+  setup.turn = fields[1] || "w";
   setup.castling = fields[2] && fields[2] !== "-" ? fields[2] : "";
   setup.ep = fields[3] || "-";
-  setup.counters = /^\d+$/.test(fields[4] || "") && /^\d+$/.test(fields[5] || "") ? `${fields[4]} ${fields[5]}` : "0 1";
+  setup.counters = fields.length > 1 ? fields.slice(4).join(" ") : "0 1";
   state.searched.clear();
 }
 
 function syncEditor() {
-  $(`input[name=turn][value=${setup.turn}]`).checked = true;
+  $$("input[name=turn]").forEach((radio) => { radio.checked = radio.value === setup.turn; });
   $$("#castling input[type=checkbox]").forEach((box) => { box.checked = setup.castling.includes(box.value); });
   $("#ep").value = setup.ep;
   $("#fen").value = setupFen();
@@ -68,10 +72,12 @@ function syncEditor() {
   drawBoard();
 }
 
-function readEditor() {
-  setup.turn = $("input[name=turn]:checked").value;
-  setup.castling = "KQkq".split("").filter((c) => $(`#castling input[value=${c}]`).checked).join("");
-  setup.ep = $("#ep").value.trim() || "-";
+// Each control sets its own field only, so a field the user did not touch stays as given.
+function readEditor(event) {
+  const input = event.target;
+  if (input.name === "turn") setup.turn = input.value;
+  else if (input.id === "ep") setup.ep = input.value.trim() || "-";
+  else setup.castling = "KQkq".split("").filter((c) => $(`#castling input[value=${c}]`).checked).join("");
   $("#fen").value = setupFen();
 }
 
@@ -328,42 +334,18 @@ const panels = {
   },
 
   async lastmove(panel) {
-    const params = { fen: placementOf(setup.squares), retract: $("[name=retract]", panel).value,
-      moves: numberOf(panel, "moves") || 1, cages: $("[name=cages]", panel).checked,
-      dead_reckoning: $("[name=dead_reckoning]", panel).checked, legality: $("[name=legality]", panel).checked };
+    const placementOnly = $("[name=placement_only]", panel).checked;
+    const params = { fen: placementOnly ? placementOf(setup.squares) : setupFen(), moves: numberOf(panel, "moves") || 1,
+      cages: $("[name=cages]", panel).checked, dead_reckoning: $("[name=dead_reckoning]", panel).checked,
+      legality: $("[name=legality]", panel).checked };
+    // The side that moved last is the FEN's (the other side than the one to move); a pick is sent only when it
+    // says something else, and a contradiction comes back as the command's own message.
+    const pick = $("[name=retract]", panel).value;
+    const fromFen = { w: "b", b: "w" }[setup.turn];
+    if (pick !== "auto" && (placementOnly || pick !== fromFen)) params.retract = pick;
     const records = await runJob(panel, "lastmove", params);
     if (!records) return;
-    const record = records[0], result = $(".result", panel);
-    const count = record.results.reduce((n, r) => n + r.solutions.length, 0);
-    verdict(result, record.status === "none" ? "no solution" : record.status === "unique" ? "unique solution" : `${count} solutions`,
-      record.status === "unique" ? "good" : record.status === "none" ? "bad" : "warn", "");
-    for (const side of record.results) {
-      const title = document.createElement("div");
-      title.className = "side";
-      title.innerHTML = html`${side.retract === "w" ? "White" : "Black"} retracts
-        <span class="stats">(${side.nodes} positions checked, ${side.seconds.toFixed(2)} s; filters: ${side.filters.join(", ")})</span>`;
-      result.appendChild(title);
-      if (!side.solutions.length) { result.insertAdjacentHTML("beforeend", "<div class=\"stats\">no legal last move</div>"); continue; }
-      const table = document.createElement("table");
-      table.innerHTML = "<tr><th>moves (latest first)</th><th>type of the last move</th></tr>";
-      for (const solution of side.solutions) {
-        const row = document.createElement("tr");
-        row.className = "pick";
-        row.title = "show the predecessors on the board";
-        row.innerHTML = html`<td class="moves">${solution.moves.join("  ")}</td><td><span class="type">${solution.type}</span></td>`;
-        row.addEventListener("click", async () => {
-          try {
-            const { positions } = await api("/api/v1/retract", { fen: record.fen, retract: side.retract, moves: solution.moves });
-            const fens = [setupFen(), ...positions];
-            showLine(`Before ${solution.moves.join(" ")}`, fens, { index: 1 });
-            $$("tr.pick", result).forEach((r) => r.classList.toggle("current", r === row));
-          } catch (error) { showError(result, error.message); }
-        });
-        table.appendChild(row);
-      }
-      result.appendChild(table);
-    }
-    rawRecord(result, record);
+    showLastmove($(".result", panel), records[0]);
   },
 
   async dead(panel) {
@@ -437,6 +419,60 @@ const panels = {
     rawRecord(result, record);
   },
 };
+
+// The texts of `retro lastmove` for its statuses; a status it adds is shown by its name.
+const LASTMOVE_STATUS = { unique: "unique solution", none: "no solution", multiple: "multiple solutions" };
+const LASTMOVE_KIND = { unique: "good", none: "bad" };
+
+// The lastmove record, read generically: the solutions of each side with their "checked" mark, the
+// per-side statistics (`results`), and the counts of unchecked candidates, whatever fields the record has.
+function showLastmove(result, record) {
+  const solutions = record.solutions || [];
+  const sides = (record.results || [record]).map((side) => ({ ...side,
+    found: solutions.some((s) => "side" in s) ? solutions.filter((s) => s.side === side.retract) : side.solutions || [] }));
+  const unchecked = typeof record.unchecked === "number" ? record.unchecked
+    : solutions.filter((s) => s.checked === false).length;
+  const counts = unchecked ? ["checked", "unchecked"].filter((key) => typeof record[key] === "number")
+    .map((key) => `${record[key]} ${key}`).join(", ") : "";
+  verdict(result, LASTMOVE_STATUS[record.status] || String(record.status).replace(/_/g, " "),
+    LASTMOVE_KIND[record.status] || "warn", record.reason || "", counts);
+  for (const side of sides) {
+    const title = document.createElement("div");
+    title.className = "side";
+    const stats = [side.nodes !== undefined ? `${side.nodes} positions checked` : "",
+      typeof side.seconds === "number" ? `${side.seconds.toFixed(2)} s` : "",
+      side.filters ? `filters: ${side.filters.join(", ")}` : ""].filter(Boolean).join("; ");
+    title.innerHTML = html`${side.retract === "w" ? "White" : side.retract === "b" ? "Black" : side.retract} made the last move
+      <span class="stats">${stats ? `(${stats})` : ""}</span>`;
+    result.appendChild(title);
+    if (!side.found.length) { result.insertAdjacentHTML("beforeend", "<div class=\"stats\">no possible last move</div>"); continue; }
+    const table = document.createElement("table");
+    table.innerHTML = "<tr><th>moves (latest first)</th><th>type of the last move</th><th></th></tr>";
+    for (const solution of side.found) {
+      const row = document.createElement("tr");
+      row.className = solution.checked === false ? "pick unchecked" : "pick";
+      row.title = "show the predecessors on the board";
+      row.innerHTML = html`<td class="moves">${solution.moves.join("  ")}</td><td><span class="type">${solution.type}</span></td>
+        <td class="stats">${solution.checked === false ? "(unchecked)" : ""}</td>`;
+      row.addEventListener("click", async () => {
+        try {
+          const { positions } = await api("/api/v1/retract",
+            { fen: record.fen.split(" ")[0], retract: side.retract, moves: solution.moves });
+          showLine(`Before ${solution.moves.join(" ")}`, [setupFen(), ...positions], { index: 1 });
+          $$("tr.pick", result).forEach((r) => r.classList.toggle("current", r === row));
+        } catch (error) { showError(result, error.message); }
+      });
+      table.appendChild(row);
+    }
+    result.appendChild(table);
+  }
+  if (unchecked) {
+    result.insertAdjacentHTML("beforeend", html`<div class="stats unchecked-note">${unchecked} candidates marked unchecked
+      passed the quick rules but not the legality pipeline: it stopped at the time limit, or once two candidates had
+      survived it (then the answer is 'multiple' whatever they give)</div>`);
+  }
+  rawRecord(result, record);
+}
 
 function download(name, text) {
   const link = document.createElement("a");

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -11,6 +12,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -23,18 +25,18 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def live_server() -> Iterator[str]:
-    """Start ``retro serve`` with its default options (two workers, the README's settings) and yield
-    its base URL once every worker is ready."""
+@contextlib.contextmanager
+def running_server(*options: str, workers: int = 2, stderr: IO[bytes] | int = subprocess.PIPE) -> Iterator[str]:
+    """Start ``retro serve`` on a free loopback port (with ``options``) and yield its base URL
+    once every worker is ready; stop it on exit."""
     port = _free_port()
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     process = subprocess.Popen(
-        [sys.executable, "-m", "retro.cli", "serve", "--port", str(port), "--workers", "2"],
+        [sys.executable, "-m", "retro.cli", "serve", "--port", str(port), "--workers", str(workers), *options],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=stderr,
     )
     url = f"http://127.0.0.1:{port}"
     try:
@@ -44,7 +46,7 @@ def live_server() -> Iterator[str]:
                 pytest.fail(f"retro serve exited: {process.stderr.read().decode() if process.stderr else ''}")
             try:
                 with urllib.request.urlopen(f"{url}/api/v1/status", timeout=2) as response:
-                    if json.load(response)["pool"]["ready"] == 2:
+                    if json.load(response)["pool"]["ready"] == workers:
                         break
             except OSError:
                 pass
@@ -59,3 +61,10 @@ def live_server() -> Iterator[str]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+@pytest.fixture(scope="module")
+def live_server() -> Iterator[str]:
+    """``retro serve`` with its default options (two workers, the README's settings)."""
+    with running_server() as url:
+        yield url

@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 
 from retro.cli import main as cli_main
 from retro.server.app import Settings, create_app
-from retro.server.commands import DeadRequest, Limits, ProofgameRequest
+from retro.server.commands import REQUESTS, DeadRequest, Limits, ProofgameRequest, own_time
 from retro.server.pool import JobTimeout, WorkerPool
 
 ILLEGAL_PAWNS = "rnbqkbnr/p1pppppp/p7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"  # README: a black pawn too many captures
@@ -160,6 +160,25 @@ def test_budgets_are_capped_by_the_operator() -> None:
     proof = ProofgameRequest.model_validate({"fen": AFTER_E4_D5, "time_limit": 2}).call(limits)
     assert proof.time_limit == 2 and float(proof.argv[proof.argv.index("-t") + 1]) < 2  # stops before the kill
     assert proof.argv[proof.argv.index("-m") + 1] == "50"
+
+
+@pytest.mark.parametrize("command", ["proofgame", "cage"])
+@pytest.mark.parametrize("kill", [0.5, 3, 5, 60])
+def test_commands_with_a_time_limit_get_one_below_the_kill(command: str, kill: float) -> None:
+    call = REQUESTS[command].model_validate({"fen": AFTER_E4_D5, "time_limit": kill}).call(Limits())
+    own = float(call.argv[call.argv.index("-t") + 1])
+    assert call.time_limit == kill and own == own_time(kill)
+    assert 0 < own <= kill / 2 if kill < 1 else kill - own >= max(0.5, kill / 10)
+
+
+def test_a_command_that_runs_out_of_its_own_time_answers_200(client: TestClient) -> None:
+    """The cage verifier needs some 15 s on this board; told 1.3 s, it stops and answers
+    not_verified before the server's kill at 2 s."""
+    response = client.post("/api/v1/cage", json={"fen": "8/8/8/8/1P6/kP6/BrPP4/K1b5", "time_limit": 2})
+    assert response.status_code == 200, response.text
+    record = response.json()
+    assert record["status"] == "not_verified" and record["reason"] == "the time limit was reached"
+    assert record["seconds"] < 2
 
 
 def test_node_cap_reaches_the_search() -> None:

@@ -11,12 +11,15 @@ Skipped only when chromium or its driver is not installed (``.ci/run`` installs 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import pytest
 
@@ -148,9 +151,10 @@ def test_workbench_page(live_server: str, browser: WebDriver) -> None:
     assert not driver.find_element(By.ID, "view-banner").is_displayed()
     _shot(driver, "cage")
 
-    # Last move (Angelini, README): White retracts 3 moves; the solution shows its predecessors.
+    # Last move (Angelini, README): a diagram in which White retracts 3 moves; the solution shows its predecessors.
     _load(driver, "8/8/3r4/4K3/8/4kqpb/8/8 b - - 0 1")
     panel = _tab(driver, "lastmove")
+    panel.find_element(By.NAME, "placement_only").click()
     panel.find_element(By.CSS_SELECTOR, 'select[name=retract] option[value="w"]').click()
     moves = panel.find_element(By.NAME, "moves")
     moves.clear()
@@ -165,6 +169,7 @@ def test_workbench_page(live_server: str, browser: WebDriver) -> None:
     assert _piece_on(driver, "f5") == "wK" and _piece_on(driver, "e5") == "bN"
     _shot(driver, "lastmove")
     driver.find_element(By.ID, "view-close").click()
+    panel.find_element(By.NAME, "placement_only").click()
 
     # Dead / unwinnable: White's queen can mate; play the helpmate to its end.
     _load(driver, "8/8/8/4k3/8/8/8/3QK3 b - - 0 1")
@@ -204,3 +209,104 @@ def test_cancel_keeps_the_page_responsive(live_server: str, browser: WebDriver) 
     panel.find_element(By.CSS_SELECTOR, ".job .cancel").click()
     _wait_for(driver, "#panel-proofgame .result .error", "cancelled")
     _wait_for(driver, "#pool-status", "2 ready", timeout=20)  # the killed worker was replaced
+
+
+# Records the body of every job the page starts (the page's only way to run a command).
+RECORD_JOBS = """
+window.sentJobs = [];
+const send = window.fetch;
+window.fetch = (url, options) => {
+  if (url === "/api/v1/jobs" && options && options.method === "POST") window.sentJobs.push(JSON.parse(options.body));
+  return send(url, options);
+};
+"""
+
+
+def _run(driver: WebDriver, name: str, timeout: float = 90) -> dict[str, Any]:
+    """Run the panel's command, wait for its answer (a verdict or an error), and return the job the page sent."""
+    panel = _tab(driver, name)
+    sent = int(driver.execute_script("return window.sentJobs.length"))
+    panel.find_element(By.CSS_SELECTOR, ".run").click()
+    script = f"const p = document.getElementById('panel-{name}'); return !p.querySelector('.run').disabled && "
+    script += "p.querySelector('.job').hidden && p.querySelector('.result').childElementCount > 0"
+    WebDriverWait(driver, timeout, poll_frequency=0.1).until(lambda d: d.execute_script(script))
+    jobs = driver.execute_script("return window.sentJobs")
+    assert len(jobs) == sent + 1
+    return cast(dict[str, Any], jobs[-1])
+
+
+def _post(url: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=120) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as error:
+        return error.code, json.load(error)
+
+
+def test_the_page_sends_the_set_up(live_server: str, browser: WebDriver) -> None:
+    """Every panel sends the full FEN as set up (side to move, castling rights, e.p. square);
+    the editor changes only the field the user touches, and never rewrites one."""
+    driver = browser
+    driver.get(live_server + "/")
+    driver.execute_script(RECORD_JOBS)
+    fen = "r3k2r/8/8/8/4P3/8/8/R3K2R b Kq e3 0 1"
+    _load(driver, fen)
+    assert driver.find_element(By.CSS_SELECTOR, "input[name=turn][value=b]").is_selected()
+    assert [box.is_selected() for box in driver.find_elements(By.CSS_SELECTOR, "#castling input[type=checkbox]")] == [
+        True,
+        False,
+        False,
+        True,
+    ]
+    assert driver.find_element(By.ID, "ep").get_attribute("value") == "e3"
+    _tab(driver, "proofgame").find_element(By.NAME, "time_limit").clear()
+    _tab(driver, "proofgame").find_element(By.NAME, "time_limit").send_keys("2")
+    _tab(driver, "lastmove").find_element(By.NAME, "legality").click()
+    _tab(driver, "dead").find_element(By.NAME, "quick").click()
+    for name in ("check", "revmoves", "proofgame", "dead", "lastmove"):
+        job = _run(driver, name)
+        assert job["params"]["fen"] == fen, name
+    assert "retract" not in job["params"]  # the side that moved last is the FEN's
+
+    # Unticking K changes the castling field alone.
+    driver.find_element(By.CSS_SELECTOR, "#castling input[value=K]").click()
+    assert driver.find_element(By.ID, "fen").get_attribute("value") == "r3k2r/8/8/8/4P3/8/8/R3K2R b q e3 0 1"
+    assert _run(driver, "check")["params"]["fen"] == "r3k2r/8/8/8/4P3/8/8/R3K2R b q e3 0 1"
+
+    # A retracting side other than the FEN's is sent, and the page shows what the API answers for it.
+    panel = _tab(driver, "lastmove")
+    panel.find_element(By.CSS_SELECTOR, 'select[name=retract] option[value="b"]').click()
+    job = _run(driver, "lastmove")
+    assert job["params"]["retract"] == "b" and job["params"]["fen"] == "r3k2r/8/8/8/4P3/8/8/R3K2R b q e3 0 1"
+    status, answer = _post(f"{live_server}/api/v1/lastmove", job["params"])
+    shown = panel.find_element(By.CSS_SELECTOR, ".result").text
+    if status == 400:
+        assert panel.find_element(By.CSS_SELECTOR, ".result .error").text == answer["error"]
+    else:
+        assert status == 200 and "made the last move" in shown
+    panel.find_element(By.CSS_SELECTOR, 'select[name=retract] option[value="auto"]').click()
+
+    # A field the editor cannot show is still the user's: sent as given, judged by the command.
+    _load(driver, "4k3/8/8/8/8/8/8/4K3 x - - 0 1")
+    assert not any(radio.is_selected() for radio in driver.find_elements(By.CSS_SELECTOR, "input[name=turn]"))
+    assert _run(driver, "check")["params"]["fen"] == "4k3/8/8/8/8/8/8/4K3 x - - 0 1"
+    error = _wait_for(driver, "#panel-check .result .error").text
+    assert error == "retro check: error: side to move must be 'w' or 'b', got 'x'"
+
+
+def test_lastmove_marks_unchecked_candidates(live_server: str, browser: WebDriver) -> None:
+    """The legality pipeline stops once two candidates survive it: the others are listed, marked unchecked."""
+    driver = browser
+    driver.get(live_server + "/")
+    driver.execute_script(RECORD_JOBS)
+    _load(driver, "4k3/8/8/8/8/8/8/R3K3 b - - 0 1")
+    job = _run(driver, "lastmove", timeout=180)
+    assert job["params"]["fen"] == "4k3/8/8/8/8/8/8/R3K3 b - - 0 1"
+    panel = driver.find_element(By.ID, "panel-lastmove")
+    assert "multiple solutions" in panel.find_element(By.CSS_SELECTOR, ".verdict").text
+    unchecked = panel.find_elements(By.CSS_SELECTOR, "tr.pick.unchecked")
+    checked = panel.find_elements(By.CSS_SELECTOR, "tr.pick:not(.unchecked)")
+    assert len(checked) >= 2 and unchecked and all("(unchecked)" in row.text for row in unchecked)
+    note = panel.find_element(By.CSS_SELECTOR, ".unchecked-note").text
+    assert note.startswith(f"{len(unchecked)} candidates marked unchecked")

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import functools
+from typing import Any
 
 import chess
 
 from cages.library import CageSpec, Library, parse_forbid, parse_spec, parse_squares
 from cages.verify import CageVerdict, Options, verify
-from retro.batch import BadLine, add_batch_arguments, emit, error_record, error_text, read_inputs
+from retro.batch import add_batch_arguments, emit, run_batch_command
 from retro.core.position import parse_board
+from retro.core.status import CageStatus
 from retro.diagram import add_diagram_arguments, check_diagram_arguments, show_diagrams
 
 _ZONE_COLOUR = "#ffd54f80"
@@ -102,12 +105,20 @@ def _check(spec: CageSpec, library: Library, max_nodes: int, time_limit: float |
     return verdict
 
 
-def _text(verdict: CageVerdict, *, batch: bool) -> str:
-    prefix = f"{verdict.fen} " if batch else ""
-    if verdict.status == "cage":
-        return f"{prefix}cage verified ({verdict.reason}; {verdict.seconds:.3f} s)"
-    line = " ".join(verdict.line) or "(no retraction)"
-    return f"{prefix}not verified: {verdict.reason} after {line} ({verdict.nodes} states, {verdict.seconds:.3f} s)"
+def _text(record: dict[str, Any], *, batch: bool) -> str:
+    """The text line of a verdict record (``fen`` first in batch mode)."""
+    prefix = f"{record['fen']} " if batch else ""
+    if record["status"] == "cage":
+        return f"{prefix}cage verified ({record['reason']}; {record['seconds']:.3f} s)"
+    line = " ".join(record["line"]) or "(no retraction)"
+    return (
+        f"{prefix}not verified: {record['reason']} after {line} ({record['nodes']} states, {record['seconds']:.3f} s)"
+    )
+
+
+def is_option_token(token: str) -> bool:
+    """A batch line's own trailing token: ``zone=``, ``frozen=``, ``depth=``, ``forbid=``."""
+    return token.split("=", 1)[0] in ("zone", "frozen", "depth", "forbid") and "=" in token
 
 
 def _zone_fill(spec: CageSpec, verdict: CageVerdict) -> dict[chess.Square, str]:
@@ -127,17 +138,20 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError("give a partial board, or -f FILE for batch mode")
         spec = _spec_from_args(args)
         verdict = _check(spec, library, args.max_nodes, args.time_limit)
-        emit(verdict.as_dict(), _text(verdict, batch=False), as_json=args.json)
+        emit(verdict.as_dict(), _text(verdict.as_dict(), batch=False), as_json=args.json)
         show_diagrams(args, spec.board, fill=_zone_fill(spec, verdict))
         return 0
-    for line in read_inputs(args.file):
-        try:
-            if isinstance(line, BadLine):
-                raise ValueError(line.error)
-            verdict = _check(parse_spec(line, depth=args.depth), library, args.max_nodes, args.time_limit)
-        except ValueError as error:
-            record = error_record(line.text if isinstance(line, BadLine) else line, error)
-            emit(record, error_text(record), as_json=args.json)
-            continue
-        emit(verdict.as_dict(), _text(verdict, batch=True), as_json=args.json)
-    return 0
+    if args.board:
+        raise ValueError("give either a partial board or -f FILE, not both")
+
+    def worker(line: str) -> dict[str, Any]:  # one process: a cage verified on a line helps the later ones
+        return _check(parse_spec(line, depth=args.depth), library, args.max_nodes, args.time_limit).as_dict()
+
+    return run_batch_command(
+        args,
+        worker,
+        functools.partial(_text, batch=True),
+        desc="cage",
+        statuses=[status.value for status in CageStatus],
+        own=is_option_token,
+    )

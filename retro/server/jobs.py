@@ -18,6 +18,7 @@ import time
 import uuid
 from typing import Any
 
+from retro.batch import BAD_LINES_EXIT
 from retro.server.commands import Call
 from retro.server.pool import JobTimeout, PoolFull, WorkerLost, WorkerPool
 
@@ -101,8 +102,8 @@ class JobStore:
         except (PoolFull, JobTimeout, WorkerLost) as error:
             job.state, job.error = "failed", str(error)
         else:
-            if outcome.code == 0:
-                job.state = "done"
+            if outcome.code == 0 or (outcome.code == BAD_LINES_EXIT and outcome.out):
+                job.state = "done"  # a batch whose bad lines got error records is done
             else:
                 job.state, job.error = "failed", error_message(outcome.err)
         finally:

@@ -118,7 +118,7 @@ def test_cli_single_batch_library_and_svg(tmp_path, capsys):
     claims = tmp_path / "claims.txt"
     claims.write_text("8/8/8/8/8/8/PPkPP3/KR1b4 depth=5\nnot a board\n8/8/8/8/8/8/6PP/6Nr frozen=g1\n")
     library = tmp_path / "lib.txt"
-    assert main(["cage", "-f", str(claims), "--library", str(library), "--json"]) == 0
+    assert main(["cage", "-f", str(claims), "--library", str(library), "--json"]) == 2
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["status"] for r in records] == ["cage", "error", "cage"]
     assert len(library.read_text().splitlines()) == 2

@@ -273,6 +273,9 @@ def test_jobs_report_progress_and_records(client: TestClient) -> None:
     assert job.status_code == 202
     done = _wait_state(client, job.json()["id"], "done")
     assert [r["status"] for r in done["records"]] == ["dead", "alive"] and done["error"] is None
+    partly = client.post("/api/v1/jobs", json={"command": "dead/batch", "params": {"fens": [KQK, "not a fen"]}})
+    done = _wait_state(client, partly.json()["id"], "done")  # a bad line has its error record: the job is done
+    assert [r["status"] for r in done["records"]] == ["alive", "error"] and done["error"] is None
     assert client.get("/api/v1/jobs/nope").status_code == 404
     bad = client.post("/api/v1/jobs", json={"command": "check", "params": {"fen": "xx"}}).json()
     failed = _wait_state(client, bad["id"], "failed")

@@ -51,6 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--depth", type=int, default=20, help="depth bound (retractions; default 20)")
     parser.add_argument(
         "--max-nodes",
+        "-m",
         type=int,
         default=100_000,
         metavar="N",

@@ -60,6 +60,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--size", type=int, metavar="N", help="size of the sample space (required with --status)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the draws (chain mode, default 0)")
     parser.add_argument(
+        "--max-nodes",
         "-m",
         dest="max_nodes",
         type=int,

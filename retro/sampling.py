@@ -342,7 +342,7 @@ class SampleSpace:
         meets the constraint's fixed part (a pawn off the pawn ranks, two kings of a
         colour, a square both fixed and empty)."""
 
-        def make():
+        def make() -> tuple[list[list[tuple[int, int]]], int, int] | None:
             shape = self.shape
             fixed = dict(constraint.fixed)
             if len(fixed) != len(constraint.fixed) or set(fixed) & constraint.empty:

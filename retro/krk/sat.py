@@ -36,6 +36,7 @@ false, 1 alone leaves P4 possibly without a predecessor, and the induction needs
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import chess
@@ -243,7 +244,14 @@ def _check_predecessor(position: KrkPosition) -> bool:
 
 
 def _run(
-    claim: str, build, check, *, time_limit: float, workers: int, enumerate_all: bool, root: KrkPosition | None
+    claim: str,
+    build: Callable[..., Encoder],
+    check: Callable[[KrkPosition], bool],
+    *,
+    time_limit: float,
+    workers: int,
+    enumerate_all: bool,
+    root: KrkPosition | None,
 ) -> ClaimResult:
     models = []
     sides = (True, False) if root is None else (root.white_to_move,)

@@ -55,6 +55,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         epilog="examples:\n  retro lastmove 8/8/3r4/4K3/8/4kqpb/8/8 --retract w --moves 3\n"
         "  retro lastmove '4k3/8/4Q3/8/8/8/8/4K3 b - - 0 1'",
     )
+    _add_problem_arguments(parser)
+    _add_filter_arguments(parser)
+    _add_budget_arguments(parser)
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", help="print every rejected retraction and the rule that rejected it"
+    )
+    add_batch_arguments(parser)
+    add_diagram_arguments(parser, what="the diagram (SVG: the last move of the first solution marked)")
+    parser.set_defaults(func=run)
+
+
+def _add_problem_arguments(parser: argparse.ArgumentParser) -> None:
+    """The problem: the position, the side that moved last, the number of moves."""
     parser.add_argument("board", nargs="?", help="a piece placement, or a full FEN (quote it)")
     parser.add_argument(
         "--retract",
@@ -70,6 +83,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="D",
         help="retro-stalemate: D more retractions must exist after the sequence (default 3)",
     )
+
+
+def _add_filter_arguments(parser: argparse.ArgumentParser) -> None:
+    """The filters: known and automatic cages, dead reckoning, the legality pipeline."""
     parser.add_argument(
         "--cages",
         "--library",
@@ -96,6 +113,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="do not run the legality pipeline on predecessors (static rules and cages only)",
     )
+
+
+def _add_budget_arguments(parser: argparse.ArgumentParser) -> None:
+    """The budgets of the costly filters, and which candidates they check."""
     parser.add_argument(
         "--budget",
         type=int,
@@ -124,12 +145,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "candidates have survived it (the answer is then 'multiple' whatever the others give) "
         "and lists the rest as unchecked",
     )
-    parser.add_argument(
-        "-v", "--verbose", action="store_true", help="print every rejected retraction and the rule that rejected it"
-    )
-    add_batch_arguments(parser)
-    add_diagram_arguments(parser, what="the diagram (SVG: the last move of the first solution marked)")
-    parser.set_defaults(func=run)
 
 
 @functools.lru_cache(maxsize=4)
@@ -144,14 +159,11 @@ def _load_cages(path: str | None) -> Library | None:
 def _solve_line(line: str, *, args: argparse.Namespace) -> dict:
     """Solve one problem (a command-line board or a batch line) and return the verdict's record."""
     from retro.lastmove.problem import read_problem
-    from retro.lastmove.solver import solve
+    from retro.lastmove.solver import SolveOptions, solve
 
     problem = read_problem(line, args.retract)
     report = _progress_printer() if args.file is None and (args.progress or sys.stderr.isatty()) else None
-    verdict = solve(
-        problem.board,
-        problem.retract,
-        full_fen=problem.full_fen,
+    options = SolveOptions(
         moves=args.moves,
         extra_depth=args.extra_depth,
         cages=_load_cages(args.cages),
@@ -163,9 +175,8 @@ def _solve_line(line: str, *, args: argparse.Namespace) -> dict:
         check_single=args.check_single,
         time_limit=args.time_limit,
         question="all" if args.check_all else "moves",
-        progress=report,
     )
-    return verdict.as_dict()
+    return solve(problem.board, problem.retract, options, full_fen=problem.full_fen, progress=report).as_dict()
 
 
 def _progress_printer() -> Callable[[str], None]:

@@ -59,7 +59,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Callable, Iterator
-from typing import Literal
+from typing import Any, Literal
 
 import chess
 
@@ -73,7 +73,7 @@ from retro.rules import check_static
 from retro.status import DeadStatus, LastMoveStatus, LegalityStatus
 from retro.unwinnable import is_dead
 
-__all__ = ["Solution", "Rejection", "LastMoveVerdict", "solve", "diagram_positions"]
+__all__ = ["Solution", "Rejection", "LastMoveVerdict", "SolveOptions", "solve", "diagram_positions"]
 
 
 def _side(color: chess.Color) -> str:
@@ -344,31 +344,66 @@ def _start_positions(board: chess.Board, retract: chess.Color, full_fen: bool) -
     return [board.copy(stack=False)]
 
 
+@dataclasses.dataclass(frozen=True)
+class SolveOptions:
+    """What :func:`solve` asks and with which budgets.
+
+    ``moves``: the length of the retraction sequences; ``extra_depth``: the retro-stalemate
+    depth D; ``cages``: the known-cage library (automatic cages join it; a new in-memory
+    library when None); ``auto_cages``, ``cage_nodes``: propose and verify cages, with this
+    state budget each; ``dead_reckoning``, ``dead_max_nodes``: filter 5 and its budget;
+    ``use_legality``, ``legality_max_nodes``, ``legality_time_limit``: filter 3 and its
+    budget per position; ``check_single``: run the costly filters on a lone candidate too;
+    ``time_limit``: seconds for the whole problem (None: no limit); ``question``: what the
+    answer must settle (see :func:`solve`)."""
+
+    moves: int = 1
+    extra_depth: int = 3
+    cages: Library | None = None
+    auto_cages: bool = True
+    cage_nodes: int = 2_000
+    dead_reckoning: bool = False
+    use_legality: bool = True
+    check_single: bool = False
+    legality_max_nodes: int = 20_000
+    legality_time_limit: float = 2.0
+    dead_max_nodes: int = 100_000
+    time_limit: float | None = 60.0
+    question: Question = "moves"
+
+    def filter_names(self) -> tuple[str, ...]:
+        """The filters these options use, as the verdict lists them."""
+        used = ["static rules", f"retro-stalemate (depth {self.extra_depth})"]
+        used += ["known cages"] if self.cages is not None else []
+        used += ["automatic cages"] if self.auto_cages else []
+        used += ["legality pipeline"] if self.use_legality else []
+        used += ["dead reckoning"] if self.dead_reckoning else []
+        return tuple(used)
+
+
+Key = tuple[chess.Color, tuple[str, ...]]
+"""A sequence: the side that made the latest move, and the moves (latest first)."""
+
+Candidates = dict[Key, tuple[str, list[Chain]]]
+"""The sequences passing the cheap filters: the latest move's type and the chains of each
+castling/en-passant variant (a sequence survives when one variant does)."""
+
+
 def solve(
     board: chess.Board,
     retract: chess.Color | None = None,
+    options: SolveOptions | None = None,
     *,
     full_fen: bool = False,
-    moves: int = 1,
-    extra_depth: int = 3,
-    cages: Library | None = None,
-    auto_cages: bool = True,
-    cage_nodes: int = 2_000,
-    dead_reckoning: bool = False,
-    use_legality: bool = True,
-    check_single: bool = False,
-    legality_max_nodes: int = 20_000,
-    legality_time_limit: float = 2.0,
-    dead_max_nodes: int = 100_000,
-    time_limit: float | None = 60.0,
-    question: Question = "moves",
     progress: Callable[[str], None] | None = None,
+    **settings: Any,
 ) -> LastMoveVerdict:
-    """Solve a last-move problem: the sequences of ``moves`` retractions, the first by
-    ``retract`` (``None``: each side in turn), whose positions all survive the filters of
+    """Solve a last-move problem: the sequences of ``options.moves`` retractions, the first
+    by ``retract`` (``None``: each side in turn), whose positions all survive the filters of
     the module docstring. With ``full_fen`` the board's side to move, castling rights and
     en-passant square are taken as given (``retract``, if given, must be the side not to
-    move); otherwise ``board`` is a diagram (placement only).
+    move); otherwise ``board`` is a diagram (placement only). ``settings`` are
+    :class:`SolveOptions` fields that override ``options`` (``solve(board, moves=3)``).
 
     The costly filters (automatic cages, legality pipeline, dead reckoning) run only when
     the cheap ones leave more than one candidate sequence, or always with ``check_single``;
@@ -385,33 +420,63 @@ def solve(
     found may remove an earlier survivor), are kept as solutions with ``checked``
     False, and are counted in ``unchecked``. ``progress`` receives a line per costly
     check."""
-    if moves < 1:
+    options = dataclasses.replace(options or SolveOptions(), **settings)
+    if options.moves < 1:
         raise ValueError("the number of moves to retract must be at least 1")
     if full_fen and retract is None:
         retract = not board.turn
-    sides = [chess.WHITE, chess.BLACK] if retract is None else [retract]
-    used = ["static rules", f"retro-stalemate (depth {extra_depth})"]
-    used += ["known cages"] if cages is not None else []
-    used += ["automatic cages"] if auto_cages else []
-    used += ["legality pipeline"] if use_legality else []
-    used += ["dead reckoning"] if dead_reckoning else []
     start = time.perf_counter()
-    if auto_cages and cages is None:
+    cages = options.cages
+    if options.auto_cages and cages is None:
         cages = Library()
-    finder = CageFinder(cages, max_nodes=cage_nodes) if auto_cages and cages is not None else None
+    finder = CageFinder(cages, max_nodes=options.cage_nodes) if options.auto_cages and cages is not None else None
     filters = _Filters(
         cages=cages,
         finder=finder,
-        use_legality=use_legality,
-        legality_max_nodes=legality_max_nodes,
-        legality_time_limit=legality_time_limit,
-        dead_reckoning=dead_reckoning,
-        dead_max_nodes=dead_max_nodes,
+        use_legality=options.use_legality,
+        legality_max_nodes=options.legality_max_nodes,
+        legality_time_limit=options.legality_time_limit,
+        dead_reckoning=options.dead_reckoning,
+        dead_max_nodes=options.dead_max_nodes,
     )
-    # Phase 1: every sequence whose positions pass the cheap filters, with each of its
-    # castling/en-passant variants (a sequence survives when one variant does).
-    candidates: dict[tuple[chess.Color, tuple[str, ...]], tuple[str, list[Chain]]] = {}
-    rejections: dict[tuple[chess.Color, tuple[str, ...]], Reason] = {}
+    sides = [chess.WHITE, chess.BLACK] if retract is None else [retract]
+    rejections: dict[Key, Reason] = {}
+    candidates = _enumerate(board, sides, full_fen, options, filters, rejections)
+    solutions = _check_candidates(candidates, options, filters, rejections, start, progress)
+    if finder is not None and finder.verified and len(solutions) > 1:
+        solutions = _recheck(solutions, candidates, filters, options.extra_depth, rejections)
+    # A line rejected for one variant but surviving for another is not rejected.
+    for solution in solutions:
+        for prefix_length in range(1, len(solution.moves) + 1):
+            rejections.pop((solution.side, solution.moves[:prefix_length]), None)
+    return LastMoveVerdict(
+        fen=board.fen() if full_fen else board.board_fen(),
+        retract=retract,
+        status=status_of(len(solutions)),
+        solutions=tuple(solutions),
+        rejections=tuple(
+            Rejection(side, line, rule, reason)
+            for (side, line), (rule, reason) in sorted(rejections.items(), key=_order)
+        ),
+        filters=options.filter_names(),
+        nodes=filters.nodes,
+        unchecked=sum(not s.checked for s in solutions),
+        seconds=time.perf_counter() - start,
+    )
+
+
+def _enumerate(
+    board: chess.Board,
+    sides: list[chess.Color],
+    full_fen: bool,
+    options: SolveOptions,
+    filters: _Filters,
+    rejections: dict[Key, Reason],
+) -> Candidates:
+    """Phase 1: every sequence whose positions pass the cheap filters and retro-stalemate,
+    with each of its castling/en-passant variants; the rejected ones go to ``rejections``."""
+    candidates: Candidates = {}
+    moves, extra_depth = options.moves, options.extra_depth
 
     def extend(side: chess.Color, position: chess.Board, line: tuple[str, ...], chain: Chain, kind: str) -> None:
         if len(line) == moves:
@@ -444,17 +509,32 @@ def solve(
                 extend(side, position, (), (), "")
             else:
                 rejections.setdefault((side, ()), (reason[0], f"the diagram itself: {reason[1]}"))
-    # Phase 2: the costly filters, only when they can make a difference.
+    return candidates
+
+
+def _check_candidates(
+    candidates: Candidates,
+    options: SolveOptions,
+    filters: _Filters,
+    rejections: dict[Key, Reason],
+    start: float,
+    progress: Callable[[str], None] | None,
+) -> list[Solution]:
+    """Phase 2: the costly filters, only when they can make a difference (several
+    candidates, or ``check_single``), until the time limit or the answer is settled."""
     solutions: list[Solution] = []
     announced = False
-    costly = (use_legality or dead_reckoning or auto_cages) and (len(candidates) > 1 or check_single)
+    costly = (options.use_legality or options.dead_reckoning or options.auto_cages) and (
+        len(candidates) > 1 or options.check_single
+    )
+    time_limit = options.time_limit
     for number, ((side, line), (kind, chains)) in enumerate(sorted(candidates.items(), key=_order), 1):
         survivor: Chain | None = chains[0]
         checked = True
         if costly and time_limit is not None and time.perf_counter() - start > time_limit:
             checked = False
         elif costly:
-            settled = _settled(solutions, question)
+            settled = _settled(solutions, options.question)
             if progress is not None and not settled:
                 progress(f"checking candidate {number}/{len(candidates)}: {' '.join(line)}")
             elif progress is not None and not announced:
@@ -472,28 +552,7 @@ def solve(
         if survivor is not None:
             rejections.pop((side, line), None)
             solutions.append(Solution(side, line, kind, tuple(p.fen() for p in survivor), checked))
-    if finder is not None and finder.verified and len(solutions) > 1:
-        solutions = _recheck(solutions, candidates, filters, extra_depth, rejections)
-    # A line rejected for one variant but surviving for another is not rejected.
-    for solution in solutions:
-        for prefix_length in range(1, len(solution.moves) + 1):
-            rejections.pop((solution.side, solution.moves[:prefix_length]), None)
-    status = status_of(len(solutions))
-    unchecked = sum(not s.checked for s in solutions)
-    return LastMoveVerdict(
-        fen=board.fen() if full_fen else board.board_fen(),
-        retract=retract,
-        status=status,
-        solutions=tuple(solutions),
-        rejections=tuple(
-            Rejection(side, line, rule, reason)
-            for (side, line), (rule, reason) in sorted(rejections.items(), key=_order)
-        ),
-        filters=tuple(used),
-        nodes=filters.nodes,
-        unchecked=unchecked,
-        seconds=time.perf_counter() - start,
-    )
+    return solutions
 
 
 def _settled(solutions: list[Solution], question: Question) -> bool:
@@ -512,10 +571,10 @@ def _settled(solutions: list[Solution], question: Question) -> bool:
 
 def _recheck(
     solutions: list[Solution],
-    candidates: dict[tuple[chess.Color, tuple[str, ...]], tuple[str, list[Chain]]],
+    candidates: Candidates,
     filters: _Filters,
     extra_depth: int,
-    rejections: dict[tuple[chess.Color, tuple[str, ...]], Reason],
+    rejections: dict[Key, Reason],
 ) -> list[Solution]:
     """The solutions that still pass the cheap filters and retro-stalemate once the cages
     found automatically have joined the library (those filters are sound with any library

@@ -27,7 +27,10 @@ sequence in forward notation, latest move first, with the move type of the last 
 The legality pipeline costs seconds per candidate, so it runs only when the quick
 filters leave several candidates, and stops once two have survived it: the answer is
 then "multiple" whatever the others give, and they are listed as "unchecked"
-(--check-all runs it on every candidate).
+(--check-all runs it on every candidate). Every phase stops at --time-limit: the
+candidates not checked (or not enumerated) by then are kept, and unless two candidates
+passed every check the status is "unknown" (the answer is not settled), never
+"unique" or "multiple" on candidates nobody checked.
 
 The position is either
   - a bare piece placement (as problems are printed): the side that made the last move
@@ -131,12 +134,15 @@ def _add_budget_arguments(parser: argparse.ArgumentParser) -> None:
         "diagram illegal; by default a problem's diagram is taken to be legal)",
     )
     parser.add_argument(
+        "-t",
         "--time-limit",
         type=float,
         default=60.0,
         metavar="SECONDS",
-        help="stop the legality checks after this many seconds per problem and keep the "
-        "candidates not checked (default 60)",
+        help="answer after this many seconds per problem (plus the check in progress: at most one "
+        "legality check, 2 s), in every phase: the candidates not checked or not enumerated by then "
+        "are kept and counted, and the status is 'unknown' unless two candidates passed every check "
+        "(default 60)",
     )
     parser.add_argument(
         "--check-all",
@@ -213,26 +219,30 @@ def _text(record: dict, verbose: bool) -> str:
                 if rejection["side"] == side:
                     moves = " ".join(rejection["moves"]) or "(the diagram itself)"
                     lines.append(f"  not {moves}  [{rejection['rule']}]: {rejection['reason']}")
-    if record["unchecked"]:
-        lines.append(
-            f"{record['unchecked']} candidates marked unchecked passed the quick rules but not the legality "
-            "pipeline: it stopped at the time limit, or once two candidates had survived it (then the "
-            "answer is 'multiple' whatever they give; --check-all checks them all)"
-        )
-    status = record["status"]
-    lines.append(
-        "unique solution"
-        if status == LastMoveStatus.UNIQUE
-        else "no solution"
-        if status == LastMoveStatus.NONE
-        else f"{status} solutions"
-    )
+    lines.append(_conclusion(record))
     return "\n".join(lines)
 
 
+def _conclusion(record: dict) -> str:
+    """The last line: the status, with what was left unchecked when there is something."""
+    status, unchecked, checked = record["status"], record["unchecked"], record["checked"]
+    cut = "" if record["complete"] else "; the enumeration stopped at the time limit, so other sequences may exist"
+    if status == LastMoveStatus.UNIQUE:
+        return "unique solution"
+    if status == LastMoveStatus.NONE:
+        return "no solution"
+    if status == LastMoveStatus.MULTIPLE:
+        rest = f" ({checked} passed every check, {unchecked} unchecked: the answer is multiple whatever they give)"
+        return "multiple solutions" + (rest if unchecked else "") + cut
+    return (
+        f"unknown: {checked} candidate{'s' * (checked != 1)} passed every check and {unchecked} "
+        f"{'was' if unchecked == 1 else 'were'} not checked (time limit){cut}"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
-    if args.moves < 1 or args.extra_depth < 0:
-        raise ValueError("--moves must be at least 1 and --extra-depth at least 0")
+    if args.moves < 1 or args.extra_depth < 0 or args.time_limit < 0:
+        raise ValueError("--moves must be at least 1, --extra-depth and --time-limit at least 0")
     check_diagram_arguments(args)
     worker = functools.partial(_solve_line, args=args)
     if args.file is None:

@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Literal
 
 import chess
@@ -113,8 +113,11 @@ class Rejection:
 
 @dataclasses.dataclass(frozen=True)
 class LastMoveVerdict:
-    """The answer to a last-move problem: the sequences that survive every filter, for
-    the side (or both sides, ``retract=None``) asked, and the rejected ones with the rule."""
+    """The answer to a last-move problem: the sequences that no filter refuted, for the
+    side (or both sides, ``retract=None``) asked, and the rejected ones with the rule.
+    ``unchecked`` counts the solutions that did not go through every filter; ``complete``
+    is False when the enumeration of sequences stopped at the time limit (then sequences
+    not listed may exist). ``status`` follows from these, see :func:`status_of`."""
 
     fen: str
     retract: chess.Color | None
@@ -125,6 +128,12 @@ class LastMoveVerdict:
     nodes: int
     seconds: float
     unchecked: int = 0
+    complete: bool = True
+
+    @property
+    def checked(self) -> int:
+        """The solutions that went through every filter."""
+        return len(self.solutions) - self.unchecked
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -135,7 +144,9 @@ class LastMoveVerdict:
             "rejected": [r.as_dict() for r in self.rejections],
             "filters": list(self.filters),
             "nodes": self.nodes,
+            "checked": self.checked,
             "unchecked": self.unchecked,
+            "complete": self.complete,
             "seconds": round(self.seconds, 3),
             "results": self._per_side(),
         }
@@ -146,12 +157,13 @@ class LastMoveVerdict:
         and earlier clients read it). ``nodes`` and ``seconds`` are the whole problem's."""
         records: list[dict[str, object]] = []
         for side in (chess.WHITE, chess.BLACK) if self.retract is None else (self.retract,):
-            solutions = [{"moves": list(s.moves), "type": s.type} for s in self.solutions if s.side == side]
+            mine = [s for s in self.solutions if s.side == side]
+            solutions = [{"moves": list(s.moves), "type": s.type} for s in mine]
             records.append(
                 {
                     "fen": self.fen,
                     "retract": _side(side),
-                    "status": status_of(len(solutions)),
+                    "status": status_of(mine, self.complete),
                     "solutions": solutions,
                     "rejected": [
                         {"moves": list(r.moves), "reason": r.reason} for r in self.rejections if r.side == side
@@ -164,9 +176,25 @@ class LastMoveVerdict:
         return records
 
 
-def status_of(count: int) -> LastMoveStatus:
-    """``none``, ``unique`` or ``multiple`` for ``count`` surviving sequences."""
-    return LastMoveStatus.NONE if count == 0 else LastMoveStatus.UNIQUE if count == 1 else LastMoveStatus.MULTIPLE
+def status_of(solutions: Sequence[Solution], complete: bool = True) -> LastMoveStatus:
+    """The status of a list of solutions (the sequences no filter refuted), ``complete``
+    when every sequence was enumerated:
+
+    * ``multiple`` when at least two solutions went through every filter (whatever the
+      others, at least two sequences are then not refuted; the filters are sound but not
+      complete, so this says that no rule we have tells them apart, not that each is
+      proven possible);
+    * ``none`` / ``unique`` when the enumeration is complete and every solution went
+      through every filter: 0 / 1 of them (every other sequence is refuted by a rule);
+    * ``unknown`` otherwise: fewer than two solutions went through every filter and some
+      were not checked, or sequences were not enumerated at all (the time limit), so the
+      answer could be none, unique or multiple."""
+    checked = sum(s.checked for s in solutions)
+    if checked >= 2:
+        return LastMoveStatus.MULTIPLE
+    if complete and checked == len(solutions):
+        return LastMoveStatus.NONE if checked == 0 else LastMoveStatus.UNIQUE
+    return LastMoveStatus.UNKNOWN
 
 
 def diagram_positions(board: chess.Board, retract: chess.Color) -> list[chess.Board]:
@@ -200,6 +228,37 @@ Chain = tuple[chess.Board, ...]
 """The positions before each move of a candidate sequence, latest first."""
 
 
+REPORT_EVERY = 2.0
+"""Seconds between two progress lines while the sequences are enumerated."""
+
+
+class _OutOfTime(Exception):
+    """The problem's time limit has passed."""
+
+
+class _Clock:
+    """The problem's deadline (a :func:`time.perf_counter` value, None: no limit), and a
+    progress line every :data:`REPORT_EVERY` seconds from :meth:`tick`."""
+
+    def __init__(self, start: float, time_limit: float | None, progress: Callable[[str], None] | None) -> None:
+        self.deadline = None if time_limit is None else start + time_limit
+        self._progress = progress
+        self._next_report = start + REPORT_EVERY
+        self.describe: Callable[[], str] = lambda: "enumerating the retractions"
+
+    def expired(self) -> bool:
+        return self.deadline is not None and time.perf_counter() > self.deadline
+
+    def tick(self) -> None:
+        """Raise :class:`_OutOfTime` once the deadline has passed; report progress."""
+        now = time.perf_counter()
+        if self.deadline is not None and now > self.deadline:
+            raise _OutOfTime
+        if self._progress is not None and now >= self._next_report:
+            self._progress(self.describe())
+            self._next_report = now + REPORT_EVERY
+
+
 class _Filters:
     """The sound filters of the module docstring, with a cache and a node count."""
 
@@ -213,7 +272,9 @@ class _Filters:
         legality_time_limit: float,
         dead_reckoning: bool,
         dead_max_nodes: int,
+        clock: _Clock,
     ) -> None:
+        self.clock = clock
         self._cages = cages
         self._finder = finder
         self._use_legality = use_legality
@@ -308,9 +369,11 @@ class _Filters:
 
     def has_retraction_chain(self, board: chess.Board, depth: int) -> bool:
         """Is there a chain of ``depth`` retractions through positions passing the cheap
-        filters? (retro-stalemate; minimal-castling variants only, see the docstring)"""
+        filters? (retro-stalemate; minimal-castling variants only, see the docstring)
+        Raises :class:`_OutOfTime` at the deadline (nothing undecided is cached)."""
         if depth == 0:
             return True
+        self.clock.tick()
         key = (board.fen(), depth)
         if key in self._no_chain:
             return False
@@ -407,9 +470,18 @@ def solve(
 
     The costly filters (automatic cages, legality pipeline, dead reckoning) run only when
     the cheap ones leave more than one candidate sequence, or always with ``check_single``;
-    automatic cages join ``cages`` (a new in-memory library when it is None). Once
-    ``time_limit`` seconds have passed they stop and the candidates not yet checked are
-    kept (counted in ``unchecked``).
+    automatic cages join ``cages`` (a new in-memory library when it is None).
+
+    **Time limit.** Every phase stops once ``time_limit`` seconds have passed: the
+    enumeration (the candidates found so far are kept, ``complete`` is False, and a
+    candidate whose retro-stalemate search was cut is kept unchecked), the costly filters
+    (the candidates not yet checked are kept unchecked) and the recheck with the cages
+    found (the solutions not rechecked are kept unchecked). The answer comes back by
+    ``time_limit`` plus the check in progress at the deadline: one static-rule check of a
+    position, or one costly check of a candidate (its legality check is bounded by
+    ``legality_time_limit``, its automatic cages stop at the deadline, its dead reckoning
+    by ``dead_max_nodes``). Nothing is rejected for want of time, so the verdict stays
+    sound; its status says what was settled (:func:`status_of`).
 
     ``question`` says what the answer must settle, so that the legality pipeline and
     dead reckoning (seconds per candidate) stop once it is settled: ``moves`` (the
@@ -419,13 +491,14 @@ def solve(
     The candidates left are still offered to the automatic cages (cheap, and a cage
     found may remove an earlier survivor), are kept as solutions with ``checked``
     False, and are counted in ``unchecked``. ``progress`` receives a line per costly
-    check."""
+    check, and one every :data:`REPORT_EVERY` seconds during the enumeration."""
     options = dataclasses.replace(options or SolveOptions(), **settings)
     if options.moves < 1:
         raise ValueError("the number of moves to retract must be at least 1")
     if full_fen and retract is None:
         retract = not board.turn
     start = time.perf_counter()
+    clock = _Clock(start, options.time_limit, progress)
     cages = options.cages
     if options.auto_cages and cages is None:
         cages = Library()
@@ -438,13 +511,14 @@ def solve(
         legality_time_limit=options.legality_time_limit,
         dead_reckoning=options.dead_reckoning,
         dead_max_nodes=options.dead_max_nodes,
+        clock=clock,
     )
     sides = [chess.WHITE, chess.BLACK] if retract is None else [retract]
     rejections: dict[Key, Reason] = {}
-    candidates = _enumerate(board, sides, full_fen, options, filters, rejections)
-    solutions = _check_candidates(candidates, options, filters, rejections, start, progress)
+    found = _enumerate(board, sides, full_fen, options, filters, rejections)
+    solutions = _check_candidates(found, options, filters, rejections, progress)
     if finder is not None and finder.verified and len(solutions) > 1:
-        solutions = _recheck(solutions, candidates, filters, options.extra_depth, rejections)
+        solutions = _recheck(solutions, found.candidates, filters, options.extra_depth, rejections)
     # A line rejected for one variant but surviving for another is not rejected.
     for solution in solutions:
         for prefix_length in range(1, len(solution.moves) + 1):
@@ -452,7 +526,7 @@ def solve(
     return LastMoveVerdict(
         fen=board.fen() if full_fen else board.board_fen(),
         retract=retract,
-        status=status_of(len(solutions)),
+        status=status_of(solutions, found.complete),
         solutions=tuple(solutions),
         rejections=tuple(
             Rejection(side, line, rule, reason)
@@ -462,7 +536,18 @@ def solve(
         nodes=filters.nodes,
         unchecked=sum(not s.checked for s in solutions),
         seconds=time.perf_counter() - start,
+        complete=found.complete,
     )
+
+
+@dataclasses.dataclass
+class _Enumeration:
+    """Phase 1's result: the candidates, those whose retro-stalemate search was cut by the
+    deadline (``undecided``), and whether every sequence was enumerated."""
+
+    candidates: Candidates = dataclasses.field(default_factory=dict)
+    undecided: set[Key] = dataclasses.field(default_factory=set)
+    complete: bool = True
 
 
 def _enumerate(
@@ -472,15 +557,27 @@ def _enumerate(
     options: SolveOptions,
     filters: _Filters,
     rejections: dict[Key, Reason],
-) -> Candidates:
+) -> _Enumeration:
     """Phase 1: every sequence whose positions pass the cheap filters and retro-stalemate,
-    with each of its castling/en-passant variants; the rejected ones go to ``rejections``."""
-    candidates: Candidates = {}
+    with each of its castling/en-passant variants; the rejected ones go to ``rejections``.
+    Stops at the deadline (``complete`` False)."""
+    found = _Enumeration()
+    candidates = found.candidates
     moves, extra_depth = options.moves, options.extra_depth
+    filters.clock.describe = lambda: (
+        f"enumerating the retractions: {filters.nodes} positions checked, {len(candidates)} candidates so far"
+    )
 
     def extend(side: chess.Color, position: chess.Board, line: tuple[str, ...], chain: Chain, kind: str) -> None:
+        filters.clock.tick()
         if len(line) == moves:
-            if filters.has_retraction_chain(position, extra_depth):
+            try:
+                chained = filters.has_retraction_chain(position, extra_depth)
+            except _OutOfTime:
+                candidates.setdefault((side, line), (kind, []))[1].append(chain)
+                found.undecided.add((side, line))
+                raise
+            if chained:
                 candidates.setdefault((side, line), (kind, []))[1].append(chain)
             else:
                 rejections.setdefault(
@@ -502,36 +599,39 @@ def _enumerate(
                 move_type(previous, retraction.move) if not line else kind,
             )
 
-    for side in sides:
-        for position in _start_positions(board, side, full_fen):
-            reason = filters.cheap(position)
-            if reason is None:
-                extend(side, position, (), (), "")
-            else:
-                rejections.setdefault((side, ()), (reason[0], f"the diagram itself: {reason[1]}"))
-    return candidates
+    try:
+        for side in sides:
+            for position in _start_positions(board, side, full_fen):
+                reason = filters.cheap(position)
+                if reason is None:
+                    extend(side, position, (), (), "")
+                else:
+                    rejections.setdefault((side, ()), (reason[0], f"the diagram itself: {reason[1]}"))
+    except _OutOfTime:
+        found.complete = False
+    return found
 
 
 def _check_candidates(
-    candidates: Candidates,
+    found: _Enumeration,
     options: SolveOptions,
     filters: _Filters,
     rejections: dict[Key, Reason],
-    start: float,
     progress: Callable[[str], None] | None,
 ) -> list[Solution]:
     """Phase 2: the costly filters, only when they can make a difference (several
-    candidates, or ``check_single``), until the time limit or the answer is settled."""
+    candidates, or ``check_single``), until the deadline or the answer is settled. A
+    candidate whose retro-stalemate search was cut is kept unchecked."""
     solutions: list[Solution] = []
     announced = False
+    candidates = found.candidates
     costly = (options.use_legality or options.dead_reckoning or options.auto_cages) and (
         len(candidates) > 1 or options.check_single
     )
-    time_limit = options.time_limit
     for number, ((side, line), (kind, chains)) in enumerate(sorted(candidates.items(), key=_order), 1):
         survivor: Chain | None = chains[0]
-        checked = True
-        if costly and time_limit is not None and time.perf_counter() - start > time_limit:
+        checked = (side, line) not in found.undecided
+        if not checked or costly and filters.clock.expired():
             checked = False
         elif costly:
             settled = _settled(solutions, options.question)
@@ -542,8 +642,7 @@ def _check_candidates(
                 announced = True
             survivor = None
             for chain in chains:
-                deadline = None if time_limit is None else start + time_limit
-                reason = filters.costly_chain(chain, deadline, cages_only=settled)
+                reason = filters.costly_chain(chain, filters.clock.deadline, cages_only=settled)
                 if reason is None:
                     survivor = chain
                     break
@@ -578,26 +677,35 @@ def _recheck(
 ) -> list[Solution]:
     """The solutions that still pass the cheap filters and retro-stalemate once the cages
     found automatically have joined the library (those filters are sound with any library
-    of verified cages, so a solution they now reject cannot be the answer)."""
+    of verified cages, so a solution they now reject cannot be the answer). At the
+    deadline the solutions not rechecked are kept, marked unchecked."""
     filters.forget()
-    kept = []
-    for solution in solutions:
-        chains = candidates[solution.side, solution.moves][1]
-        reason: Reason | None = None
-        for chain in chains:
-            reason = next((r for r in map(filters.cheap, chain) if r is not None), None)
-            if reason is None and not filters.has_retraction_chain(chain[-1], extra_depth):
-                reason = (
-                    "retro-stalemate",
-                    f"retro-stalemate with the cages found: fewer than {extra_depth} further retractions",
-                )
-            if reason is None:
-                break
+    kept: list[Solution] = []
+    for index, solution in enumerate(solutions):
+        try:
+            reason = _recheck_one(candidates[solution.side, solution.moves][1], filters, extra_depth)
+        except _OutOfTime:
+            return kept + [dataclasses.replace(s, checked=False) for s in solutions[index:]]
         if reason is None:
             kept.append(solution)
         else:
             rejections[solution.side, solution.moves] = reason
     return kept
+
+
+def _recheck_one(chains: list[Chain], filters: _Filters, extra_depth: int) -> Reason | None:
+    """Why every variant of a candidate is now rejected, or None (see :func:`_recheck`)."""
+    reason: Reason | None = None
+    for chain in chains:
+        reason = next((r for r in map(filters.cheap, chain) if r is not None), None)
+        if reason is None and not filters.has_retraction_chain(chain[-1], extra_depth):
+            reason = (
+                "retro-stalemate",
+                f"retro-stalemate with the cages found: fewer than {extra_depth} further retractions",
+            )
+        if reason is None:
+            break
+    return reason
 
 
 def _order(item: tuple[tuple[chess.Color, tuple[str, ...]], object]) -> tuple[bool, tuple[str, ...]]:

@@ -315,16 +315,28 @@ class _Filters:
 
         return self._memo(self._cheap, board, compute)
 
-    def legality(self, board: chess.Board) -> Reason | None:
-        """Why the legality pipeline (within its budget) proves the position illegal, or None."""
+    def legality(self, board: chess.Board, deadline: float | None = None) -> Reason | None:
+        """Why the legality pipeline (within its budget) proves the position illegal, or None.
+        Its time budget is cut to what remains before ``deadline``; when that cut leaves it
+        undecided, :class:`_OutOfTime` is raised (and nothing cached): the position was
+        not checked with the full budget."""
         if not self._use_legality:
             return None
-
-        def compute() -> Reason | None:
-            verdict = decide(board, max_nodes=self._legality_max_nodes, time_limit=self._legality_time_limit)
-            return ("legality", f"illegal: {verdict.reason}") if verdict.status == LegalityStatus.ILLEGAL else None
-
-        return self._memo(self._illegal, board, compute)
+        key = board.fen()
+        if key in self._illegal:
+            return self._illegal[key]
+        limit = self._legality_time_limit
+        cut = deadline is not None and deadline - time.perf_counter() < limit
+        if deadline is not None and cut:
+            limit = max(deadline - time.perf_counter(), 0.0)
+        verdict = decide(board, max_nodes=self._legality_max_nodes, time_limit=limit)
+        reason: Reason | None = None
+        if verdict.status == LegalityStatus.ILLEGAL:
+            reason = "legality", f"illegal: {verdict.reason}"
+        elif cut and verdict.status != LegalityStatus.LEGAL:
+            raise _OutOfTime
+        self._illegal[key] = reason
+        return reason
 
     def dead(self, board: chess.Board) -> Reason | None:
         """Dead reckoning: the position is dead, so the game ended there (FIDE 5.2.2), or None."""
@@ -346,7 +358,8 @@ class _Filters:
           ``deadline``, a :func:`time.perf_counter` value);
         * unless ``cages_only``, the legality pipeline on the earliest position (if it is
           legal, so is every later one, reached from it by the sequence's moves; if a
-          later one is illegal, so is it);
+          later one is illegal, so is it), within the time left before ``deadline``
+          (:class:`_OutOfTime` when that was too short to decide);
         * unless ``cages_only``, dead reckoning on each position (the game would have
           ended there)."""
         if self._finder is not None:
@@ -355,7 +368,7 @@ class _Filters:
                 return "automatic cage", f"{cage} (found automatically)"
         if cages_only:
             return None
-        reason = self.legality(chain[-1])
+        reason = self.legality(chain[-1], deadline)
         for position in chain if reason is None else ():
             reason = self.dead(position)
             if reason is not None:
@@ -612,6 +625,24 @@ def _enumerate(
     return found
 
 
+def _costly_survivor(
+    chains: list[Chain], filters: _Filters, settled: bool, rejections: dict[Key, Reason], key: Key
+) -> tuple[Chain | None, bool]:
+    """The first variant of a candidate that the costly filters do not reject (None: all
+    are rejected, the last reason in ``rejections``), and whether it was checked: not when
+    the answer was settled (automatic cages only) or the deadline cut a check short (then
+    the variant is kept unchecked)."""
+    for chain in chains:
+        try:
+            reason = filters.costly_chain(chain, filters.clock.deadline, cages_only=settled)
+        except _OutOfTime:
+            return chain, False
+        if reason is None:
+            return chain, not settled
+        rejections[key] = reason
+    return None, not settled
+
+
 def _check_candidates(
     found: _Enumeration,
     options: SolveOptions,
@@ -640,14 +671,7 @@ def _check_candidates(
             elif progress is not None and not announced:
                 progress(f"answer settled: candidates {number}-{len(candidates)} get the automatic cages only")
                 announced = True
-            survivor = None
-            for chain in chains:
-                reason = filters.costly_chain(chain, filters.clock.deadline, cages_only=settled)
-                if reason is None:
-                    survivor = chain
-                    break
-                rejections[side, line] = reason
-            checked = not settled
+            survivor, checked = _costly_survivor(chains, filters, settled, rejections, (side, line))
         if survivor is not None:
             rejections.pop((side, line), None)
             solutions.append(Solution(side, line, kind, tuple(p.fen() for p in survivor), checked))

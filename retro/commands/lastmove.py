@@ -90,13 +90,24 @@ def _add_problem_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _add_filter_arguments(parser: argparse.ArgumentParser) -> None:
     """The filters: known and automatic cages, dead reckoning, the legality pipeline."""
-    parser.add_argument(
+    cages = parser.add_mutually_exclusive_group()
+    cages.add_argument(
         "--cages",
         "--library",
         dest="cages",
         metavar="FILE",
-        help="a library of known cages (lines of `retro cage -f`); the cages found "
-        "automatically are appended to it (a missing file is created)",
+        help="a library of known cages (lines of `retro cage -f`); the cages found automatically are "
+        "appended to it (a missing file is created), unless --no-save-cages. Default: the project's "
+        "data/cages.txt when present (the library `retro serve` offers), read only: the cages found "
+        "stay in memory",
+    )
+    cages.add_argument(
+        "--no-cages", action="store_true", help="no known-cage library (the automatic cages still apply, in memory)"
+    )
+    parser.add_argument(
+        "--no-save-cages",
+        action="store_true",
+        help="keep the cages found automatically in memory: do not append them to the --cages FILE",
     )
     parser.add_argument(
         "--no-auto-cages", action="store_true", help="do not propose and verify cages around the candidates' clusters"
@@ -154,12 +165,31 @@ def _add_budget_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 @functools.lru_cache(maxsize=4)
-def _load_cages(path: str | None) -> Library | None:
-    if path is None:
-        return None
+def _load_cages(path: str, save: bool) -> Library:
+    """A library file, read once per process. With ``save`` it is the library the problems
+    share: the cages found for one batch line are appended to the file once and help the
+    next lines. Without, it is the read-only original that :func:`_cages` copies."""
     from cages.library import Library
 
-    return Library.load(path)
+    return Library.load(path, read_only=not save)
+
+
+def _cages(args: argparse.Namespace) -> Library | None:
+    """The known-cage library of a problem: none with --no-cages, the --cages file (shared
+    and appended to), or, read only (--no-save-cages, or the default library), a fresh copy
+    per problem, so that an answer never depends on the cages found for earlier problems."""
+    from cages.library import Library, default_library
+
+    if args.no_cages:
+        return None
+    path = args.cages if args.cages is not None else default_library()
+    if path is None:
+        return None
+    if args.cages is not None and not args.no_save_cages:
+        return _load_cages(str(path), True)
+    library = Library()
+    library.cages = list(_load_cages(str(path), False).cages)
+    return library
 
 
 def _solve_line(line: str, *, args: argparse.Namespace) -> dict:
@@ -172,7 +202,7 @@ def _solve_line(line: str, *, args: argparse.Namespace) -> dict:
     options = SolveOptions(
         moves=args.moves,
         extra_depth=args.extra_depth,
-        cages=_load_cages(args.cages),
+        cages=_cages(args),
         auto_cages=not args.no_auto_cages,
         cage_nodes=args.cage_nodes,
         dead_reckoning=args.dead_reckoning,

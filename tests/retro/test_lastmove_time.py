@@ -2,6 +2,7 @@
 rejected for want of time, and a verdict with unchecked candidates says so (status
 ``unknown`` unless two candidates passed every check)."""
 
+import argparse
 import json
 import os
 import subprocess
@@ -12,6 +13,7 @@ from pathlib import Path
 import chess
 import pytest
 
+from cages.library import Library
 from retro.cli import main
 from retro.lastmove.solver import Solution, _Filters, solve, status_of
 
@@ -87,3 +89,36 @@ def test_enumeration_honours_the_time_limit_and_reports_progress():
     assert record["status"] == "unknown" and record["complete"] is False and record["retract"] == "b"
     assert record["unchecked"] == len(record["solutions"]) and record["checked"] == 0
     assert "enumerating the retractions" in done.stderr
+
+
+def test_the_default_cage_library_is_read_and_never_written(capsys):
+    """Without --cages the command reads the project's data/cages.txt (the library
+    ``retro serve`` offers), read only: a fresh in-memory copy per problem, never written;
+    --no-cages turns it off. With the library the dev-set problem's Qf8xRd8 contains a
+    known cage and Qf8xQd8 is unique by the quick filters alone; without, both pass them."""
+    from cages.library import DEFAULT_LIBRARY
+    from retro.commands.lastmove import _cages
+
+    quick = ["lastmove", QUEEN_CAGE, "--retract", "w", "--no-legality", "--no-auto-cages", "--json"]
+    assert main(quick) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["status"] == "unique" and "known cages" in record["filters"]
+    assert main([*quick, "--no-cages"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["status"] == "multiple" and "known cages" not in record["filters"]
+    defaults = argparse.Namespace(no_cages=False, cages=None, no_save_cages=False)
+    first, second = _cages(defaults), _cages(defaults)
+    assert first is not None and second is not None and first is not second
+    assert first.path is None and len(first.cages) == len(Library.load(DEFAULT_LIBRARY).cages) > 0
+    with pytest.raises(SystemExit):
+        main([*quick, "--no-cages", "--cages", "x.txt"])
+
+
+@pytest.mark.slow
+def test_a_named_library_receives_the_cages_found(tmp_path):
+    """Without a library, Qf8xRd8's cage is found automatically (some 10 s of cage
+    verification): appended to a named library, unless --no-save-cages."""
+    library = tmp_path / "found.txt"
+    argv = ["lastmove", QUEEN_CAGE, "--retract", "w", "--no-legality", "--cages", str(library)]
+    assert main([*argv, "--no-save-cages", "--json"]) == 0 and not library.exists()
+    assert main([*argv, "--json"]) == 0 and library.read_text().strip()

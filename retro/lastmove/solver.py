@@ -84,8 +84,9 @@ def _side(color: chess.Color) -> str:
 class Solution:
     """A surviving sequence: ``side`` made the latest move; ``moves`` in forward
     notation, latest first; ``type`` is the move type of the latest move; ``positions``
-    the FENs before each move (latest first); ``checked`` is False when the costly
-    filters did not run on it (the time limit, or the answer was settled without it)."""
+    the FENs before each move (latest first); ``checked`` is False when a filter did not
+    run on it with its full budget: its retro-stalemate search or costly check was cut by
+    the time limit, or the answer was settled without its legality check."""
 
     side: chess.Color
     moves: tuple[str, ...]
@@ -152,9 +153,9 @@ class LastMoveVerdict:
         }
 
     def _per_side(self) -> list[dict[str, object]]:
-        """The same answer split by the side that moved last, one record per side asked
-        (the shape of the ``results`` key before the verdict covered both sides; the web page
-        and earlier clients read it). ``nodes`` and ``seconds`` are the whole problem's."""
+        """The same answer split by the side that moved last, one record per side asked,
+        each with its own status (:func:`status_of` of that side's solutions); the web page
+        reads it. ``nodes`` and ``seconds`` are the whole problem's."""
         records: list[dict[str, object]] = []
         for side in (chess.WHITE, chess.BLACK) if self.retract is None else (self.retract,):
             mine = [s for s in self.solutions if s.side == side]

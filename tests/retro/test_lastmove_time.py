@@ -69,7 +69,7 @@ def test_one_checked_survivor_and_unchecked_candidates_is_unknown(monkeypatch, c
     record = verdict.as_dict()
     assert (record["checked"], record["unchecked"]) == (verdict.checked, verdict.unchecked)
     assert record["results"][0]["status"] == "unknown"
-    assert main(["lastmove", QUEEN_CAGE, "--retract", "w", "--no-auto-cages", "--budget", "5000"]) == 0
+    assert main(["lastmove", QUEEN_CAGE, "--retract", "w", "--no-auto-cages", "--no-cages", "--budget", "5000"]) == 0
     last = capsys.readouterr().out.splitlines()[-1]
     assert last.startswith("unknown: ") and "1 candidate passed every check and 1 was not checked" in last
 

@@ -159,12 +159,13 @@ class LastMoveVerdict:
         records: list[dict[str, object]] = []
         for side in (chess.WHITE, chess.BLACK) if self.retract is None else (self.retract,):
             mine = [s for s in self.solutions if s.side == side]
-            solutions = [{"moves": list(s.moves), "type": s.type} for s in mine]
+            solutions = [{"moves": list(s.moves), "type": s.type, "checked": s.checked} for s in mine]
             records.append(
                 {
                     "fen": self.fen,
                     "retract": _side(side),
                     "status": status_of(mine, self.complete),
+                    "unchecked": sum(not s.checked for s in mine),
                     "solutions": solutions,
                     "rejected": [
                         {"moves": list(r.moves), "reason": r.reason} for r in self.rejections if r.side == side

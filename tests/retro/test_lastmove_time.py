@@ -68,13 +68,14 @@ def test_one_checked_survivor_and_unchecked_candidates_is_unknown(monkeypatch, c
     assert [(s.moves, s.checked) for s in verdict.solutions] == [(("Qf8xQd8",), True), (("Qf8xRd8",), False)]
     record = verdict.as_dict()
     assert (record["checked"], record["unchecked"]) == (verdict.checked, verdict.unchecked)
-    assert record["results"][0]["status"] == "unknown"
+    side = record["results"][0]
+    assert side["status"] == "unknown" and side["unchecked"] == 1
+    assert [s["checked"] for s in side["solutions"]] == [True, False]
     assert main(["lastmove", QUEEN_CAGE, "--retract", "w", "--no-auto-cages", "--no-cages", "--budget", "5000"]) == 0
     last = capsys.readouterr().out.splitlines()[-1]
     assert last.startswith("unknown: ") and "1 candidate passed every check and 1 was not checked" in last
 
 
-@pytest.mark.slow
 def test_enumeration_honours_the_time_limit_and_reports_progress():
     """The enumeration stops at the deadline too: with -t 3 the answer comes back within
     a generous wall bound (3 s + 15 s for start-up and a loaded machine), ``unknown`` with

@@ -513,21 +513,7 @@ def solve(
     if full_fen and retract is None:
         retract = not board.turn
     start = time.perf_counter()
-    clock = _Clock(start, options.time_limit, progress)
-    cages = options.cages
-    if options.auto_cages and cages is None:
-        cages = Library()
-    finder = CageFinder(cages, max_nodes=options.cage_nodes) if options.auto_cages and cages is not None else None
-    filters = _Filters(
-        cages=cages,
-        finder=finder,
-        use_legality=options.use_legality,
-        legality_max_nodes=options.legality_max_nodes,
-        legality_time_limit=options.legality_time_limit,
-        dead_reckoning=options.dead_reckoning,
-        dead_max_nodes=options.dead_max_nodes,
-        clock=clock,
-    )
+    filters, finder = _filters_for(options, _Clock(start, options.time_limit, progress))
     sides = [chess.WHITE, chess.BLACK] if retract is None else [retract]
     rejections: dict[Key, Reason] = {}
     found = _enumerate(board, sides, full_fen, options, filters, rejections)
@@ -553,6 +539,27 @@ def solve(
         seconds=time.perf_counter() - start,
         complete=found.complete,
     )
+
+
+def _filters_for(options: SolveOptions, clock: _Clock) -> tuple[_Filters, CageFinder | None]:
+    """The filters of ``options``, and the automatic-cage finder (None without automatic
+    cages), which adds the cages it verifies to ``options.cages`` (a new in-memory library
+    when None)."""
+    cages = options.cages
+    if options.auto_cages and cages is None:
+        cages = Library()
+    finder = CageFinder(cages, max_nodes=options.cage_nodes) if options.auto_cages and cages is not None else None
+    filters = _Filters(
+        cages=cages,
+        finder=finder,
+        use_legality=options.use_legality,
+        legality_max_nodes=options.legality_max_nodes,
+        legality_time_limit=options.legality_time_limit,
+        dead_reckoning=options.dead_reckoning,
+        dead_max_nodes=options.dead_max_nodes,
+        clock=clock,
+    )
+    return filters, finder
 
 
 @dataclasses.dataclass

@@ -68,7 +68,9 @@ def test_one_checked_survivor_and_unchecked_candidates_is_unknown(monkeypatch, c
     assert [(s.moves, s.checked) for s in verdict.solutions] == [(("Qf8xQd8",), True), (("Qf8xRd8",), False)]
     record = verdict.as_dict()
     assert (record["checked"], record["unchecked"]) == (verdict.checked, verdict.unchecked)
-    side = record["results"][0]
+    results = record["results"]
+    assert isinstance(results, list)
+    side = results[0]
     assert side["status"] == "unknown" and side["unchecked"] == 1
     assert [s["checked"] for s in side["solutions"]] == [True, False]
     assert main(["lastmove", QUEEN_CAGE, "--retract", "w", "--no-auto-cages", "--no-cages", "--budget", "5000"]) == 0

@@ -21,7 +21,8 @@ Rules (DESIGN.md, "Batch"):
 * A full FEN (six fields, the last two the move counters) followed by a one-word label,
   as in ``data/lichess-30k-positions.txt`` (``<FEN> <game id>``), is read as the FEN;
   the label is carried into the record as ``id`` too. The counters are numbers, so such
-  a line can be neither a FEN nor an EPD line. A status line of ``retro proofgame``'s
+  a line can be neither a FEN nor an EPD line. A word with ``=`` is not a label but the
+  command's own (``retract=w``). A status line of ``retro proofgame``'s
   pass files (``<FEN> legal: proof: ...``) is left whole, so that its status is read.
 * ``-j N`` runs the worker in N local processes; results still come in input order
   (:func:`_run_parallel`: each record is sent back when done, a worker that dies gives
@@ -176,10 +177,18 @@ def split_epd(line: str) -> tuple[str, str | None]:
     ``;``) or of a labelled FEN (six fields, then one word as its label, e.g. a game id),
     or ``(line, None)`` for any other line. A status line (``<fen> legal: proof: ...``,
     a pass file of ``retro proofgame``) is not a labelled FEN: its status is several
-    words, the first ending in ``:``. EPD operations are read by python-chess
+    words, the first ending in ``:``. Nor is a FEN followed by ``key=value``, a word of
+    the command's own line grammar (``retro lastmove``'s ``retract=w``), which the command
+    reads. EPD operations are read by python-chess
     (``Board.set_epd``); a malformed one raises ``ValueError``."""
     labelled = line.split()
-    if len(labelled) == 7 and labelled[4].isdigit() and labelled[5].isdigit() and not labelled[6].endswith(":"):
+    if (
+        len(labelled) == 7
+        and labelled[4].isdigit()
+        and labelled[5].isdigit()
+        and not labelled[6].endswith(":")
+        and "=" not in labelled[6]
+    ):
         return " ".join(labelled[:6]), labelled[6]
     fields = line.split(maxsplit=4)
     if len(fields) < 5 or not _EPD_OPCODE.match(fields[4].split()[0]) or not line.rstrip().endswith(";"):

@@ -66,6 +66,15 @@ def test_full_fen_keeps_its_side_to_move_through_every_door(client: TestClient) 
     assert _timeless(api) == _timeless(cli)
 
 
+def test_a_batch_line_is_the_same_question(tmp_path) -> None:
+    lines = tmp_path / "problems.txt"
+    lines.write_text(f"{PAWN_CHECK_FEN}\n{PAWN_WHITE_TO_MOVE} retract=w\n")
+    code, out, _ = _cli(["lastmove", "-f", str(lines), "--json", "--no-cages"])
+    first, second = (json.loads(line) for line in out.splitlines())
+    assert _timeless(first) == _timeless(json.loads(_cli(["lastmove", PAWN_CHECK_FEN, "--json", "--no-cages"])[1]))
+    assert second["status"] == "error" and "contradicts the FEN" in second["error"]
+
+
 def test_a_retract_contradicting_the_fen_is_refused_by_every_door(client: TestClient) -> None:
     code, _, err = _cli(["lastmove", PAWN_WHITE_TO_MOVE, "--retract", "w"])
     assert code == 2 and CONTRADICTION in err

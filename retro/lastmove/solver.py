@@ -52,6 +52,9 @@ Choices where the problem statement is silent (what composers expect):
   the remaining candidates are kept as solutions marked unchecked. Keeping them is
   sound (no candidate is rejected without a rule), and the legality checks skipped
   could not change the status (the automatic cages, which could, still see them all).
+* The time limit stops every phase (see :func:`solve`); what was not checked by then is
+  kept and marked, never rejected, and the status says whether the answer is settled
+  (:func:`status_of`: ``unknown`` when it is not).
 """
 
 from __future__ import annotations

@@ -150,10 +150,10 @@ def _add_budget_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=60.0,
         metavar="SECONDS",
-        help="answer after this many seconds per problem (plus the check in progress: at most one "
-        "legality check, 2 s), in every phase: the candidates not checked or not enumerated by then "
-        "are kept and counted, and the status is 'unknown' unless two candidates passed every check "
-        "(default 60)",
+        help="answer after this many seconds per problem, in every phase (plus the check in progress: "
+        "one static-rule check, or one candidate's cage verification or dead reckoning; a legality check "
+        "gets only the time left): the candidates not checked or not enumerated by then are kept and "
+        "counted, and the status is 'unknown' unless two candidates passed every check (default 60)",
     )
     parser.add_argument(
         "--check-all",

@@ -25,7 +25,16 @@ import chess
 from cages.verify import Options
 from retro.core.position import InvalidFenError, parse_board
 
-__all__ = ["CageSpec", "KnownCage", "Library", "parse_spec"]
+__all__ = ["CageSpec", "KnownCage", "Library", "parse_spec", "DEFAULT_LIBRARY", "default_library"]
+
+DEFAULT_LIBRARY = Path(__file__).resolve().parent.parent / "data" / "cages.txt"
+"""The project's library of verified cages (``data/cages.txt``): what ``retro lastmove``
+reads by default and what ``retro serve`` offers, when it is present."""
+
+
+def default_library() -> Path | None:
+    """:data:`DEFAULT_LIBRARY` when the file exists, else None."""
+    return DEFAULT_LIBRARY if DEFAULT_LIBRARY.is_file() else None
 
 
 NO_ASSUMPTIONS = Options()

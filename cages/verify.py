@@ -59,7 +59,7 @@ one unit that is not a rook, with the same pending checker or none (:func:`_subs
 proves that every failure reachable from it is reachable, no deeper, from the smaller
 state, which the search explores). Units that wander round the zone (a bishop and a rook
 going round ``k1br2b1/ppKppp1B/2p3p1``) then cost one state per square, not one per
-combination of squares: 1,848 states, where 30,000 did not suffice.
+combination of squares (state counts with and without it: ``bench/NOTES.md``).
 
 *Lemma cages.* A state that contains a king with all the pawns of the state (a strict part
 of it) is skipped if that part is verified as a cage by this same procedure (its own
@@ -68,8 +68,8 @@ the run in ``lemmas``). A verified cage is illegal in every extension, so every 
 contains it is, exactly as for the known-cage library (Hwa's bootstrapping, done on the
 fly). The inner verification is an independent run of this sound procedure (it uses no
 lemmas itself), so no circularity arises. This is what verifies cages in which a king is
-shut in behind pawns while other units wander: ``nK1k4/r1ppRppp/pp2p3`` takes 398 states,
-where 30,000 did not suffice. Lemmas are tried only once a search has visited 16 states
+shut in behind pawns while other units wander, such as ``nK1k4/r1ppRppp/pp2p3`` (state
+counts with and without lemmas: ``bench/NOTES.md``). Lemmas are tried only once a search has visited 16 states
 (most cages are done sooner), and their states count in the search's budget.
 
 *Commuting retractions (sleep sets, off by default).* Two retractions a and b from a state
@@ -89,9 +89,9 @@ to sleep. With these rules every state reachable in the full search is still vis
 (Godefroid 1996, Theorem 6.2; a skipped intermediate state is either illegal in every
 extension or covered by subsumption), only at a path length that may be longer, which
 can only add depth-bound failures. So a ``cage`` verdict stays sound. Sleep sets never
-save states here (every state is still visited) and save few transitions in the compact
-positions of cages (1.5% on ``k1br2b1/ppKppp1B/2p3p1``, 5% on ``8/8/8/8/1P6/kP6/BrPP4/K1b5``),
-while their bookkeeping costs more than the transitions saved, so they are off by default.
+save states (every state is still visited), only transitions, and few of them in the
+compact positions of cages, while their bookkeeping costs more than the transitions
+saved, so they are off by default (measurements: ``bench/NOTES.md``).
 
 Choices where the paper is silent, made conservatively: promoted units have the home
 squares of their kind (a unit may always retract a promotion instead, so nothing is

@@ -112,30 +112,45 @@ def prove(
 
 def last_moves(
     board: str | chess.Board,
-    retract: str | chess.Color,
+    retract: str | chess.Color | None = None,
     *,
     moves: int = 1,
     extra_depth: int = 3,
     dead_reckoning: bool = False,
+    cages: bool = True,
     max_nodes: int = 20_000,
-    time_limit: float = 2.0,
+    time_limit: float | None = 60.0,
 ) -> LastMoveVerdict:
     """Last-move problems (``retro lastmove``): the retraction sequences of ``moves``
-    moves, ``retract`` (``'white'``/``'black'``) having moved last, that survive the sound
-    filters; ``max_nodes`` and ``time_limit`` bound the legality check of each
-    predecessor. ``status`` is ``unique``, ``multiple`` or ``none``."""
+    moves that survive the sound filters, read as the command line reads them
+    (:func:`retro.lastmove.problem.read_problem`): ``board`` is a piece placement, whose
+    last mover is ``retract`` (``'white'``/``'w'``, ``'black'``/``'b'``, ``'both'``, a
+    ``chess.Color``; default both), or a full FEN (or a ``chess.Board``, its full FEN), whose
+    side to move did not make the last move; a ``retract`` that contradicts it raises
+    ``ValueError`` with the command line's message. ``cages``: use the project's known-cage
+    library (``data/cages.txt``, read only) as the command line does by default.
+    ``max_nodes`` bounds the legality check of each predecessor (``--budget``) and
+    ``time_limit`` the whole problem (``--time-limit``). ``status`` is ``unique``,
+    ``multiple``, ``none``, or ``unknown`` when the time limit left candidates unchecked."""
+    from cages.library import Library, default_library
+    from retro.lastmove.problem import read_problem
     from retro.lastmove.solver import solve
 
     if moves < 1 or extra_depth < 0:
         raise ValueError("moves must be at least 1 and extra_depth at least 0")
+    side = ("w" if retract else "b") if isinstance(retract, bool) else retract
+    problem = read_problem(board.fen() if isinstance(board, chess.Board) else board, side)
+    path = default_library() if cages else None
     return solve(
-        _placement(board),
-        _color(retract),
+        problem.board,
+        problem.retract,
+        full_fen=problem.full_fen,
         moves=moves,
         extra_depth=extra_depth,
         dead_reckoning=dead_reckoning,
+        cages=Library.load(path, read_only=True) if path is not None else None,
         legality_max_nodes=max_nodes,
-        legality_time_limit=time_limit,
+        time_limit=time_limit,
     )
 
 

@@ -27,7 +27,10 @@ sequence in forward notation, latest move first, with the move type of the last 
 The legality pipeline costs seconds per candidate, so it runs only when the quick
 filters leave several candidates, and stops once two have survived it: the answer is
 then "multiple" whatever the others give, and they are listed as "unchecked"
-(--check-all runs it on every candidate).
+(--check-all runs it on every candidate). Every phase stops at --time-limit: the
+candidates not checked (or not enumerated) by then are kept, and unless two candidates
+passed every check the status is "unknown" (the answer is not settled), never
+"unique" or "multiple" on candidates nobody checked.
 
 The position is either
   - a bare piece placement (as problems are printed): the side that made the last move
@@ -55,6 +58,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         epilog="examples:\n  retro lastmove 8/8/3r4/4K3/8/4kqpb/8/8 --retract w --moves 3\n"
         "  retro lastmove '4k3/8/4Q3/8/8/8/8/4K3 b - - 0 1'",
     )
+    _add_problem_arguments(parser)
+    _add_filter_arguments(parser)
+    _add_budget_arguments(parser)
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", help="print every rejected retraction and the rule that rejected it"
+    )
+    add_batch_arguments(parser)
+    add_diagram_arguments(parser, what="the diagram (SVG: the last move of the first solution marked)")
+    parser.set_defaults(func=run)
+
+
+def _add_problem_arguments(parser: argparse.ArgumentParser) -> None:
+    """The problem: the position, the side that moved last, the number of moves."""
     parser.add_argument("board", nargs="?", help="a piece placement, or a full FEN (quote it)")
     parser.add_argument(
         "--retract",
@@ -70,13 +86,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="D",
         help="retro-stalemate: D more retractions must exist after the sequence (default 3)",
     )
-    parser.add_argument(
+
+
+def _add_filter_arguments(parser: argparse.ArgumentParser) -> None:
+    """The filters: known and automatic cages, dead reckoning, the legality pipeline."""
+    cages = parser.add_mutually_exclusive_group()
+    cages.add_argument(
         "--cages",
         "--library",
         dest="cages",
         metavar="FILE",
-        help="a library of known cages (lines of `retro cage -f`); the cages found "
-        "automatically are appended to it (a missing file is created)",
+        help="a library of known cages (lines of `retro cage -f`); the cages found automatically are "
+        "appended to it (a missing file is created), unless --no-save-cages. Default: the project's "
+        "data/cages.txt when present (the library `retro serve` offers), read only: the cages found "
+        "stay in memory",
+    )
+    cages.add_argument(
+        "--no-cages", action="store_true", help="no known-cage library (the automatic cages still apply, in memory)"
+    )
+    parser.add_argument(
+        "--no-save-cages",
+        action="store_true",
+        help="keep the cages found automatically in memory: do not append them to the --cages FILE",
     )
     parser.add_argument(
         "--no-auto-cages", action="store_true", help="do not propose and verify cages around the candidates' clusters"
@@ -96,6 +127,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="do not run the legality pipeline on predecessors (static rules and cages only)",
     )
+
+
+def _add_budget_arguments(parser: argparse.ArgumentParser) -> None:
+    """The budgets of the costly filters, and which candidates they check."""
     parser.add_argument(
         "--budget",
         type=int,
@@ -110,12 +145,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "diagram illegal; by default a problem's diagram is taken to be legal)",
     )
     parser.add_argument(
+        "-t",
         "--time-limit",
         type=float,
         default=60.0,
         metavar="SECONDS",
-        help="stop the legality checks after this many seconds per problem and keep the "
-        "candidates not checked (default 60)",
+        help="answer after this many seconds per problem, in every phase (plus the check in progress: "
+        "one static-rule check, or one candidate's cage verification or dead reckoning; a legality check "
+        "gets only the time left): the candidates not checked or not enumerated by then are kept and "
+        "counted, and the status is 'unknown' unless two candidates passed every check (default 60)",
     )
     parser.add_argument(
         "--check-all",
@@ -124,37 +162,47 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "candidates have survived it (the answer is then 'multiple' whatever the others give) "
         "and lists the rest as unchecked",
     )
-    parser.add_argument(
-        "-v", "--verbose", action="store_true", help="print every rejected retraction and the rule that rejected it"
-    )
-    add_batch_arguments(parser)
-    add_diagram_arguments(parser, what="the diagram (SVG: the last move of the first solution marked)")
-    parser.set_defaults(func=run)
 
 
 @functools.lru_cache(maxsize=4)
-def _load_cages(path: str | None) -> Library | None:
-    if path is None:
-        return None
+def _load_cages(path: str, save: bool) -> Library:
+    """A library file, read once per process. With ``save`` it is the library the problems
+    share: the cages found for one batch line are appended to the file once and help the
+    next lines. Without, it is the read-only original that :func:`_cages` copies."""
     from cages.library import Library
 
-    return Library.load(path)
+    return Library.load(path, read_only=not save)
+
+
+def _cages(args: argparse.Namespace) -> Library | None:
+    """The known-cage library of a problem: none with --no-cages, the --cages file (shared
+    and appended to), or, read only (--no-save-cages, or the default library), a fresh copy
+    per problem, so that an answer never depends on the cages found for earlier problems."""
+    from cages.library import Library, default_library
+
+    if args.no_cages:
+        return None
+    path = args.cages if args.cages is not None else default_library()
+    if path is None:
+        return None
+    if args.cages is not None and not args.no_save_cages:
+        return _load_cages(str(path), True)
+    library = Library()
+    library.cages = list(_load_cages(str(path), False).cages)
+    return library
 
 
 def _solve_line(line: str, *, args: argparse.Namespace) -> dict:
     """Solve one problem (a command-line board or a batch line) and return the verdict's record."""
     from retro.lastmove.problem import read_problem
-    from retro.lastmove.solver import solve
+    from retro.lastmove.solver import SolveOptions, solve
 
     problem = read_problem(line, args.retract)
     report = _progress_printer() if args.file is None and (args.progress or sys.stderr.isatty()) else None
-    verdict = solve(
-        problem.board,
-        problem.retract,
-        full_fen=problem.full_fen,
+    options = SolveOptions(
         moves=args.moves,
         extra_depth=args.extra_depth,
-        cages=_load_cages(args.cages),
+        cages=_cages(args),
         auto_cages=not args.no_auto_cages,
         cage_nodes=args.cage_nodes,
         dead_reckoning=args.dead_reckoning,
@@ -163,9 +211,8 @@ def _solve_line(line: str, *, args: argparse.Namespace) -> dict:
         check_single=args.check_single,
         time_limit=args.time_limit,
         question="all" if args.check_all else "moves",
-        progress=report,
     )
-    return verdict.as_dict()
+    return solve(problem.board, problem.retract, options, full_fen=problem.full_fen, progress=report).as_dict()
 
 
 def _progress_printer() -> Callable[[str], None]:
@@ -202,20 +249,7 @@ def _text(record: dict, verbose: bool) -> str:
                 if rejection["side"] == side:
                     moves = " ".join(rejection["moves"]) or "(the diagram itself)"
                     lines.append(f"  not {moves}  [{rejection['rule']}]: {rejection['reason']}")
-    if record["unchecked"]:
-        lines.append(
-            f"{record['unchecked']} candidates marked unchecked passed the quick rules but not the legality "
-            "pipeline: it stopped at the time limit, or once two candidates had survived it (then the "
-            "answer is 'multiple' whatever they give; --check-all checks them all)"
-        )
-    status = record["status"]
-    lines.append(
-        "unique solution"
-        if status == LastMoveStatus.UNIQUE
-        else "no solution"
-        if status == LastMoveStatus.NONE
-        else f"{status} solutions"
-    )
+    lines.append(_conclusion(record))
     return "\n".join(lines)
 
 
@@ -224,9 +258,26 @@ def is_retract_token(token: str) -> bool:
     return token.lower().startswith("retract=")
 
 
+def _conclusion(record: dict) -> str:
+    """The last line: the status, with what was left unchecked when there is something."""
+    status, unchecked, checked = record["status"], record["unchecked"], record["checked"]
+    cut = "" if record["complete"] else "; the enumeration stopped at the time limit, so other sequences may exist"
+    if status == LastMoveStatus.UNIQUE:
+        return "unique solution"
+    if status == LastMoveStatus.NONE:
+        return "no solution"
+    if status == LastMoveStatus.MULTIPLE:
+        rest = f" ({checked} passed every check, {unchecked} unchecked: the answer is multiple whatever they give)"
+        return "multiple solutions" + (rest if unchecked else "") + cut
+    return (
+        f"unknown: {checked} candidate{'s' * (checked != 1)} passed every check and {unchecked} "
+        f"{'was' if unchecked == 1 else 'were'} not checked (time limit){cut}"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
-    if args.moves < 1 or args.extra_depth < 0:
-        raise ValueError("--moves must be at least 1 and --extra-depth at least 0")
+    if args.moves < 1 or args.extra_depth < 0 or args.time_limit < 0:
+        raise ValueError("--moves must be at least 1, --extra-depth and --time-limit at least 0")
     check_diagram_arguments(args)
     worker = functools.partial(_solve_line, args=args)
     if args.file is None:

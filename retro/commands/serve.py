@@ -16,8 +16,6 @@ import sys
 
 __all__ = ["register", "run", "listen"]
 
-_DEFAULT_CAGES = os.path.join("data", "cages.txt")
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -75,7 +73,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--cages",
         metavar="FILE",
-        help=f"known-cage library for lastmove's cages option (default {_DEFAULT_CAGES} if present)",
+        help="known-cage library for lastmove (default: the project's data/cages.txt if present, the library "
+        "`retro lastmove` reads by default); the server only reads it",
     )
     parser.set_defaults(func=run)
 
@@ -115,7 +114,9 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"--{name.replace('_', '-')} must be at least 1")
     if args.queue < 0 or args.max_time <= 0:
         raise ValueError("--queue must be at least 0 and --max-time positive")
-    cages = args.cages or (_DEFAULT_CAGES if os.path.exists(_DEFAULT_CAGES) else None)
+    from cages.library import default_library
+
+    cages = args.cages or default_library()
     if cages is not None and not os.path.isfile(cages):
         raise ValueError(f"no cage library at {cages}")
 

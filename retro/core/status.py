@@ -81,11 +81,15 @@ class CageStatus(StrEnum):
 
 
 class LastMoveStatus(StrEnum):
-    """``retro lastmove``: one last move survives, several do, or none does."""
+    """``retro lastmove``: one sequence survives every filter and the rules refute every
+    other (unique), at least two survive every filter (multiple), the rules refute every
+    sequence (none), or candidates were left unchecked or unenumerated by the time limit
+    with fewer than two survivors of every filter (unknown: the answer is not settled)."""
 
     UNIQUE = "unique"
     MULTIPLE = "multiple"
     NONE = "none"
+    UNKNOWN = "unknown"
 
 
 class SpgStatus(StrEnum):

@@ -52,14 +52,17 @@ Choices where the problem statement is silent (what composers expect):
   the remaining candidates are kept as solutions marked unchecked. Keeping them is
   sound (no candidate is rejected without a rule), and the legality checks skipped
   could not change the status (the automatic cages, which could, still see them all).
+* The time limit stops every phase (see :func:`solve`); what was not checked by then is
+  kept and marked, never rejected, and the status says whether the answer is settled
+  (:func:`status_of`: ``unknown`` when it is not).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable, Iterator
-from typing import Literal
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Literal
 
 import chess
 
@@ -73,7 +76,7 @@ from retro.lastmove.notation import forward_notation, move_type
 from retro.legality import decide
 from retro.unwinnable import is_dead
 
-__all__ = ["Solution", "Rejection", "LastMoveVerdict", "solve", "diagram_positions"]
+__all__ = ["Solution", "Rejection", "LastMoveVerdict", "SolveOptions", "solve", "diagram_positions"]
 
 
 def _side(color: chess.Color) -> str:
@@ -84,8 +87,9 @@ def _side(color: chess.Color) -> str:
 class Solution:
     """A surviving sequence: ``side`` made the latest move; ``moves`` in forward
     notation, latest first; ``type`` is the move type of the latest move; ``positions``
-    the FENs before each move (latest first); ``checked`` is False when the costly
-    filters did not run on it (the time limit, or the answer was settled without it)."""
+    the FENs before each move (latest first); ``checked`` is False when a filter did not
+    run on it with its full budget: its retro-stalemate search or costly check was cut by
+    the time limit, or the answer was settled without its legality check."""
 
     side: chess.Color
     moves: tuple[str, ...]
@@ -113,8 +117,11 @@ class Rejection:
 
 @dataclasses.dataclass(frozen=True)
 class LastMoveVerdict:
-    """The answer to a last-move problem: the sequences that survive every filter, for
-    the side (or both sides, ``retract=None``) asked, and the rejected ones with the rule."""
+    """The answer to a last-move problem: the sequences that no filter refuted, for the
+    side (or both sides, ``retract=None``) asked, and the rejected ones with the rule.
+    ``unchecked`` counts the solutions that did not go through every filter; ``complete``
+    is False when the enumeration of sequences stopped at the time limit (then sequences
+    not listed may exist). ``status`` follows from these, see :func:`status_of`."""
 
     fen: str
     retract: chess.Color | None
@@ -125,6 +132,12 @@ class LastMoveVerdict:
     nodes: int
     seconds: float
     unchecked: int = 0
+    complete: bool = True
+
+    @property
+    def checked(self) -> int:
+        """The solutions that went through every filter."""
+        return len(self.solutions) - self.unchecked
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -135,23 +148,27 @@ class LastMoveVerdict:
             "rejected": [r.as_dict() for r in self.rejections],
             "filters": list(self.filters),
             "nodes": self.nodes,
+            "checked": self.checked,
             "unchecked": self.unchecked,
+            "complete": self.complete,
             "seconds": round(self.seconds, 3),
             "results": self._per_side(),
         }
 
     def _per_side(self) -> list[dict[str, object]]:
-        """The same answer split by the side that moved last, one record per side asked
-        (the shape of the ``results`` key before the verdict covered both sides; the web page
-        and earlier clients read it). ``nodes`` and ``seconds`` are the whole problem's."""
+        """The same answer split by the side that moved last, one record per side asked,
+        each with its own status (:func:`status_of` of that side's solutions); the web page
+        reads it. ``nodes`` and ``seconds`` are the whole problem's."""
         records: list[dict[str, object]] = []
         for side in (chess.WHITE, chess.BLACK) if self.retract is None else (self.retract,):
-            solutions = [{"moves": list(s.moves), "type": s.type} for s in self.solutions if s.side == side]
+            mine = [s for s in self.solutions if s.side == side]
+            solutions = [{"moves": list(s.moves), "type": s.type, "checked": s.checked} for s in mine]
             records.append(
                 {
                     "fen": self.fen,
                     "retract": _side(side),
-                    "status": status_of(len(solutions)),
+                    "status": status_of(mine, self.complete),
+                    "unchecked": sum(not s.checked for s in mine),
                     "solutions": solutions,
                     "rejected": [
                         {"moves": list(r.moves), "reason": r.reason} for r in self.rejections if r.side == side
@@ -164,9 +181,25 @@ class LastMoveVerdict:
         return records
 
 
-def status_of(count: int) -> LastMoveStatus:
-    """``none``, ``unique`` or ``multiple`` for ``count`` surviving sequences."""
-    return LastMoveStatus.NONE if count == 0 else LastMoveStatus.UNIQUE if count == 1 else LastMoveStatus.MULTIPLE
+def status_of(solutions: Sequence[Solution], complete: bool = True) -> LastMoveStatus:
+    """The status of a list of solutions (the sequences no filter refuted), ``complete``
+    when every sequence was enumerated:
+
+    * ``multiple`` when at least two solutions went through every filter (whatever the
+      others, at least two sequences are then not refuted; the filters are sound but not
+      complete, so this says that no rule we have tells them apart, not that each is
+      proven possible);
+    * ``none`` / ``unique`` when the enumeration is complete and every solution went
+      through every filter: 0 / 1 of them (every other sequence is refuted by a rule);
+    * ``unknown`` otherwise: fewer than two solutions went through every filter and some
+      were not checked, or sequences were not enumerated at all (the time limit), so the
+      answer could be none, unique or multiple."""
+    checked = sum(s.checked for s in solutions)
+    if checked >= 2:
+        return LastMoveStatus.MULTIPLE
+    if complete and checked == len(solutions):
+        return LastMoveStatus.NONE if checked == 0 else LastMoveStatus.UNIQUE
+    return LastMoveStatus.UNKNOWN
 
 
 def diagram_positions(board: chess.Board, retract: chess.Color) -> list[chess.Board]:
@@ -200,6 +233,37 @@ Chain = tuple[chess.Board, ...]
 """The positions before each move of a candidate sequence, latest first."""
 
 
+REPORT_EVERY = 2.0
+"""Seconds between two progress lines while the sequences are enumerated."""
+
+
+class _OutOfTime(Exception):
+    """The problem's time limit has passed."""
+
+
+class _Clock:
+    """The problem's deadline (a :func:`time.perf_counter` value, None: no limit), and a
+    progress line every :data:`REPORT_EVERY` seconds from :meth:`tick`."""
+
+    def __init__(self, start: float, time_limit: float | None, progress: Callable[[str], None] | None) -> None:
+        self.deadline = None if time_limit is None else start + time_limit
+        self._progress = progress
+        self._next_report = start + REPORT_EVERY
+        self.describe: Callable[[], str] = lambda: "enumerating the retractions"
+
+    def expired(self) -> bool:
+        return self.deadline is not None and time.perf_counter() > self.deadline
+
+    def tick(self) -> None:
+        """Raise :class:`_OutOfTime` once the deadline has passed; report progress."""
+        now = time.perf_counter()
+        if self.deadline is not None and now > self.deadline:
+            raise _OutOfTime
+        if self._progress is not None and now >= self._next_report:
+            self._progress(self.describe())
+            self._next_report = now + REPORT_EVERY
+
+
 class _Filters:
     """The sound filters of the module docstring, with a cache and a node count."""
 
@@ -213,7 +277,9 @@ class _Filters:
         legality_time_limit: float,
         dead_reckoning: bool,
         dead_max_nodes: int,
+        clock: _Clock,
     ) -> None:
+        self.clock = clock
         self._cages = cages
         self._finder = finder
         self._use_legality = use_legality
@@ -254,16 +320,28 @@ class _Filters:
 
         return self._memo(self._cheap, board, compute)
 
-    def legality(self, board: chess.Board) -> Reason | None:
-        """Why the legality pipeline (within its budget) proves the position illegal, or None."""
+    def legality(self, board: chess.Board, deadline: float | None = None) -> Reason | None:
+        """Why the legality pipeline (within its budget) proves the position illegal, or None.
+        Its time budget is cut to what remains before ``deadline``; when that cut leaves it
+        undecided, :class:`_OutOfTime` is raised (and nothing cached): the position was
+        not checked with the full budget."""
         if not self._use_legality:
             return None
-
-        def compute() -> Reason | None:
-            verdict = decide(board, max_nodes=self._legality_max_nodes, time_limit=self._legality_time_limit)
-            return ("legality", f"illegal: {verdict.reason}") if verdict.status == LegalityStatus.ILLEGAL else None
-
-        return self._memo(self._illegal, board, compute)
+        key = board.fen()
+        if key in self._illegal:
+            return self._illegal[key]
+        limit = self._legality_time_limit
+        cut = deadline is not None and deadline - time.perf_counter() < limit
+        if deadline is not None and cut:
+            limit = max(deadline - time.perf_counter(), 0.0)
+        verdict = decide(board, max_nodes=self._legality_max_nodes, time_limit=limit)
+        reason: Reason | None = None
+        if verdict.status == LegalityStatus.ILLEGAL:
+            reason = "legality", f"illegal: {verdict.reason}"
+        elif cut and verdict.status != LegalityStatus.LEGAL:
+            raise _OutOfTime
+        self._illegal[key] = reason
+        return reason
 
     def dead(self, board: chess.Board) -> Reason | None:
         """Dead reckoning: the position is dead, so the game ended there (FIDE 5.2.2), or None."""
@@ -285,7 +363,8 @@ class _Filters:
           ``deadline``, a :func:`time.perf_counter` value);
         * unless ``cages_only``, the legality pipeline on the earliest position (if it is
           legal, so is every later one, reached from it by the sequence's moves; if a
-          later one is illegal, so is it);
+          later one is illegal, so is it), within the time left before ``deadline``
+          (:class:`_OutOfTime` when that was too short to decide);
         * unless ``cages_only``, dead reckoning on each position (the game would have
           ended there)."""
         if self._finder is not None:
@@ -294,7 +373,7 @@ class _Filters:
                 return "automatic cage", f"{cage} (found automatically)"
         if cages_only:
             return None
-        reason = self.legality(chain[-1])
+        reason = self.legality(chain[-1], deadline)
         for position in chain if reason is None else ():
             reason = self.dead(position)
             if reason is not None:
@@ -308,9 +387,11 @@ class _Filters:
 
     def has_retraction_chain(self, board: chess.Board, depth: int) -> bool:
         """Is there a chain of ``depth`` retractions through positions passing the cheap
-        filters? (retro-stalemate; minimal-castling variants only, see the docstring)"""
+        filters? (retro-stalemate; minimal-castling variants only, see the docstring)
+        Raises :class:`_OutOfTime` at the deadline (nothing undecided is cached)."""
         if depth == 0:
             return True
+        self.clock.tick()
         key = (board.fen(), depth)
         if key in self._no_chain:
             return False
@@ -344,37 +425,81 @@ def _start_positions(board: chess.Board, retract: chess.Color, full_fen: bool) -
     return [board.copy(stack=False)]
 
 
+@dataclasses.dataclass(frozen=True)
+class SolveOptions:
+    """What :func:`solve` asks and with which budgets.
+
+    ``moves``: the length of the retraction sequences; ``extra_depth``: the retro-stalemate
+    depth D; ``cages``: the known-cage library (automatic cages join it; a new in-memory
+    library when None); ``auto_cages``, ``cage_nodes``: propose and verify cages, with this
+    state budget each; ``dead_reckoning``, ``dead_max_nodes``: filter 5 and its budget;
+    ``use_legality``, ``legality_max_nodes``, ``legality_time_limit``: filter 3 and its
+    budget per position; ``check_single``: run the costly filters on a lone candidate too;
+    ``time_limit``: seconds for the whole problem (None: no limit); ``question``: what the
+    answer must settle (see :func:`solve`)."""
+
+    moves: int = 1
+    extra_depth: int = 3
+    cages: Library | None = None
+    auto_cages: bool = True
+    cage_nodes: int = 2_000
+    dead_reckoning: bool = False
+    use_legality: bool = True
+    check_single: bool = False
+    legality_max_nodes: int = 20_000
+    legality_time_limit: float = 2.0
+    dead_max_nodes: int = 100_000
+    time_limit: float | None = 60.0
+    question: Question = "moves"
+
+    def filter_names(self) -> tuple[str, ...]:
+        """The filters these options use, as the verdict lists them."""
+        used = ["static rules", f"retro-stalemate (depth {self.extra_depth})"]
+        used += ["known cages"] if self.cages is not None else []
+        used += ["automatic cages"] if self.auto_cages else []
+        used += ["legality pipeline"] if self.use_legality else []
+        used += ["dead reckoning"] if self.dead_reckoning else []
+        return tuple(used)
+
+
+Key = tuple[chess.Color, tuple[str, ...]]
+"""A sequence: the side that made the latest move, and the moves (latest first)."""
+
+Candidates = dict[Key, tuple[str, list[Chain]]]
+"""The sequences passing the cheap filters: the latest move's type and the chains of each
+castling/en-passant variant (a sequence survives when one variant does)."""
+
+
 def solve(
     board: chess.Board,
     retract: chess.Color | None = None,
+    options: SolveOptions | None = None,
     *,
     full_fen: bool = False,
-    moves: int = 1,
-    extra_depth: int = 3,
-    cages: Library | None = None,
-    auto_cages: bool = True,
-    cage_nodes: int = 2_000,
-    dead_reckoning: bool = False,
-    use_legality: bool = True,
-    check_single: bool = False,
-    legality_max_nodes: int = 20_000,
-    legality_time_limit: float = 2.0,
-    dead_max_nodes: int = 100_000,
-    time_limit: float | None = 60.0,
-    question: Question = "moves",
     progress: Callable[[str], None] | None = None,
+    **settings: Any,
 ) -> LastMoveVerdict:
-    """Solve a last-move problem: the sequences of ``moves`` retractions, the first by
-    ``retract`` (``None``: each side in turn), whose positions all survive the filters of
+    """Solve a last-move problem: the sequences of ``options.moves`` retractions, the first
+    by ``retract`` (``None``: each side in turn), whose positions all survive the filters of
     the module docstring. With ``full_fen`` the board's side to move, castling rights and
     en-passant square are taken as given (``retract``, if given, must be the side not to
-    move); otherwise ``board`` is a diagram (placement only).
+    move); otherwise ``board`` is a diagram (placement only). ``settings`` are
+    :class:`SolveOptions` fields that override ``options`` (``solve(board, moves=3)``).
 
     The costly filters (automatic cages, legality pipeline, dead reckoning) run only when
     the cheap ones leave more than one candidate sequence, or always with ``check_single``;
-    automatic cages join ``cages`` (a new in-memory library when it is None). Once
-    ``time_limit`` seconds have passed they stop and the candidates not yet checked are
-    kept (counted in ``unchecked``).
+    automatic cages join ``cages`` (a new in-memory library when it is None).
+
+    **Time limit.** Every phase stops once ``time_limit`` seconds have passed: the
+    enumeration (the candidates found so far are kept, ``complete`` is False, and a
+    candidate whose retro-stalemate search was cut is kept unchecked), the costly filters
+    (the candidates not yet checked are kept unchecked) and the recheck with the cages
+    found (the solutions not rechecked are kept unchecked). The answer comes back by
+    ``time_limit`` plus the check in progress at the deadline: one static-rule check of a
+    position, or one costly check of a candidate (its legality check is bounded by
+    ``legality_time_limit``, its automatic cages stop at the deadline, its dead reckoning
+    by ``dead_max_nodes``). Nothing is rejected for want of time, so the verdict stays
+    sound; its status says what was settled (:func:`status_of`).
 
     ``question`` says what the answer must settle, so that the legality pipeline and
     dead reckoning (seconds per candidate) stop once it is settled: ``moves`` (the
@@ -384,38 +509,100 @@ def solve(
     The candidates left are still offered to the automatic cages (cheap, and a cage
     found may remove an earlier survivor), are kept as solutions with ``checked``
     False, and are counted in ``unchecked``. ``progress`` receives a line per costly
-    check."""
-    if moves < 1:
+    check, and one every :data:`REPORT_EVERY` seconds during the enumeration."""
+    options = dataclasses.replace(options or SolveOptions(), **settings)
+    if options.moves < 1:
         raise ValueError("the number of moves to retract must be at least 1")
     if full_fen and retract is None:
         retract = not board.turn
-    sides = [chess.WHITE, chess.BLACK] if retract is None else [retract]
-    used = ["static rules", f"retro-stalemate (depth {extra_depth})"]
-    used += ["known cages"] if cages is not None else []
-    used += ["automatic cages"] if auto_cages else []
-    used += ["legality pipeline"] if use_legality else []
-    used += ["dead reckoning"] if dead_reckoning else []
     start = time.perf_counter()
-    if auto_cages and cages is None:
+    filters, finder = _filters_for(options, _Clock(start, options.time_limit, progress))
+    sides = [chess.WHITE, chess.BLACK] if retract is None else [retract]
+    rejections: dict[Key, Reason] = {}
+    found = _enumerate(board, sides, full_fen, options, filters, rejections)
+    solutions = _check_candidates(found, options, filters, rejections, progress)
+    if finder is not None and finder.verified and len(solutions) > 1:
+        solutions = _recheck(solutions, found.candidates, filters, options.extra_depth, rejections)
+    # A line rejected for one variant but surviving for another is not rejected.
+    for solution in solutions:
+        for prefix_length in range(1, len(solution.moves) + 1):
+            rejections.pop((solution.side, solution.moves[:prefix_length]), None)
+    return LastMoveVerdict(
+        fen=board.fen() if full_fen else board.board_fen(),
+        retract=retract,
+        status=status_of(solutions, found.complete),
+        solutions=tuple(solutions),
+        rejections=tuple(
+            Rejection(side, line, rule, reason)
+            for (side, line), (rule, reason) in sorted(rejections.items(), key=_order)
+        ),
+        filters=options.filter_names(),
+        nodes=filters.nodes,
+        unchecked=sum(not s.checked for s in solutions),
+        seconds=time.perf_counter() - start,
+        complete=found.complete,
+    )
+
+
+def _filters_for(options: SolveOptions, clock: _Clock) -> tuple[_Filters, CageFinder | None]:
+    """The filters of ``options``, and the automatic-cage finder (None without automatic
+    cages), which adds the cages it verifies to ``options.cages`` (a new in-memory library
+    when None)."""
+    cages = options.cages
+    if options.auto_cages and cages is None:
         cages = Library()
-    finder = CageFinder(cages, max_nodes=cage_nodes) if auto_cages and cages is not None else None
+    finder = CageFinder(cages, max_nodes=options.cage_nodes) if options.auto_cages and cages is not None else None
     filters = _Filters(
         cages=cages,
         finder=finder,
-        use_legality=use_legality,
-        legality_max_nodes=legality_max_nodes,
-        legality_time_limit=legality_time_limit,
-        dead_reckoning=dead_reckoning,
-        dead_max_nodes=dead_max_nodes,
+        use_legality=options.use_legality,
+        legality_max_nodes=options.legality_max_nodes,
+        legality_time_limit=options.legality_time_limit,
+        dead_reckoning=options.dead_reckoning,
+        dead_max_nodes=options.dead_max_nodes,
+        clock=clock,
     )
-    # Phase 1: every sequence whose positions pass the cheap filters, with each of its
-    # castling/en-passant variants (a sequence survives when one variant does).
-    candidates: dict[tuple[chess.Color, tuple[str, ...]], tuple[str, list[Chain]]] = {}
-    rejections: dict[tuple[chess.Color, tuple[str, ...]], Reason] = {}
+    return filters, finder
+
+
+@dataclasses.dataclass
+class _Enumeration:
+    """Phase 1's result: the candidates, those whose retro-stalemate search was cut by the
+    deadline (``undecided``), and whether every sequence was enumerated."""
+
+    candidates: Candidates = dataclasses.field(default_factory=dict)
+    undecided: set[Key] = dataclasses.field(default_factory=set)
+    complete: bool = True
+
+
+def _enumerate(
+    board: chess.Board,
+    sides: list[chess.Color],
+    full_fen: bool,
+    options: SolveOptions,
+    filters: _Filters,
+    rejections: dict[Key, Reason],
+) -> _Enumeration:
+    """Phase 1: every sequence whose positions pass the cheap filters and retro-stalemate,
+    with each of its castling/en-passant variants; the rejected ones go to ``rejections``.
+    Stops at the deadline (``complete`` False)."""
+    found = _Enumeration()
+    candidates = found.candidates
+    moves, extra_depth = options.moves, options.extra_depth
+    filters.clock.describe = lambda: (
+        f"enumerating the retractions: {filters.nodes} positions checked, {len(candidates)} candidates so far"
+    )
 
     def extend(side: chess.Color, position: chess.Board, line: tuple[str, ...], chain: Chain, kind: str) -> None:
+        filters.clock.tick()
         if len(line) == moves:
-            if filters.has_retraction_chain(position, extra_depth):
+            try:
+                chained = filters.has_retraction_chain(position, extra_depth)
+            except _OutOfTime:
+                candidates.setdefault((side, line), (kind, []))[1].append(chain)
+                found.undecided.add((side, line))
+                raise
+            if chained:
                 candidates.setdefault((side, line), (kind, []))[1].append(chain)
             else:
                 rejections.setdefault(
@@ -437,63 +624,70 @@ def solve(
                 move_type(previous, retraction.move) if not line else kind,
             )
 
-    for side in sides:
-        for position in _start_positions(board, side, full_fen):
-            reason = filters.cheap(position)
-            if reason is None:
-                extend(side, position, (), (), "")
-            else:
-                rejections.setdefault((side, ()), (reason[0], f"the diagram itself: {reason[1]}"))
-    # Phase 2: the costly filters, only when they can make a difference.
+    try:
+        for side in sides:
+            for position in _start_positions(board, side, full_fen):
+                reason = filters.cheap(position)
+                if reason is None:
+                    extend(side, position, (), (), "")
+                else:
+                    rejections.setdefault((side, ()), (reason[0], f"the diagram itself: {reason[1]}"))
+    except _OutOfTime:
+        found.complete = False
+    return found
+
+
+def _costly_survivor(
+    chains: list[Chain], filters: _Filters, settled: bool, rejections: dict[Key, Reason], key: Key
+) -> tuple[Chain | None, bool]:
+    """The first variant of a candidate that the costly filters do not reject (None: all
+    are rejected, the last reason in ``rejections``), and whether it was checked: not when
+    the answer was settled (automatic cages only) or the deadline cut a check short (then
+    the variant is kept unchecked)."""
+    for chain in chains:
+        try:
+            reason = filters.costly_chain(chain, filters.clock.deadline, cages_only=settled)
+        except _OutOfTime:
+            return chain, False
+        if reason is None:
+            return chain, not settled
+        rejections[key] = reason
+    return None, not settled
+
+
+def _check_candidates(
+    found: _Enumeration,
+    options: SolveOptions,
+    filters: _Filters,
+    rejections: dict[Key, Reason],
+    progress: Callable[[str], None] | None,
+) -> list[Solution]:
+    """Phase 2: the costly filters, only when they can make a difference (several
+    candidates, or ``check_single``), until the deadline or the answer is settled. A
+    candidate whose retro-stalemate search was cut is kept unchecked."""
     solutions: list[Solution] = []
     announced = False
-    costly = (use_legality or dead_reckoning or auto_cages) and (len(candidates) > 1 or check_single)
+    candidates = found.candidates
+    costly = (options.use_legality or options.dead_reckoning or options.auto_cages) and (
+        len(candidates) > 1 or options.check_single
+    )
     for number, ((side, line), (kind, chains)) in enumerate(sorted(candidates.items(), key=_order), 1):
         survivor: Chain | None = chains[0]
-        checked = True
-        if costly and time_limit is not None and time.perf_counter() - start > time_limit:
+        checked = (side, line) not in found.undecided
+        if not checked or costly and filters.clock.expired():
             checked = False
         elif costly:
-            settled = _settled(solutions, question)
+            settled = _settled(solutions, options.question)
             if progress is not None and not settled:
                 progress(f"checking candidate {number}/{len(candidates)}: {' '.join(line)}")
             elif progress is not None and not announced:
                 progress(f"answer settled: candidates {number}-{len(candidates)} get the automatic cages only")
                 announced = True
-            survivor = None
-            for chain in chains:
-                deadline = None if time_limit is None else start + time_limit
-                reason = filters.costly_chain(chain, deadline, cages_only=settled)
-                if reason is None:
-                    survivor = chain
-                    break
-                rejections[side, line] = reason
-            checked = not settled
+            survivor, checked = _costly_survivor(chains, filters, settled, rejections, (side, line))
         if survivor is not None:
             rejections.pop((side, line), None)
             solutions.append(Solution(side, line, kind, tuple(p.fen() for p in survivor), checked))
-    if finder is not None and finder.verified and len(solutions) > 1:
-        solutions = _recheck(solutions, candidates, filters, extra_depth, rejections)
-    # A line rejected for one variant but surviving for another is not rejected.
-    for solution in solutions:
-        for prefix_length in range(1, len(solution.moves) + 1):
-            rejections.pop((solution.side, solution.moves[:prefix_length]), None)
-    status = status_of(len(solutions))
-    unchecked = sum(not s.checked for s in solutions)
-    return LastMoveVerdict(
-        fen=board.fen() if full_fen else board.board_fen(),
-        retract=retract,
-        status=status,
-        solutions=tuple(solutions),
-        rejections=tuple(
-            Rejection(side, line, rule, reason)
-            for (side, line), (rule, reason) in sorted(rejections.items(), key=_order)
-        ),
-        filters=tuple(used),
-        nodes=filters.nodes,
-        unchecked=unchecked,
-        seconds=time.perf_counter() - start,
-    )
+    return solutions
 
 
 def _settled(solutions: list[Solution], question: Question) -> bool:
@@ -512,33 +706,42 @@ def _settled(solutions: list[Solution], question: Question) -> bool:
 
 def _recheck(
     solutions: list[Solution],
-    candidates: dict[tuple[chess.Color, tuple[str, ...]], tuple[str, list[Chain]]],
+    candidates: Candidates,
     filters: _Filters,
     extra_depth: int,
-    rejections: dict[tuple[chess.Color, tuple[str, ...]], Reason],
+    rejections: dict[Key, Reason],
 ) -> list[Solution]:
     """The solutions that still pass the cheap filters and retro-stalemate once the cages
     found automatically have joined the library (those filters are sound with any library
-    of verified cages, so a solution they now reject cannot be the answer)."""
+    of verified cages, so a solution they now reject cannot be the answer). At the
+    deadline the solutions not rechecked are kept, marked unchecked."""
     filters.forget()
-    kept = []
-    for solution in solutions:
-        chains = candidates[solution.side, solution.moves][1]
-        reason: Reason | None = None
-        for chain in chains:
-            reason = next((r for r in map(filters.cheap, chain) if r is not None), None)
-            if reason is None and not filters.has_retraction_chain(chain[-1], extra_depth):
-                reason = (
-                    "retro-stalemate",
-                    f"retro-stalemate with the cages found: fewer than {extra_depth} further retractions",
-                )
-            if reason is None:
-                break
+    kept: list[Solution] = []
+    for index, solution in enumerate(solutions):
+        try:
+            reason = _recheck_one(candidates[solution.side, solution.moves][1], filters, extra_depth)
+        except _OutOfTime:
+            return kept + [dataclasses.replace(s, checked=False) for s in solutions[index:]]
         if reason is None:
             kept.append(solution)
         else:
             rejections[solution.side, solution.moves] = reason
     return kept
+
+
+def _recheck_one(chains: list[Chain], filters: _Filters, extra_depth: int) -> Reason | None:
+    """Why every variant of a candidate is now rejected, or None (see :func:`_recheck`)."""
+    reason: Reason | None = None
+    for chain in chains:
+        reason = next((r for r in map(filters.cheap, chain) if r is not None), None)
+        if reason is None and not filters.has_retraction_chain(chain[-1], extra_depth):
+            reason = (
+                "retro-stalemate",
+                f"retro-stalemate with the cages found: fewer than {extra_depth} further retractions",
+            )
+        if reason is None:
+            break
+    return reason
 
 
 def _order(item: tuple[tuple[chess.Color, tuple[str, ...]], object]) -> tuple[bool, tuple[str, ...]]:

@@ -136,30 +136,41 @@ class ProofgameRequest(CommandRequest):
 
 
 class LastmoveRequest(CommandRequest):
-    """``retro lastmove``: which were the last N moves?"""
+    """``retro lastmove``: which were the last N moves? The FEN goes to the command whole, so
+    a full FEN's side to move (the other side moved last), castling rights and en-passant
+    square are the user's statement, read by the command's own parser; ``retract``, when
+    given, must agree with it (else the command's error, HTTP 400). ``cages``: None (the
+    default) uses the server's known-cage library when it has one, like the command line's
+    default library; True requires it; False uses none. The library is only read. The
+    command stops itself a little before the server's kill, with its verdict so far."""
 
     command: ClassVar[str] = "lastmove"
     default_nodes: ClassVar[int] = 20_000
     node_option: ClassVar[str] = "--budget"
-    retract: Literal["w", "b", "both"] = Field("both", description="the side that made the last move")
+    retract: Literal["w", "b", "both"] | None = Field(
+        None, description="the side that made the last move (default: the FEN's, or both for a placement)"
+    )
     moves: int = Field(1, ge=1, le=20, description="number of moves to retract")
     extra_depth: int = Field(3, ge=0, le=20, description="retro-stalemate depth")
-    cages: bool = Field(False, description="use the server's known-cage library")
+    cages: bool | None = Field(
+        None, description="use the server's known-cage library (default: when the server has one)"
+    )
     dead_reckoning: bool = Field(False, description="a dead predecessor is impossible (FIDE 5.2.2)")
     legality: bool = Field(True, description="run the legality pipeline on predecessors")
 
     def options(self, limits: Limits) -> list[str]:
-        argv = ["--retract", self.retract, "--moves", str(self.moves), "--extra-depth", str(self.extra_depth)]
-        if self.cages:
-            if limits.cages is None:
-                raise ValueError("this server has no known-cage library (retro serve --cages FILE)")
-            argv += ["--cages", limits.cages]
+        argv = ["--moves", str(self.moves), "--extra-depth", str(self.extra_depth)]
+        argv += ["--retract", self.retract] if self.retract is not None else []
+        if self.cages and limits.cages is None:
+            raise ValueError("this server has no known-cage library (retro serve --cages FILE)")
+        if self.cages is False or limits.cages is None:
+            argv += ["--no-cages"]
+        else:
+            argv += ["--cages", limits.cages, "--no-save-cages"]
         argv += ["--dead-reckoning"] if self.dead_reckoning else []
         argv += [] if self.legality else ["--no-legality"]
-        return argv
-
-    def positionals(self) -> list[str]:
-        return [self.fen.split()[0] if self.fen.strip() else self.fen]
+        # The search stops itself a little before the server kills it.
+        return argv + ["--time-limit", f"{max(self.seconds(limits) * 0.9 - 0.5, 0.1):.2f}"]
 
 
 class CageRequest(CommandRequest):

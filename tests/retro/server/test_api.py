@@ -66,7 +66,8 @@ def _timeless(record: Any) -> Any:
         (
             "lastmove",
             {"fen": "8/8/3r4/4K3/8/4kqpb/8/8", "retract": "w", "moves": 3, "legality": False},
-            ["lastmove", "8/8/3r4/4K3/8/4kqpb/8/8", "--retract", "w", "--moves", "3", "--no-legality"],
+            # this server has no cage library: the command line's equivalent is --no-cages
+            ["lastmove", "8/8/3r4/4K3/8/4kqpb/8/8", "--retract", "w", "--moves", "3", "--no-legality", "--no-cages"],
         ),
     ],
 )
@@ -202,14 +203,15 @@ def test_full_pool_answers_503_and_cancel_frees_the_worker() -> None:
 
 
 def test_time_limit_answers_504_and_replaces_the_worker() -> None:
-    """Frolkin and Buchanan's problem (README) with dead reckoning and the legality pipeline
-    on 649 predecessors takes far more than the server's 1 s."""
+    """Verifying Frolkin and Buchanan's position (README) as a cage, with the largest state
+    budget, takes far more than the server's 1 s (the cage verifier has no time limit of
+    its own; lastmove and proofgame stop themselves before the kill)."""
     with TestClient(create_app(Settings(workers=1, limits=Limits(max_time=1)))) as slow:
         _wait_ready(slow, 1)
         pid_before = _worker_pids(slow)
         response = slow.post(
-            "/api/v1/lastmove",
-            json={"fen": "8/2PN4/PPkPB3/K3B3/NPP5/2RP4/1P2R3/8", "retract": "both", "dead_reckoning": True},
+            "/api/v1/cage",
+            json={"fen": "8/2PN4/PPkPB3/K3B3/NPP5/2RP4/1P2R3/8", "depth": 200, "max_nodes": 1_000_000},
         )
         assert response.status_code == 504 and "time limit of 1 s" in response.json()["error"]
         _wait_ready(slow, 1)

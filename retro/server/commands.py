@@ -9,7 +9,7 @@ and default to the command's default node budget and to the operator's maximum t
 
 Time limits. A request's time limit T is the server's kill: at T the pool kills the
 worker (and replaces it) and the answer is 504. That is the backstop, not the normal
-path: a command that has a time limit of its own (``time_option``: proofgame, cage) is
+path: a command that has a time limit of its own (``time_option``: proofgame, lastmove, cage) is
 given :func:`own_time` (T) = max(0.9 T - 0.5 s, T / 2), so it stops itself and answers
 200 with its budget-exhausted record (``unknown``, ``not_verified``, ...) while the
 margin, at least 0.5 s and a tenth of T (half of T below 1 s), covers what runs past
@@ -147,6 +147,7 @@ class LastmoveRequest(CommandRequest):
     command: ClassVar[str] = "lastmove"
     default_nodes: ClassVar[int] = 20_000
     node_option: ClassVar[str] = "--budget"
+    time_option: ClassVar[str] = "--time-limit"
     retract: Literal["w", "b", "both"] | None = Field(
         None, description="the side that made the last move (default: the FEN's, or both for a placement)"
     )
@@ -168,9 +169,7 @@ class LastmoveRequest(CommandRequest):
         else:
             argv += ["--cages", limits.cages, "--no-save-cages"]
         argv += ["--dead-reckoning"] if self.dead_reckoning else []
-        argv += [] if self.legality else ["--no-legality"]
-        # The search stops itself a little before the server kills it.
-        return argv + ["--time-limit", f"{max(self.seconds(limits) * 0.9 - 0.5, 0.1):.2f}"]
+        return argv + ([] if self.legality else ["--no-legality"])
 
 
 class CageRequest(CommandRequest):

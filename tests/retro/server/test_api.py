@@ -34,10 +34,10 @@ def client() -> Iterator[TestClient]:
         yield test_client
 
 
-def _cli_json(argv: list[str]) -> list[dict[str, Any]]:
+def _cli_json(argv: list[str], code: int = 0) -> list[dict[str, Any]]:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        assert cli_main(argv) == 0
+        assert cli_main(argv) == code
     return [json.loads(line) for line in out.getvalue().splitlines()]
 
 
@@ -149,7 +149,7 @@ def _cli_json_batch(fens: list[str], tmp: str = "/tmp") -> list[dict[str, Any]]:
     with tempfile.NamedTemporaryFile("w", suffix=".txt", dir=tmp) as handle:
         handle.write("\n".join(fens) + "\n")
         handle.flush()
-        return _cli_json(["dead", "-f", handle.name, "--json"])
+        return _cli_json(["dead", "-f", handle.name, "--json"], code=2 if "not a fen" in fens else 0)
 
 
 def test_budgets_are_capped_by_the_operator() -> None:
@@ -202,10 +202,12 @@ def test_full_pool_answers_503_and_cancel_frees_the_worker() -> None:
         assert busy.post("/api/v1/check", json={"fen": KQK}).status_code == 200
 
 
-def test_time_limit_answers_504_and_replaces_the_worker() -> None:
-    """Verifying Frolkin and Buchanan's position (README) as a cage, with the largest state
-    budget, takes far more than the server's 1 s (the cage verifier has no time limit of
-    its own; lastmove and proofgame stop themselves before the kill)."""
+def test_time_limit_answers_504_and_replaces_the_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The backstop: verifying Frolkin and Buchanan's position (README) as a cage, with the
+    largest state budget, takes far more than the server's 1 s; with the command's own time
+    limit not passed (every command that searches has one, so it is taken away here), the
+    server kills the worker at 1 s, answers 504 and replaces the worker."""
+    monkeypatch.setattr(CageRequest, "time_option", "")
     with TestClient(create_app(Settings(workers=1, limits=Limits(max_time=1)))) as slow:
         _wait_ready(slow, 1)
         pid_before = _worker_pids(slow)

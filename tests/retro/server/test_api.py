@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 
 from retro.cli import main as cli_main
 from retro.server.app import Settings, create_app
-from retro.server.commands import REQUESTS, DeadRequest, Limits, ProofgameRequest, own_time
+from retro.server.commands import REQUESTS, CageRequest, DeadRequest, Limits, ProofgameRequest, own_time
 from retro.server.pool import JobTimeout, WorkerPool
 
 ILLEGAL_PAWNS = "rnbqkbnr/p1pppppp/p7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"  # README: a black pawn too many captures

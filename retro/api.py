@@ -1,15 +1,17 @@
 """The Python API: one function per question, each returning the library's frozen
 verdict dataclass, whose ``as_dict()`` is the record ``retro COMMAND --json`` prints.
 
-These functions are the one request model behind every door (DESIGN.md, "One request
-model"): the CLI's single calls and batch lines, and through them the HTTP API, call
-them with the position as the user wrote it and the command's own options, so one
-question gets one answer whichever door it comes in by. Each reads its position with
-the same parser (:func:`read_position`, :func:`retro.spg.parse_problem`,
-:func:`retro.lastmove.problem.read_problem`): a full FEN's fields are the user's
-statement, and a castling or en-passant field that cannot be true of the board is
-refused (``ValueError``) by the commands that answer about the position, and judged
-(illegal) by those that judge legality (``check``, ``prove``).
+These functions are the request model behind every door (DESIGN.md, "One request
+model"): the commands ``check``, ``revmoves``, ``unwinnable``, ``dead`` and ``spg`` answer
+their single calls and batch lines by calling them (and the HTTP API runs those
+commands), with the position as the user wrote it and the command's own options, so one
+question gets one answer whichever door it comes in by. ``lastmove``, ``proofgame`` and
+``cage``, whose command lines have options the API does not take, read the question
+with the same parser (:func:`retro.lastmove.problem.read_problem`,
+:func:`read_position`, :func:`cages.library.parse_spec`) and ask the same engine. A
+full FEN's fields are the user's statement: a castling or en-passant field that cannot
+be true of the board is refused (``ValueError``) by the questions about the position,
+and judged (illegal) by those about its legality (``check``, ``prove``).
 
 Positions are FEN strings (4 to 6 fields) or ``chess.Board`` objects (read as their
 FEN); ``last_moves`` also takes a bare placement, ``verify_cage`` and

@@ -218,7 +218,7 @@ def search(
         nodes += 1
         if key == goal_key:
             return SearchResult("found", _path(parents, key), nodes, time.monotonic() - start)
-        out_of_time = time_limit is not None and nodes % 128 == 0 and time.monotonic() - start > time_limit
+        out_of_time = time_limit is not None and nodes % 8 == 0 and time.monotonic() - start > time_limit
         if nodes >= max_nodes or out_of_time or (patience is not None and nodes - improved_at > patience):
             return SearchResult("budget", (), nodes, time.monotonic() - start, _path(parents, best_key), best_h)
         mover = board.turn
@@ -427,6 +427,8 @@ class Descent:
             for index, leg_nodes, patience in legs:
                 if total >= max_nodes:
                     break
+                if time_limit is not None:
+                    left = max(0.0, time_limit - (time.monotonic() - start))
                 result = search(
                     self.current,
                     self.goal,

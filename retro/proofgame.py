@@ -74,6 +74,7 @@ from retro.legality import (
     decide,
     find_kernel,
     memo_key,
+    tempo_parity,
 )
 from retro.rules import check_static
 from retro.status import CheckStatus, LegalityStatus
@@ -125,11 +126,20 @@ def prove(
     non_admissible: bool = False,
     on_improve: Callable[[int, list[str]], None] | None = None,
 ) -> ProofGameVerdict:
-    """Decide ``board``: legal with a replay-checked proof game, illegal, or unknown."""
+    """Decide ``board``: legal with a replay-checked proof game, illegal, or unknown.
+
+    Time contract: with ``time_limit`` T, the verdict is returned at most about 0.5 s
+    after T past the call on an idle core. Every phase reads the same deadline: the
+    static last-move walk, the kernel searches (each extended-kernel CP-SAT solve gets
+    the time left at most), the initial paths (their CP-SAT plans likewise), and the A*
+    legs (checking the clock every 8 nodes); what remains is one node, one model build
+    or one heuristic set-up, and the replay of the proof game."""
     start = time.monotonic()
     fen = board.fen()
     kernels: KernelMemo = {}  # the pipeline's kernel searches, for the forced last move's predecessor
-    pipeline = _illegality(board, use_kernel=use_kernel, max_nodes=max_nodes, time_limit=time_limit, kernels=kernels)
+    pipeline = _illegality(
+        board, use_kernel=use_kernel, max_nodes=max_nodes, time_limit=time_limit, kernels=kernels, init=init
+    )
     if pipeline.status == LegalityStatus.ILLEGAL:
         return ProofGameVerdict(
             fen, LegalityStatus.ILLEGAL, pipeline.reason, nodes=pipeline.nodes, seconds=time.monotonic() - start
@@ -166,10 +176,17 @@ def prove(
 
 
 def _illegality(
-    board: chess.Board, *, use_kernel: bool, max_nodes: int, time_limit: float | None, kernels: KernelMemo
+    board: chess.Board,
+    *,
+    use_kernel: bool,
+    max_nodes: int,
+    time_limit: float | None,
+    kernels: KernelMemo,
+    init: chess.Board | None = None,
 ) -> LegalityVerdict:
     """The illegality pipeline's verdict (its kernel searches recorded in ``kernels``), or
-    without ``use_kernel`` the static rules' alone."""
+    without ``use_kernel`` the static rules' and tempo parity's alone (the latter only
+    from the start position, ``init`` None)."""
     if use_kernel:
         # at most half the time: the rest is for the proof-game search
         half = None if time_limit is None else time_limit / 2
@@ -177,6 +194,9 @@ def _illegality(
     static = check_static(board)
     if static.status == CheckStatus.ILLEGAL:
         return LegalityVerdict(static.fen, LegalityStatus.ILLEGAL, static.reason or str(static.rule))
+    parity = tempo_parity(board) if init is None else None  # (the rule counts moves from the start position)
+    if parity is not None:
+        return LegalityVerdict(static.fen, LegalityStatus.ILLEGAL, parity)
     return LegalityVerdict(static.fen, LegalityStatus.UNKNOWN)
 
 
@@ -413,6 +433,9 @@ def _settled(known: tuple[KernelResult, float | None], time_limit: float | None)
 #: committed leg's worth (:func:`astar.search.search_descending`'s ``leg_nodes``).
 SLICE_NODES = 5_000
 
+#: Seconds of CP-SAT per pawn plan of an initial path (less when the run's time ends sooner).
+MODEL_TIME_LIMIT = 10.0
+
 #: Plans with random weights the first initial path tries, after the late and the early
 #: one, until one plays every capture and promotion.
 SHUFFLED_PLANS = 4
@@ -468,10 +491,17 @@ class _Plans:
         began = time.monotonic()
         tries = 3 + SHUFFLED_PLANS if first else 1
         path, label, best_label = None, "", ""
-        while self.queue and tries > 0:
+        while self.queue and tries > 0 and (deadline is None or time.monotonic() < deadline):
             label, late, shuffle, place = self.queue.pop(0)
+            solve = MODEL_TIME_LIMIT if deadline is None else min(MODEL_TIME_LIMIT, deadline - time.monotonic())
             extended = extend_kernel(
-                self.kernel, self.init, self.goal, self.kernel_blocked, late_pawns=late, shuffle=shuffle
+                self.kernel,
+                self.init,
+                self.goal,
+                self.kernel_blocked,
+                late_pawns=late,
+                shuffle=shuffle,
+                time_limit=max(0.0, solve),
             )
             if extended.status != "found" or (extended.moves, extended.pawn_plan, place) in self.played:
                 continue

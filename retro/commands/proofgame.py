@@ -43,6 +43,12 @@ __all__ = ["register", "run", "parse_status_line", "status_text", "prove_line"]
 
 _STATUSES = ("legal", "illegal", "unknown", "error")
 
+#: Seconds past ``-t`` by which the verdict comes on an idle core (:func:`retro.proofgame.prove`).
+TIME_OVERHEAD = 0.5
+
+#: The node budget of the proof-game search when the user sets none (``--shortest`` has none).
+DEFAULT_NODES = 200_000
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -90,9 +96,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "-m",
         dest="max_nodes",
         type=positive_int,
-        default=200_000,
+        default=None,
         metavar="NODES",
-        help="node budget per position, all restarts together (default 200000)",
+        help=f"node budget per position, all restarts together (default {DEFAULT_NODES}; with --shortest none: "
+        "only the time limit ends the exact search)",
     )
     parser.add_argument(
         "-t",
@@ -100,7 +107,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=float,
         default=60.0,
         metavar="SEC",
-        help="time budget per position in seconds (default 60)",
+        help="time budget per position in seconds (default 60): every phase (static rules, last moves, kernel "
+        "search, extended-kernel CP-SAT, initial path, A*) stops by it, and the verdict comes at most "
+        f"{TIME_OVERHEAD} s after it on an idle core (one search node or one solver model build), plus the "
+        "interpreter's start-up",
     )
     parser.add_argument(
         "--rnd", type=int, default=0, metavar="SEED", help="seed of the random tie-breaking (default 0)"
@@ -172,7 +182,7 @@ def status_text(record: dict) -> str:
 
 
 def _shortest(
-    board: chess.Board, *, init: chess.Board | None = None, max_nodes: int, time_limit: float, max_plies: int
+    board: chess.Board, *, init: chess.Board | None = None, max_nodes: int | None, time_limit: float, max_plies: int
 ) -> ProofGameVerdict:
     from retro.spg.shortest import shortest_proof_game
 
@@ -182,7 +192,7 @@ def _shortest(
 def prove_line(
     line: str,
     *,
-    max_nodes: int,
+    max_nodes: int | None,
     time_limit: float,
     seed: int,
     weight: tuple[int, int],
@@ -192,7 +202,8 @@ def prove_line(
     shortest: bool = False,
     max_plies: int = 30,
 ) -> dict:
-    """Batch worker: a FEN or a status line to a record (decided lines pass through)."""
+    """Batch worker: a FEN or a status line to a record (decided lines pass through).
+    ``max_nodes`` None: :data:`DEFAULT_NODES` for the search, no node budget with ``shortest``."""
     fen, status, rest = parse_status_line(line)
     if status in ("legal", "illegal") or (status == "unknown" and not retry):
         parse_fen(fen)  # a decided line passes through only if it names a position
@@ -209,7 +220,7 @@ def prove_line(
     else:
         verdict = prove(
             position.board,
-            max_nodes=max_nodes,
+            max_nodes=DEFAULT_NODES if max_nodes is None else max_nodes,
             time_limit=time_limit,
             seed=seed,
             weight=weight,
@@ -261,7 +272,7 @@ def _run_pass(
     scale = 1.5**pass_index
     worker = functools.partial(
         prove_line,
-        max_nodes=int(args.max_nodes * scale),
+        max_nodes=None if args.max_nodes is None else int(args.max_nodes * scale),
         time_limit=args.time_limit * scale,
         seed=args.rnd + 1000 * pass_index,
         weight=parse_weight(args.weight),
@@ -344,7 +355,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         verdict = prove(
             position.board,
-            max_nodes=args.max_nodes,
+            max_nodes=DEFAULT_NODES if args.max_nodes is None else args.max_nodes,
             time_limit=args.time_limit,
             seed=args.rnd,
             weight=parse_weight(args.weight),

@@ -80,3 +80,22 @@ def test_a_decided_line_of_a_full_fen_passes_through_unproved() -> None:
     out = _retro("proofgame", "-f", "-", stdin="\n".join(lines) + "\n")
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == lines
+
+
+def test_shortest_has_no_node_budget_the_user_did_not_set(monkeypatch, capsys) -> None:
+    """Only the time limit ends ``--shortest`` unless ``-m`` is given."""
+    import retro.spg.shortest
+    from retro.cli import main
+    from retro.proofgame import ProofGameVerdict
+    from retro.status import LegalityStatus
+
+    seen: list[int | None] = []
+
+    def recorded(board: chess.Board, **options) -> ProofGameVerdict:
+        seen.append(options["max_nodes"])
+        return ProofGameVerdict(board.fen(), LegalityStatus.UNKNOWN, "stub")
+
+    monkeypatch.setattr(retro.spg.shortest, "shortest_proof_game", recorded)
+    assert main(["proofgame", "--shortest", "-t", "30", FENS[0]]) == 0
+    assert main(["proofgame", "--shortest", "-m", "5000", FENS[0]]) == 0
+    assert seen == [None, 5000]

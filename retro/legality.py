@@ -39,15 +39,17 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 import chess
 
 from proofkernel.blocked import blocked_squares
-from proofkernel.extended import ExtendedKernel, extend_kernel
-from proofkernel.search import KernelSearch
 from retro.revmoves import predecessor, retractions
 from retro.rules import check_static
 from retro.status import CheckStatus, LegalityStatus
+
+if TYPE_CHECKING:
+    from proofkernel.extended import ExtendedKernel
 
 __all__ = [
     "LegalityVerdict",
@@ -129,6 +131,10 @@ def find_kernel(
     each model (an undecided model counts as not infeasible). Every solve also ends by the
     search's own ``time_limit``, so the whole call ends by it (plus one node or one model
     build)."""
+    # here: OR-Tools (the extended kernel) is imported only when a kernel search runs
+    from proofkernel.extended import extend_kernel
+    from proofkernel.search import KernelSearch
+
     init = _START if init is None else init
     deadline = None if time_limit is None else time.monotonic() + time_limit
     blocked = blocked_squares(goal, init)

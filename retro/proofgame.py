@@ -52,19 +52,13 @@ import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chess
 
-from astar.heuristic import Heuristic
-from astar.initial_path import InitialPath, initial_path
 from astar.last_move import ForcedLastMove, forced_last_moves
-from astar.nonadmissible import NonAdmissibleHeuristic
-from astar.portfolio import Arm, Portfolio
 from astar.proofgame import ProofGame, ProofGameError
-from astar.search import Descent, SearchResult
 from proofkernel.blocked import blocked_squares
-from proofkernel.extended import extend_kernel
 from proofkernel.moves import parse_move
 from retro.legality import (
     KernelMemo,
@@ -78,6 +72,16 @@ from retro.legality import (
 )
 from retro.rules import check_static
 from retro.status import CheckStatus, LegalityStatus
+
+if TYPE_CHECKING:
+    from astar.heuristic import Heuristic
+    from astar.initial_path import InitialPath
+    from astar.portfolio import Arm, Portfolio
+    from astar.search import Descent, SearchResult
+
+# The search's modules (SciPy, OR-Tools: most of the start-up time) are imported inside the
+# functions that search, so that a position the static rules or the last-move walk decide
+# never loads them.
 
 __all__ = ["ProofGameVerdict", "prove"]
 
@@ -244,12 +248,17 @@ class _Legs:
     def heuristics(self, node: chess.Board) -> tuple[Heuristic, Heuristic]:
         """The admissible and the non-admissible heuristic (in that order unless
         ``non_admissible``) for a leg starting at ``node``."""
+        from astar.heuristic import Heuristic
+        from astar.nonadmissible import NonAdmissibleHeuristic
+
         mask = blocked_squares(self.target, node)
         admissible, guide = Heuristic(self.target, mask), NonAdmissibleHeuristic(self.target, mask)
         return (guide, admissible) if self.non_admissible else (admissible, guide)
 
     def start(self, begin: chess.Board, prefix: tuple[chess.Move, ...], *, seed: int) -> _Search:
         """A committed-leg search from ``begin``, reached from ``init`` by ``prefix``."""
+        from astar.search import Descent
+
         return _Search(prefix, Descent(begin, self.target, heuristics=self.heuristics, weight=self.weight, seed=seed))
 
     def run(self, search: _Search, *, max_nodes: int, time_limit: float | None) -> SearchResult:
@@ -284,6 +293,9 @@ def _attempts(
     :mod:`astar.portfolio`: the search result (its ``nodes`` count every initial path and
     every slice), the initial path of the arm that found it or came closest to the
     target, and which start and slice found it."""
+    from astar.portfolio import Portfolio
+    from astar.search import SearchResult
+
     deadline = None if time_limit is None else start + time_limit
     plans = _Plans(aim.kernel, legs.init, aim.kernel_goal, legs.target, seed)
     portfolio: Portfolio[InitialPath | None] = Portfolio(seed)
@@ -334,6 +346,8 @@ def _explore(
     plans are tried); the initial position, once, when the plans are exhausted or an arm
     proved a dead end (where texel and the previous searches restarted); else the best
     arm again, from its start with a new seed. None when no start is left."""
+    from astar.portfolio import Arm
+
     path, tries = None, 0
     while path is None and not plans.exhausted and (deadline is None or time.monotonic() < deadline):
         complete = any(arm.origin is not None and not arm.origin.reason for arm in portfolio.live())
@@ -484,6 +498,9 @@ class _Plans:
         path. A later call plays the next plan (a quarter of the time left, and the nodes
         of a one-unit slice: a plan that gets stuck must not eat the run); with
         ``have_complete``, a path that stops short is passed over."""
+        from astar.initial_path import initial_path
+        from proofkernel.extended import extend_kernel
+
         if self.kernel is None:
             return None
         first = self.best is None

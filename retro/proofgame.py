@@ -19,7 +19,7 @@ Pipeline (texel documentation, "If a position cannot be proven illegal ..."):
    with the pawns as early as the solver likes is tried too, then the late plan again
    with its promoted pieces left where they promote (the other paths walk each one to a
    goal square of its kind at once; placed near a king's goal square, they can wall
-   that king off before it has come: dev #74, White's queens round e1 with Black's king
+   that king off before it has come, e.g. White's queens round e1 with Black's king
    still on g7), then up to :data:`SHUFFLED_PLANS` whose objective weights the pawns
    at random (seeded: some pawns go early, e.g. one that must move out of the way the
    late and early plans keep home), until a path plays every capture and promotion (the path with more
@@ -38,8 +38,7 @@ Pipeline (texel documentation, "If a position cannot be proven illegal ..."):
    of it. An arm's searches (their seeds, the prefixes) depend on its own slices, not
    on the slot it gets. Whether the final search succeeds turns on the path's details
    (where its promoted pieces stand) and on where the legs commit, which no rule
-   predicts: the dev positions one pass left unknown were proved by other seeds and
-   plans.
+   predicts: hence several seeds and plans in one run.
 5. ``legal`` is returned only with a :class:`~astar.proofgame.ProofGame` that replays
    from the initial position to the goal exactly. Everything else is ``unknown``:
    an exhausted search is reported as unknown too (conservative choice), with the
@@ -159,10 +158,12 @@ def prove(
         max_nodes=max_nodes,
         kernels=kernels,
     )
+    from astar.search import SearchStatus  # (loaded by now: the search ran)
+
     legs = _Legs(init_board, aim.target, weight, non_admissible, on_improve)
     result, path, found_by = _attempts(legs, aim, max_nodes=max_nodes, time_limit=time_limit, start=start, seed=seed)
     seconds = time.monotonic() - start
-    if result.status == "found":
+    if result.status == SearchStatus.FOUND:
         moves = result.moves + ((aim.last.move,) if aim.last else ())
         return dataclasses.replace(
             _replayed(board, init_board, moves, kernel, result.nodes, seconds), found_by=found_by
@@ -263,6 +264,8 @@ class _Legs:
 
     def run(self, search: _Search, *, max_nodes: int, time_limit: float | None) -> SearchResult:
         """Go on with ``search``; the result's lines start at ``init``."""
+        from astar.search import SearchStatus
+
         report = None
         if self.on_improve is not None:
             on_improve, init_fen = self.on_improve, self.init.fen()
@@ -273,7 +276,8 @@ class _Legs:
         result = search.descent.run(max_nodes=max_nodes, time_limit=time_limit, on_improve=report)
         return dataclasses.replace(
             result,
-            moves=search.prefix + result.moves if result.status == "found" else (),  # (the start may be the target)
+            # (the start may be the target)
+            moves=search.prefix + result.moves if result.status == SearchStatus.FOUND else (),
             best_moves=search.prefix + result.best_moves if result.best_moves else (),
         )
 
@@ -294,7 +298,7 @@ def _attempts(
     every slice), the initial path of the arm that found it or came closest to the
     target, and which start and slice found it."""
     from astar.portfolio import Portfolio
-    from astar.search import SearchResult
+    from astar.search import SearchResult, SearchStatus
 
     deadline = None if time_limit is None else start + time_limit
     plans = _Plans(aim.kernel, legs.init, aim.kernel_goal, legs.target, seed)
@@ -319,20 +323,24 @@ def _attempts(
         budget = max(1, min(units * SLICE_NODES, max_nodes - plans.nodes - searched))
         result = legs.run(arm.search, max_nodes=budget, time_limit=left)
         searched += max(1, result.nodes)
-        if result.status == "found":
+        if result.status == SearchStatus.FOUND:
             how = "resumed" if line is None else "new search" if line == arm.prefix else f"restart at ply {len(line)}"
             found_by = f"{arm.label or 'start'}, slice {portfolio.slices} of {units} unit(s), {how}"
             return dataclasses.replace(result, nodes=plans.nodes + searched), arm.origin, found_by
-        dead = result.status == "unreachable" and arm.search.prefix == arm.prefix
+        dead = result.status == SearchStatus.UNREACHABLE and arm.search.prefix == arm.prefix
         portfolio.report(arm, result.best_h, result.best_moves, dead=dead)
         if dead and not arm.prefix:  # unreachable from the initial position: from every start
-            return SearchResult("unreachable", (), plans.nodes + searched, time.monotonic() - start), plans.best, ""
+            return (
+                SearchResult(SearchStatus.UNREACHABLE, (), plans.nodes + searched, time.monotonic() - start),
+                plans.best,
+                "",
+            )
     best = portfolio.best()
     seconds = time.monotonic() - start
     if best is None:
-        return SearchResult("budget", (), plans.nodes + searched, seconds), plans.best, ""
+        return SearchResult(SearchStatus.BUDGET, (), plans.nodes + searched, seconds), plans.best, ""
     return (
-        SearchResult("budget", (), plans.nodes + searched, seconds, best.best_moves, best.best_h),
+        SearchResult(SearchStatus.BUDGET, (), plans.nodes + searched, seconds, best.best_moves, best.best_h),
         best.origin or plans.best,
         "",
     )
@@ -385,7 +393,9 @@ def _replayed(
 
 def _unknown_reason(result: SearchResult, path: InitialPath | None) -> str:
     """Why no proof game was found: the search's end, and how far the initial path got."""
-    reason = "search space exhausted" if result.status == "unreachable" else "search budget exhausted"
+    from astar.search import SearchStatus
+
+    reason = "search space exhausted" if result.status == SearchStatus.UNREACHABLE else "search budget exhausted"
     if path is not None:
         reason += (
             f"; initial path: {path.done} of {path.total} kernel captures, {path.promoted} promotions"
@@ -458,9 +468,8 @@ SHUFFLED_PLANS = 4
 MAX_SHUFFLED_PLANS = 32
 
 #: Plans played at most for one exploring slice while an arm could take it instead: a
-#: plan whose path stops short is passed over, and the next one tried. With one, dev
-#: #135's first plan with a complete path after the late one (random plan 1) came on
-#: the eighth slice, the last of a 60 s run; with two, on the fourth.
+#: plan whose path stops short is passed over, and the next one tried, so that a plan
+#: with a complete path comes on an earlier slice.
 PLANS_PER_SLICE = 2
 
 

@@ -54,15 +54,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "proofgame",
         help="prove a position legal with a proof game (weighted A*), or illegal",
-        description="Decide a position: the illegality pipeline first (static rules, proof kernel, extended "
-        "kernel, last moves); then the extended kernel's captures and the quiet promotions are played as real "
-        "moves (the initial path) "
+        description="Decide a position: the illegality pipeline first (static rules, tempo parity, proof "
+        "kernel, extended kernel, last moves); then the extended kernel's captures and the quiet promotions "
+        "are played as real moves (the initial path) "
         "and weighted A* (admissible heuristic: per-piece shortest paths with blocked squares and a Hungarian "
         "piece-to-square assignment) searches the rest in committed legs. A 'legal' answer "
         "always comes with a proof game replayed with python-chess; 'unknown' means the budget ran out.",
         epilog="example: retro proofgame 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3'",
     )
     parser.add_argument("fen", nargs="?", help="the goal position (FEN)")
+    _add_search_arguments(parser)
+    parser.add_argument("--pgn", metavar="FILE", help="write the proof game as PGN to FILE")
+    add_diagram_arguments(
+        parser,
+        what="the goal, and of the final position of the proof game (SVG: the "
+        "final position with the last move marked)",
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="print every improved best line on stderr")
+    _add_batch_arguments(parser)
+    parser.set_defaults(func=run)
+
+
+def _add_search_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of the search: start, weights, --shortest, budgets, seed, kernel, heuristic."""
     parser.add_argument(
         "-i",
         dest="init",
@@ -124,13 +138,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="try the non-admissible heuristic first in each search leg (default: only when a leg makes no progress)",
     )
-    parser.add_argument("--pgn", metavar="FILE", help="write the proof game as PGN to FILE")
-    add_diagram_arguments(
-        parser,
-        what="the goal, and of the final position of the proof game (SVG: the "
-        "final position with the last move marked)",
-    )
-    parser.add_argument("-v", "--verbose", action="store_true", help="print every improved best line on stderr")
+
+
+def _add_batch_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of batch mode: input, passes, parallel runs, output."""
     parser.add_argument(
         "-f", "--file", nargs="?", const="-", metavar="FILE", help=BATCH_HELP + "; FENs or proofgame status lines"
     )
@@ -148,7 +159,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "result is printed as JSON records",
     )
     parser.add_argument("--progress", action="store_true", help="progress bar on stderr even when not a terminal")
-    parser.set_defaults(func=run)
 
 
 def parse_weight(text: str) -> tuple[int, int]:

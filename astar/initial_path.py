@@ -455,7 +455,7 @@ def _search_leg(
     nodes = 0
     unblocked = chess.BB_ALL & ~blocked
     while heap and nodes < max_nodes:
-        if deadline is not None and nodes % 64 == 0 and time.monotonic() > deadline:
+        if deadline is not None and nodes % 8 == 0 and time.monotonic() > deadline:
             break
         _, _, _, g, current, last, path = heapq.heappop(heap)
         if last is not None:

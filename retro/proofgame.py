@@ -134,9 +134,10 @@ def prove(
     Time contract: with ``time_limit`` T, the verdict is returned at most about 0.5 s
     after T past the call on an idle core. Every phase reads the same deadline: the
     static last-move walk, the kernel searches (each extended-kernel CP-SAT solve gets
-    the time left at most), the initial paths (their CP-SAT plans likewise), and the A*
-    legs (checking the clock every 8 nodes); what remains is one node, one model build
-    or one heuristic set-up, and the replay of the proof game."""
+    the time left at most), the initial paths (their CP-SAT plans likewise, their
+    searches checking the clock every 8 nodes), and the A* legs (every 8 nodes); what
+    remains is a few nodes, one model build or one heuristic set-up, and the replay of
+    the proof game. On a loaded machine these take longer in wall time, in proportion."""
     start = time.monotonic()
     fen = board.fen()
     kernels: KernelMemo = {}  # the pipeline's kernel searches, for the forced last move's predecessor

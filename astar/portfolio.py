@@ -3,9 +3,8 @@
 A run of ``retro proofgame`` has several places to search from (the ends of initial paths
 of different pawn plans, the initial position) and, for each, a best committed line
 (:func:`astar.search.search_descending`). Which start leads to a proof game, and how
-long it needs, is not known in advance: on the dev positions a run that failed from the
-first path's end often succeeded from another plan's path or with another seed (passes
-with new seeds decided 173 of 176 where one pass decided 162 to 164).
+long it needs, is not known in advance: a run that fails from the first path's end often
+succeeds from another plan's path or with another seed.
 
 **Schedule.** The run is cut into slices; slice ``i`` (from 1) gets ``luby(i)`` units of
 nodes, Luby's sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ... (Luby, Sinclair and
@@ -18,8 +17,7 @@ the same for a given seed whatever the machine's load, until the time limit cuts
 next pawn plan's initial path, or a fresh seed). A longer slice *exploits*: it goes to
 the arm whose best line came closest to the goal (lowest heuristic), so time goes to
 the starts that progress; among arms equally close, to the one that had fewer slices
-(it came as close for less: dev #74's third start reached the best arm's heuristic in
-its first slice, and was proved from in its second). It resumes that arm's search
+(it came as close for less). It resumes that arm's search
 where it stopped when the arm's last slice improved its best line (a resumed search
 goes on like one long search: the legs may have to climb before they descend again),
 and otherwise restarts from a seeded random prefix of that best line (a committed
@@ -33,8 +31,7 @@ prefix comes from a stream seeded by the same numbers, not from the slice number
 arm whose slices come later (another arm took slices before them) searches exactly as
 it would have earlier, so the slices one arm takes delay the others without changing
 their luck. (While the first start has every slice, and the second comes on the second
-slice, these are the seeds the slice numbers gave before, ``seed + 1000 * (slice -
-1)``: the searches of the many positions proved within three slices are unchanged.)
+slice, these seeds are ``seed + 1000 * (slice - 1)``.)
 
 Soundness does not depend on any of this: every move played is a real move, and the
 final game is replay-checked (:mod:`astar.proofgame`).

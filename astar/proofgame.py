@@ -22,7 +22,6 @@ import io
 from dataclasses import dataclass
 
 import chess
-import chess.pgn
 
 __all__ = ["ProofGame", "ProofGameError", "same_position", "legal_ep_square"]
 
@@ -82,6 +81,8 @@ class ProofGame:
 
     def pgn(self, goal_fen: str | None = None) -> str:
         """PGN text; SetUp/FEN headers when the initial position is not the start."""
+        import chess.pgn  # here: it imports chess.engine (asyncio), which nothing else needs
+
         game = chess.pgn.Game()
         if not self.starts_from_standard:
             game.setup(chess.Board(self.initial_fen))

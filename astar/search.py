@@ -16,9 +16,8 @@
   lowest generated node is often a near-mate with every answer losing material:
   committing to it wasted the next leg). A leg also ends when its best node has not
   improved for ``patience`` nodes (700): a leg on a plateau rarely leaves it later, and
-  the other heuristic or a fresh leg does better with the time (20 dev positions whose
-  final search had run out of time, at 30 s each: 3 proved without patience, 12 with
-  700, 9 with 350; 1500 proved 5 of the first ten, 1000 3 of the other ten). A leg that
+  the other heuristic or a fresh leg does better with the time (``bench/NOTES.md`` has
+  the runs that chose 700). A leg that
   makes no progress with the leading heuristic is retried with the other one, which then
   leads the following legs (switching back at once let the admissible leg undo what the
   non-admissible one had prepared, e.g. a king stepping off the file a rook must cross);
@@ -28,11 +27,10 @@
   the first (admissible) heuristic, a *finishing* leg with that heuristic follows,
   without patience and with :data:`FINISH_LEG_FACTOR` times the nodes, before the
   search starts over. Near the goal the last moves often climb before they descend
-  (dev #46: the king steps off d1 to let a rook pass to c1, and steps back; h stays 2
-  for several plies), which patience cuts off, and then the whole committed line was
-  thrown away; from that node a search without patience finds the goal in 5,776 nodes.
-  Only a line that would have been thrown away gets a finishing leg (running it right
-  after the first stalled leg slowed an easy position, dev #44, from 5 to 28 s). :class:`Descent` is
+  (e.g. the king steps off d1 to let a rook pass to c1, and steps back: h stays 2 for
+  several plies), which patience cuts off, and then the whole committed line would be
+  thrown away. Only a line that would be thrown away gets a finishing leg: running it
+  after every stalled leg costs easy positions their time. :class:`Descent` is
   the same search, resumable in slices (:mod:`astar.portfolio`). Committing is what
   makes it incomplete, never unsound: the moves are real and the final game is
   replay-checked.
@@ -52,6 +50,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from enum import StrEnum
 
 import chess
 
@@ -61,6 +60,7 @@ from astar.paths import piece_distances
 __all__ = [
     "Descent",
     "SearchResult",
+    "SearchStatus",
     "search",
     "search_with_restarts",
     "search_descending",
@@ -71,7 +71,7 @@ __all__ = [
 
 @dataclass(frozen=True)
 class SearchResult:
-    status: str  # "found", "unreachable", "budget"
+    status: SearchStatus
     moves: tuple[chess.Move, ...]
     nodes: int
     seconds: float
@@ -134,8 +134,8 @@ def cyclic_gc_paused() -> Iterator[None]:
     """Python's cyclic garbage collector off for the duration (and back on after, if it
     was on). A best-first search keeps hundreds of thousands of tracked objects alive
     (the parents map and the queue: tuples holding moves and boards) and allocates
-    millions more, so the collector traverses them again and again: about a quarter of
-    the CPU of a hard dev search (#71, 15,000 nodes: 5.7 CPU s with it, 4.3 without). The
+    millions more, so the collector traverses them again and again, for about a quarter
+    of the CPU of a long search (``bench/search_cost.py`` measures it). The
     search creates no reference cycles (its tuples, boards and moves are freed by
     reference counting alone), and any cycle made meanwhile is collected once the
     collector is back on. Speed only: what is searched does not change."""
@@ -159,6 +159,24 @@ def _path(parents: dict, key: tuple) -> tuple[chess.Move, ...]:
     return tuple(reversed(moves))
 
 
+class SearchStatus(StrEnum):
+    """How a search ended: the goal reached, the goal unreachable (the queue ran dry, every
+    pruning being sound), or a budget (nodes, time, patience) spent."""
+
+    FOUND = "found"
+    UNREACHABLE = "unreachable"
+    BUDGET = "budget"
+
+
+#: A queue entry: ``(priority, -capture, -king closer, -promotion, -pawn move, random
+#: draw, counter, g, parent board, move, child key, child h)``. The first seven fields
+#: order the queue (the paper's tie-breaks, then a seeded draw, then the counter, which
+#: is unique); the entry holds the parent board and the move, and the child board is
+#: built only when the entry is popped (most generated children are never expanded). A
+#: plain tuple: a ``NamedTuple`` costs about a microsecond more per child pushed.
+_Entry = tuple[float, int, int, int, int, float, int, int, chess.Board, "chess.Move | None", tuple, int]
+
+
 @cyclic_gc_paused()
 def search(
     init: chess.Board,
@@ -176,60 +194,100 @@ def search(
     ``patience``, a search whose best node has not improved for that many nodes
     stops early (a ``budget`` result)."""
     start = time.monotonic()
-    rng = random.Random(seed)
-    a, b = weight
-    blocked = heuristic.blocked_mask
-    unblocked = chess.BB_ALL & ~blocked
-    goal_key = position_key(goal)
-    king_dist = {}
-    for color in chess.COLORS:
-        ksq = goal.king(color)
-        king_dist[color] = (
-            piece_distances(chess.KING, ksq, blocked, heuristic._forbidden[color]) if ksq is not None else None
-        )
+    astar = _AStar(goal, heuristic, weight, random.Random(seed))
     root = init.copy(stack=False)
     h0 = heuristic.value(root)
-    root_key = position_key(root)
-    parents: dict[tuple, tuple] = {root_key: (None, None, 0)}
-    best_key, best_h = root_key, INF
     if h0 >= INF:
-        return SearchResult("unreachable", (), 0, time.monotonic() - start)
-    counter = itertools.count()
-    # heap entries hold the parent board and the move; the child board is built only
-    # when the entry is popped (most generated children are never expanded)
-    heap: list[tuple[float, int, int, int, int, float, int, int, chess.Board, chess.Move | None, tuple, int]] = [
-        (b * h0, 0, 0, 0, 0, 0, next(counter), 0, root, None, root_key, h0)
-    ]
-    closed: set[tuple] = set()
-    nodes = improved_at = 0
-    # (local names for what the inner loop calls for every child)
-    bb_squares, value_of_key, heappush, draw = chess.BB_SQUARES, heuristic.value_of_key, heapq.heappush, rng.random
-    while heap:
-        entry = heapq.heappop(heap)
-        g, parent_board, pmove, key, node_h = entry[7], entry[8], entry[9], entry[10], entry[11]
-        if key in closed:
-            continue
-        if pmove is None:
-            board = parent_board
-        else:
-            board = parent_board.copy(stack=False)
-            board.push(pmove)
-        closed.add(key)
-        nodes += 1
-        if key == goal_key:
-            return SearchResult("found", _path(parents, key), nodes, time.monotonic() - start)
-        out_of_time = time_limit is not None and nodes % 128 == 0 and time.monotonic() - start > time_limit
-        if nodes >= max_nodes or out_of_time or (patience is not None and nodes - improved_at > patience):
-            return SearchResult("budget", (), nodes, time.monotonic() - start, _path(parents, best_key), best_h)
-        mover = board.turn
-        kd = king_dist[mover]
+        return SearchResult(SearchStatus.UNREACHABLE, (), 0, time.monotonic() - start)
+    return astar.run(
+        root, h0, start=start, max_nodes=max_nodes, time_limit=time_limit, patience=patience, on_improve=on_improve
+    )
+
+
+def _king_distances(goal: chess.Board, heuristic: Heuristic) -> dict[chess.Color, tuple[int, ...] | None]:
+    """Per colour, each square's king distance to the goal king's square (None without one)."""
+    distances: dict[chess.Color, tuple[int, ...] | None] = {}
+    for color in chess.COLORS:
+        ksq = goal.king(color)
+        distances[color] = (
+            piece_distances(chess.KING, ksq, heuristic.blocked_mask, heuristic._forbidden[color])
+            if ksq is not None
+            else None
+        )
+    return distances
+
+
+class _AStar:
+    """The state of one :func:`search`: the queue, the parents map (key -> parent key,
+    move, g) and the closed set."""
+
+    def __init__(self, goal: chess.Board, heuristic: Heuristic, weight: tuple[int, int], rng: random.Random) -> None:
+        self.goal_key = position_key(goal)
+        self.heuristic = heuristic
+        self.a, self.b = weight
+        self.blocked = heuristic.blocked_mask
+        self.unblocked = chess.BB_ALL & ~self.blocked
+        self.king_dist = _king_distances(goal, heuristic)
+        self.draw = rng.random
+        self.counter = itertools.count()
+        self.parents: dict[tuple, tuple] = {}
+        self.closed: set[tuple] = set()
+        self.heap: list[_Entry] = []
+
+    def run(
+        self,
+        root: chess.Board,
+        h0: int,
+        *,
+        start: float,
+        max_nodes: int,
+        time_limit: float | None,
+        patience: int | None,
+        on_improve: Callable[[int, tuple[chess.Move, ...]], None] | None,
+    ) -> SearchResult:
+        """Expand nodes best first from ``root`` (heuristic ``h0``) until the goal, an
+        empty queue or a budget."""
+        root_key = position_key(root)
+        parents, closed, heap, goal_key = self.parents, self.closed, self.heap, self.goal_key
+        parents[root_key] = (None, None, 0)
+        best_key, best_h = root_key, INF
+        heap.append((self.b * h0, 0, 0, 0, 0, 0, next(self.counter), 0, root, None, root_key, h0))
+        nodes = improved_at = 0
+        while heap:
+            g, board, move, key, node_h = heapq.heappop(heap)[7:]
+            if key in closed:
+                continue
+            if move is not None:
+                board = board.copy(stack=False)
+                board.push(move)
+            closed.add(key)
+            nodes += 1
+            if key == goal_key:
+                return SearchResult(SearchStatus.FOUND, _path(parents, key), nodes, time.monotonic() - start)
+            out_of_time = time_limit is not None and nodes % 8 == 0 and time.monotonic() - start > time_limit
+            if nodes >= max_nodes or out_of_time or (patience is not None and nodes - improved_at > patience):
+                elapsed = time.monotonic() - start
+                return SearchResult(SearchStatus.BUDGET, (), nodes, elapsed, _path(parents, best_key), best_h)
+            if self.expand(board, key, g + 1) and node_h < best_h:
+                best_h, best_key, improved_at = node_h, key, nodes
+                if on_improve is not None:
+                    on_improve(best_h, _path(parents, key))
+        return SearchResult(SearchStatus.UNREACHABLE, (), nodes, time.monotonic() - start)
+
+    def expand(self, board: chess.Board, key: tuple, child_g: int) -> bool:
+        """Push the children of ``board`` (position key ``key``) at depth ``child_g``;
+        whether one of them has a finite heuristic (or was already reached no deeper)."""
+        heuristic, blocked, parents, closed = self.heuristic, self.blocked, self.parents, self.closed
+        a, b, draw, counter = self.a, self.b, self.draw, self.counter
+        kd = self.king_dist[board.turn]
         occupied, pawns, kings = board.occupied, board.pawns, board.kings
+        # (local names for what the inner loop calls for every child)
+        bb_squares, value_of_key, heappush, heap = chess.BB_SQUARES, heuristic.value_of_key, heapq.heappush, self.heap
         alive = False  # a child with a finite heuristic exists
         # the deadlocked pieces here stay deadlocked after any quiet move (Heuristic.value_of_key)
         stuck = deadlocked_mask(key[:6], key[6]) if heuristic.without_captures(key) else None
         # (the moves of blocked pieces are skipped below: not generating them changes nothing)
-        child_g = g + 1
-        for move in board.generate_legal_moves(unblocked):
+        for move in board.generate_legal_moves(self.unblocked):
             from_sq, to_sq = move.from_square, move.to_square
             from_bb, to_bb = bb_squares[from_sq], bb_squares[to_sq]
             if blocked & (from_bb | to_bb):
@@ -271,11 +329,7 @@ def search(
                     h,
                 ),
             )
-        if alive and node_h < best_h:
-            best_h, best_key, improved_at = node_h, key, nodes
-            if on_improve is not None:
-                on_improve(node_h, _path(parents, key))
-    return SearchResult("unreachable", (), nodes, time.monotonic() - start)
+        return alive
 
 
 def search_with_restarts(
@@ -316,7 +370,7 @@ def search_with_restarts(
             on_improve=on_improve,
         )
         total += result.nodes
-        if result.status != "budget":
+        if result.status != SearchStatus.BUDGET:
             return SearchResult(result.status, result.moves, total, time.monotonic() - start)
         last = result
         if fallback is not None and result.best_moves:
@@ -335,12 +389,19 @@ def search_with_restarts(
                     seed=seed + attempt,
                 )
                 total += extra.nodes
-                if extra.status == "found":
-                    return SearchResult("found", result.best_moves + extra.moves, total, time.monotonic() - start)
+                if extra.status == SearchStatus.FOUND:
+                    return SearchResult(
+                        SearchStatus.FOUND, result.best_moves + extra.moves, total, time.monotonic() - start
+                    )
         attempt += 1
         limit = int(limit * 1.2) + 1
     return SearchResult(
-        "budget", (), total, time.monotonic() - start, last.best_moves if last else (), last.best_h if last else INF
+        SearchStatus.BUDGET,
+        (),
+        total,
+        time.monotonic() - start,
+        last.best_moves if last else (),
+        last.best_h if last else INF,
     )
 
 
@@ -427,6 +488,8 @@ class Descent:
             for index, leg_nodes, patience in legs:
                 if total >= max_nodes:
                     break
+                if time_limit is not None:
+                    left = max(0.0, time_limit - (time.monotonic() - start))
                 result = search(
                     self.current,
                     self.goal,
@@ -439,16 +502,16 @@ class Descent:
                 )
                 self.seed += 1
                 total += result.nodes
-                if result.status == "found":
-                    return SearchResult("found", self.path + result.moves, total, time.monotonic() - start)
-                if result.status == "unreachable" or result.best_moves:
+                if result.status == SearchStatus.FOUND:
+                    return SearchResult(SearchStatus.FOUND, self.path + result.moves, total, time.monotonic() - start)
+                if result.status == SearchStatus.UNREACHABLE or result.best_moves:
                     self.fallback = index  # the heuristic that progressed leads the next leg
                     break
-            dead_end = result is None or result.status == "unreachable" or not result.best_moves
-            if dead_end and total >= max_nodes and (result is None or result.status == "budget"):
+            dead_end = result is None or result.status == SearchStatus.UNREACHABLE or not result.best_moves
+            if dead_end and total >= max_nodes and (result is None or result.status == SearchStatus.BUDGET):
                 break  # cut by this run's budget, not a dead end: the next run goes on from here
-            if dead_end and not self.path and result is not None and result.status == "unreachable":
-                return SearchResult("unreachable", (), total, time.monotonic() - start)
+            if dead_end and not self.path and result is not None and result.status == SearchStatus.UNREACHABLE:
+                return SearchResult(SearchStatus.UNREACHABLE, (), total, time.monotonic() - start)
             if not dead_end:
                 assert result is not None  # a leg without a result is a dead end
                 self.path = self.path + result.best_moves
@@ -467,4 +530,4 @@ class Descent:
                 self.best_h, self.best_path = result.best_h, self.path
                 if on_improve is not None:
                     on_improve(self.best_h, self.best_path)
-        return SearchResult("budget", (), total, time.monotonic() - start, self.best_path, self.best_h)
+        return SearchResult(SearchStatus.BUDGET, (), total, time.monotonic() - start, self.best_path, self.best_h)

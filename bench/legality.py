@@ -19,6 +19,7 @@ import sys
 import time
 from pathlib import Path
 
+import proofkernel.extended
 import retro.legality
 from retro.core.position import parse_fen
 from retro.legality import decide
@@ -61,7 +62,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.no_static_retraction:
         retro.legality._refuted_by_static_retraction = lambda *_args, **_kwargs: False
-    retro.legality.extend_kernel = _recording(retro.legality.extend_kernel)
+    proofkernel.extended.extend_kernel = _recording(proofkernel.extended.extend_kernel)  # imported at each call
     rows = [json.loads(line) for line in DATA.open()]
     if args.only:
         rows = [r for r in rows if r["legal"] == (args.only == "legal")]

@@ -1,11 +1,18 @@
 """Start-up time of the ``retro`` command line: median wall time of N runs (hyperfine style).
 
-Usage: ``python bench/startup.py [--runs 10]``. Runs ``python -m retro.cli check FEN`` (FEN the
-start position; FEN2 after 1.e4 d5 2.exd5, which needs OR-Tools) and ``python -m retro.cli --help``
-(with this interpreter, the worktree on PYTHONPATH) N times
-each after one warm-up run, and prints the median, min and max wall times, the median CPU
-time (user + system, less sensitive to the load of a shared machine) and the load average
-(``os.getloadavg``) at the start and the end.
+Usage: ``python bench/startup.py [--runs 10] [--root DIR] [--only WORD]``. Runs each command of
+:data:`COMMANDS` as ``python -m retro.cli ...`` (this interpreter, ``DIR``, default this
+worktree, on PYTHONPATH) N times after one warm-up run, and prints the median, min and max
+wall times, the median CPU time (user + system, less sensitive to the load of a shared
+machine) and the load average (``os.getloadavg``) at the start and the end. ``--only``
+keeps the commands whose name contains WORD.
+
+The commands: ``--help``; ``check`` on the start position and after 1.e4 d5 2.exd5 (which
+needs OR-Tools for the pawn-fates model); ``proofgame`` on positions the static rules
+decide (texel's illegal sample ``rnbqkbnr/p1pppppp/p7/...``), that the static last-move
+walk decides (texel's ``k1bBrR2/...``), that tempo parity decides (the start position
+with Black to move) and a legal one that needs the search (1.e4 d5); ``unwinnable`` and
+``revmoves`` on a simple ending.
 """
 
 from __future__ import annotations
@@ -24,16 +31,27 @@ FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 # after 1.e4 d5 2.exd5: a pawn changed files, so the pawn-fates rule builds its CP-SAT model
 CAPTURE_FEN = "rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2"
 COMMANDS = {
+    "retro --help": ["--help"],
     "retro check FEN": ["check", FEN],
     "retro check FEN2": ["check", CAPTURE_FEN],
-    "retro --help": ["--help"],
+    "proofgame static": ["proofgame", "rnbqkbnr/p1pppppp/p7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "-t", "5"],
+    "proofgame lastmove": [
+        "proofgame",
+        "k1bBrR2/1B1rbN2/p2BN1Q1/2n3bP/p2bNR1p/2R1n3/P4b2/1K3b2 b - - 0 1",
+        "-t",
+        "5",
+    ],
+    "proofgame tempo": ["proofgame", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1", "-t", "5"],
+    "proofgame search": ["proofgame", "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "-t", "5"],
+    "unwinnable": ["unwinnable", "8/8/4k3/8/8/4K3/4P3/8 w - - 0 1"],
+    "revmoves": ["revmoves", "8/8/4k3/8/8/4K3/4P3/8 w - - 0 1"],
 }
 
 
-def run_times(argv: list[str], runs: int) -> tuple[list[float], list[float]]:
+def run_times(argv: list[str], runs: int, root: Path = ROOT) -> tuple[list[float], list[float]]:
     """Wall times and CPU times (user + system, which depend far less on the machine's
     load) of ``runs`` runs."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = dict(os.environ, PYTHONPATH=str(root))
     command = [sys.executable, "-m", "retro.cli", *argv]
     subprocess.run(command, env=env, capture_output=True, check=True)  # warm-up (file cache)
     walls, cpus = [], []
@@ -50,10 +68,15 @@ def run_times(argv: list[str], runs: int) -> tuple[list[float], list[float]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--root", type=Path, default=ROOT, help="the source tree to run (default: this one)")
+    parser.add_argument("--only", default="", help="only the commands whose name contains this")
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f}; {args.runs} runs each; {sys.executable}")
+    print(f"source tree {args.root}")
     for name, argv in COMMANDS.items():
-        walls, cpus = run_times(argv, args.runs)
+        if args.only not in name:
+            continue
+        walls, cpus = run_times(argv, args.runs, args.root)
         print(
             f"{name:20s} wall median {statistics.median(walls):.3f} s (min {min(walls):.3f}, max {max(walls):.3f}); "
             f"cpu median {statistics.median(cpus):.3f} s"

@@ -3,7 +3,10 @@
 ``decide(board)`` answers ``illegal`` only with a proof, in this order (paper 002,
 "Relaxation" to "Analyzing possible last moves"):
 
-1. the static rules of :mod:`retro.core.rules` (reason = the rule);
+1. the static rules of :mod:`retro.core.rules` (reason = the rule), then tempo parity
+   (:func:`tempo_parity`: with all 32 units on the board and only knights free to move,
+   the knights' square colours fix each side's move parity, which the side to move can
+   contradict);
 2. the proof-kernel search from the start position (:mod:`proofkernel.search`), each
    kernel checked by its extended-kernel model (:mod:`proofkernel.extended`):
    ``no proof kernel`` when the whole kernel space was searched without reaching the
@@ -36,17 +39,28 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 import chess
 
 from proofkernel.blocked import blocked_squares
-from proofkernel.extended import ExtendedKernel, extend_kernel
-from proofkernel.search import KernelSearch
 from retro.core.revmoves import predecessor, retractions
 from retro.core.rules import check_static
 from retro.core.status import CheckStatus, LegalityStatus
 
-__all__ = ["LegalityVerdict", "KernelMemo", "KernelResult", "KernelSearchStatus", "decide", "find_kernel", "memo_key"]
+if TYPE_CHECKING:
+    from proofkernel.extended import ExtendedKernel
+
+__all__ = [
+    "LegalityVerdict",
+    "KernelMemo",
+    "KernelResult",
+    "KernelSearchStatus",
+    "decide",
+    "find_kernel",
+    "memo_key",
+    "tempo_parity",
+]
 
 _START = chess.Board()
 
@@ -114,14 +128,24 @@ def find_kernel(
 ) -> KernelResult:
     """Search a kernel from ``init`` (default the start position) to ``goal`` whose
     extended-kernel model is not infeasible; ``model_time_limit`` bounds the CP-SAT solve of
-    each model (an undecided model counts as not infeasible)."""
+    each model (an undecided model counts as not infeasible). Every solve also ends by the
+    search's own ``time_limit``, so the whole call ends by it (plus one node or one model
+    build)."""
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    # here: OR-Tools (the extended kernel) is imported only when a kernel search runs; the
+    # import (a second or more on a loaded machine) counts against the time limit
+    from proofkernel.extended import extend_kernel
+    from proofkernel.search import KernelSearch
+
     init = _START if init is None else init
     blocked = blocked_squares(goal, init)
-    search = KernelSearch.between(init, goal, blocked, max_nodes=max_nodes, time_limit=time_limit)
+    left = None if deadline is None else max(0.0, deadline - time.monotonic())
+    search = KernelSearch.between(init, goal, blocked, max_nodes=max_nodes, time_limit=left)
     models: list[ExtendedKernel] = []
 
     def accept(kernel) -> bool:
-        extended = extend_kernel(kernel, init, goal, blocked, time_limit=model_time_limit)
+        limit = model_time_limit if deadline is None else max(0.0, min(model_time_limit, deadline - time.monotonic()))
+        extended = extend_kernel(kernel, init, goal, blocked, time_limit=limit)
         models.append(extended)
         return extended.status != "infeasible"
 
@@ -169,8 +193,51 @@ def _same_as_start(board: chess.Board) -> bool:
     )
 
 
+def tempo_parity(board: chess.Board) -> str | None:
+    """The tempo-parity rule of :mod:`retro.spg.parity`, for games of any length from the
+    start position: the reason ``board`` is reachable by no game, or None.
+
+    Rule. When every unit of both colours is still on the board (32 units) and each
+    colour's units off the frozen squares (:func:`retro.spg.frozen.frozen_mask`) are
+    knights, in ``board`` as at the start, each colour's number of moves in every game
+    reaching ``board`` has a fixed parity p(C) (:func:`retro.spg.parity.knight_parity`).
+
+    Proof that no game of any length exists when the parities disagree with the side to
+    move. A game from the start position (White to move) in which White made w moves and
+    Black b moves ends with White to move exactly when w = b, and with Black to move
+    exactly when w = b + 1 (the sides alternate, White first). So with White to move
+    p(White) = p(Black), and with Black to move p(White) != p(Black). The parities are
+    fixed by the squares alone, whatever the number of moves, so a position violating
+    this is reached by no game, of any length. Example: the start position with Black
+    to move and all castling rights (the rights freeze kings and rooks, which box in
+    queens and bishops: only knights move, and their parities are both even)."""
+    if chess.popcount(board.occupied) != 32:  # a capture happened: the rule does not apply
+        return None
+    from retro.spg.frozen import frozen_mask  # here: only 32-unit positions pay for the import
+    from retro.spg.parity import knight_parity
+
+    frozen = frozen_mask(_START, board)
+    white, black = (knight_parity(_START, board, frozen, color) for color in chess.COLORS)
+    if white is None or black is None or (white == black) == (board.turn == chess.WHITE):
+        return None
+    return (
+        f"tempo parity: only knights can move, White's moves are {'odd' if white else 'even'} and Black's "
+        f"{'odd' if black else 'even'} in number, which no game ending with "
+        f"{chess.COLOR_NAMES[board.turn]} to move allows"
+    )
+
+
+def _static_reason(board: chess.Board) -> str | None:
+    """The reason of the first rule, static (:func:`retro.core.rules.check_static`) or tempo
+    parity (:func:`tempo_parity`), proving ``board`` illegal, or None."""
+    static = check_static(board)
+    if static.status == CheckStatus.ILLEGAL:
+        return static.reason or str(static.rule)
+    return tempo_parity(board)
+
+
 def _refuted_by_static_retraction(
-    board: chess.Board, depth: int, max_positions: int = STATIC_RETRACTION_POSITIONS
+    board: chess.Board, depth: int, max_positions: int = STATIC_RETRACTION_POSITIONS, deadline: float | None = None
 ) -> bool:
     """Whether every predecessor of ``board``, up to ``depth`` retractions back, is refuted
     by the static rules alone (texel's recursive last-move analysis, cheap half).
@@ -182,7 +249,8 @@ def _refuted_by_static_retraction(
     :func:`_refute`, every candidate may be followed here, not only captures, checks and
     the last open one: a static check costs about a millisecond, and finiteness comes from
     ``depth`` and from ``max_positions``, the number of predecessors examined, past which
-    the answer is False (nothing proved). The walk stops at the first predecessor that
+    the answer is False (nothing proved), as it is once the clock passes ``deadline``
+    (a ``time.monotonic()`` value). The walk stops at the first predecessor that
     survives, so on a position with an ordinary last move it costs one predecessor per
     level. Only ``True`` is a verdict; the start position is never refuted.
     """
@@ -192,12 +260,12 @@ def _refuted_by_static_retraction(
         nonlocal examined
         for retraction in retractions(position):
             examined += 1
-            if examined > max_positions:
+            if examined > max_positions or (deadline is not None and time.monotonic() >= deadline):
                 return False
             before = predecessor(position, retraction)
             if _same_as_start(before):
                 return False
-            if check_static(before).status == CheckStatus.ILLEGAL:
+            if _static_reason(before) is not None:
                 continue
             if levels <= 1 or not refuted(before, levels - 1):
                 return False
@@ -213,10 +281,10 @@ def _refute(
     kernel search run is recorded in ``kernels``."""
     if _same_as_start(board):
         return None, None
-    static = check_static(board)
-    if static.status == CheckStatus.ILLEGAL:
-        return static.reason or str(static.rule), None
-    if depth > 0 and _refuted_by_static_retraction(board, depth):
+    reason = _static_reason(board)
+    if reason is not None:
+        return reason, None
+    if depth > 0 and _refuted_by_static_retraction(board, depth, deadline=budget.deadline):
         return "no possible last move", None
     time_limit = budget.left()
     result = find_kernel(board, max_nodes=max(1, budget.max_nodes - budget.nodes), time_limit=time_limit)

@@ -19,7 +19,7 @@ Pipeline (texel documentation, "If a position cannot be proven illegal ..."):
    with the pawns as early as the solver likes is tried too, then the late plan again
    with its promoted pieces left where they promote (the other paths walk each one to a
    goal square of its kind at once; placed near a king's goal square, they can wall
-   that king off before it has come: dev #74, White's queens round e1 with Black's king
+   that king off before it has come, e.g. White's queens round e1 with Black's king
    still on g7), then up to :data:`SHUFFLED_PLANS` whose objective weights the pawns
    at random (seeded: some pawns go early, e.g. one that must move out of the way the
    late and early plans keep home), until a path plays every capture and promotion (the path with more
@@ -38,8 +38,7 @@ Pipeline (texel documentation, "If a position cannot be proven illegal ..."):
    of it. An arm's searches (their seeds, the prefixes) depend on its own slices, not
    on the slot it gets. Whether the final search succeeds turns on the path's details
    (where its promoted pieces stand) and on where the legs commit, which no rule
-   predicts: the dev positions one pass left unknown were proved by other seeds and
-   plans.
+   predicts: hence several seeds and plans in one run.
 5. ``legal`` is returned only with a :class:`~astar.proofgame.ProofGame` that replays
    from the initial position to the goal exactly. Everything else is ``unknown``:
    an exhausted search is reported as unknown too (conservative choice), with the
@@ -52,19 +51,13 @@ import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chess
 
-from astar.heuristic import Heuristic
-from astar.initial_path import InitialPath, initial_path
 from astar.last_move import ForcedLastMove, forced_last_moves
-from astar.nonadmissible import NonAdmissibleHeuristic
-from astar.portfolio import Arm, Portfolio
 from astar.proofgame import ProofGame, ProofGameError
-from astar.search import Descent, SearchResult
 from proofkernel.blocked import blocked_squares
-from proofkernel.extended import extend_kernel
 from proofkernel.moves import parse_move
 from retro.core.rules import check_static
 from retro.core.status import CheckStatus, LegalityStatus
@@ -76,7 +69,18 @@ from retro.legality import (
     decide,
     find_kernel,
     memo_key,
+    tempo_parity,
 )
+
+if TYPE_CHECKING:
+    from astar.heuristic import Heuristic
+    from astar.initial_path import InitialPath
+    from astar.portfolio import Arm, Portfolio
+    from astar.search import Descent, SearchResult
+
+# The search's modules (SciPy, OR-Tools: most of the start-up time) are imported inside the
+# functions that search, so that a position the static rules or the last-move walk decide
+# never loads them.
 
 __all__ = ["ProofGameVerdict", "prove"]
 
@@ -125,11 +129,21 @@ def prove(
     non_admissible: bool = False,
     on_improve: Callable[[int, list[str]], None] | None = None,
 ) -> ProofGameVerdict:
-    """Decide ``board``: legal with a replay-checked proof game, illegal, or unknown."""
+    """Decide ``board``: legal with a replay-checked proof game, illegal, or unknown.
+
+    Time contract: with ``time_limit`` T, the verdict is returned at most about 0.5 s
+    after T past the call on an idle core. Every phase reads the same deadline: the
+    static last-move walk, the kernel searches (each extended-kernel CP-SAT solve gets
+    the time left at most), the initial paths (their CP-SAT plans likewise, their
+    searches checking the clock every 8 nodes), and the A* legs (every 8 nodes); what
+    remains is a few nodes, one model build or one heuristic set-up, and the replay of
+    the proof game. On a loaded machine these take longer in wall time, in proportion."""
     start = time.monotonic()
     fen = board.fen()
     kernels: KernelMemo = {}  # the pipeline's kernel searches, for the forced last move's predecessor
-    pipeline = _illegality(board, use_kernel=use_kernel, max_nodes=max_nodes, time_limit=time_limit, kernels=kernels)
+    pipeline = _illegality(
+        board, use_kernel=use_kernel, max_nodes=max_nodes, time_limit=time_limit, kernels=kernels, init=init
+    )
     if pipeline.status == LegalityStatus.ILLEGAL:
         return ProofGameVerdict(
             fen, LegalityStatus.ILLEGAL, pipeline.reason, nodes=pipeline.nodes, seconds=time.monotonic() - start
@@ -145,10 +159,12 @@ def prove(
         max_nodes=max_nodes,
         kernels=kernels,
     )
+    from astar.search import SearchStatus  # (loaded by now: the search ran)
+
     legs = _Legs(init_board, aim.target, weight, non_admissible, on_improve)
     result, path, found_by = _attempts(legs, aim, max_nodes=max_nodes, time_limit=time_limit, start=start, seed=seed)
     seconds = time.monotonic() - start
-    if result.status == "found":
+    if result.status == SearchStatus.FOUND:
         moves = result.moves + ((aim.last.move,) if aim.last else ())
         return dataclasses.replace(
             _replayed(board, init_board, moves, kernel, result.nodes, seconds), found_by=found_by
@@ -166,10 +182,17 @@ def prove(
 
 
 def _illegality(
-    board: chess.Board, *, use_kernel: bool, max_nodes: int, time_limit: float | None, kernels: KernelMemo
+    board: chess.Board,
+    *,
+    use_kernel: bool,
+    max_nodes: int,
+    time_limit: float | None,
+    kernels: KernelMemo,
+    init: chess.Board | None = None,
 ) -> LegalityVerdict:
     """The illegality pipeline's verdict (its kernel searches recorded in ``kernels``), or
-    without ``use_kernel`` the static rules' alone."""
+    without ``use_kernel`` the static rules' and tempo parity's alone (the latter only
+    from the start position, ``init`` None)."""
     if use_kernel:
         # at most half the time: the rest is for the proof-game search
         half = None if time_limit is None else time_limit / 2
@@ -177,6 +200,9 @@ def _illegality(
     static = check_static(board)
     if static.status == CheckStatus.ILLEGAL:
         return LegalityVerdict(static.fen, LegalityStatus.ILLEGAL, static.reason or str(static.rule))
+    parity = tempo_parity(board) if init is None else None  # (the rule counts moves from the start position)
+    if parity is not None:
+        return LegalityVerdict(static.fen, LegalityStatus.ILLEGAL, parity)
     return LegalityVerdict(static.fen, LegalityStatus.UNKNOWN)
 
 
@@ -224,16 +250,23 @@ class _Legs:
     def heuristics(self, node: chess.Board) -> tuple[Heuristic, Heuristic]:
         """The admissible and the non-admissible heuristic (in that order unless
         ``non_admissible``) for a leg starting at ``node``."""
+        from astar.heuristic import Heuristic
+        from astar.nonadmissible import NonAdmissibleHeuristic
+
         mask = blocked_squares(self.target, node)
         admissible, guide = Heuristic(self.target, mask), NonAdmissibleHeuristic(self.target, mask)
         return (guide, admissible) if self.non_admissible else (admissible, guide)
 
     def start(self, begin: chess.Board, prefix: tuple[chess.Move, ...], *, seed: int) -> _Search:
         """A committed-leg search from ``begin``, reached from ``init`` by ``prefix``."""
+        from astar.search import Descent
+
         return _Search(prefix, Descent(begin, self.target, heuristics=self.heuristics, weight=self.weight, seed=seed))
 
     def run(self, search: _Search, *, max_nodes: int, time_limit: float | None) -> SearchResult:
         """Go on with ``search``; the result's lines start at ``init``."""
+        from astar.search import SearchStatus
+
         report = None
         if self.on_improve is not None:
             on_improve, init_fen = self.on_improve, self.init.fen()
@@ -244,7 +277,8 @@ class _Legs:
         result = search.descent.run(max_nodes=max_nodes, time_limit=time_limit, on_improve=report)
         return dataclasses.replace(
             result,
-            moves=search.prefix + result.moves if result.status == "found" else (),  # (the start may be the target)
+            # (the start may be the target)
+            moves=search.prefix + result.moves if result.status == SearchStatus.FOUND else (),
             best_moves=search.prefix + result.best_moves if result.best_moves else (),
         )
 
@@ -264,6 +298,9 @@ def _attempts(
     :mod:`astar.portfolio`: the search result (its ``nodes`` count every initial path and
     every slice), the initial path of the arm that found it or came closest to the
     target, and which start and slice found it."""
+    from astar.portfolio import Portfolio
+    from astar.search import SearchResult, SearchStatus
+
     deadline = None if time_limit is None else start + time_limit
     plans = _Plans(aim.kernel, legs.init, aim.kernel_goal, legs.target, seed)
     portfolio: Portfolio[InitialPath | None] = Portfolio(seed)
@@ -287,20 +324,24 @@ def _attempts(
         budget = max(1, min(units * SLICE_NODES, max_nodes - plans.nodes - searched))
         result = legs.run(arm.search, max_nodes=budget, time_limit=left)
         searched += max(1, result.nodes)
-        if result.status == "found":
+        if result.status == SearchStatus.FOUND:
             how = "resumed" if line is None else "new search" if line == arm.prefix else f"restart at ply {len(line)}"
             found_by = f"{arm.label or 'start'}, slice {portfolio.slices} of {units} unit(s), {how}"
             return dataclasses.replace(result, nodes=plans.nodes + searched), arm.origin, found_by
-        dead = result.status == "unreachable" and arm.search.prefix == arm.prefix
+        dead = result.status == SearchStatus.UNREACHABLE and arm.search.prefix == arm.prefix
         portfolio.report(arm, result.best_h, result.best_moves, dead=dead)
         if dead and not arm.prefix:  # unreachable from the initial position: from every start
-            return SearchResult("unreachable", (), plans.nodes + searched, time.monotonic() - start), plans.best, ""
+            return (
+                SearchResult(SearchStatus.UNREACHABLE, (), plans.nodes + searched, time.monotonic() - start),
+                plans.best,
+                "",
+            )
     best = portfolio.best()
     seconds = time.monotonic() - start
     if best is None:
-        return SearchResult("budget", (), plans.nodes + searched, seconds), plans.best, ""
+        return SearchResult(SearchStatus.BUDGET, (), plans.nodes + searched, seconds), plans.best, ""
     return (
-        SearchResult("budget", (), plans.nodes + searched, seconds, best.best_moves, best.best_h),
+        SearchResult(SearchStatus.BUDGET, (), plans.nodes + searched, seconds, best.best_moves, best.best_h),
         best.origin or plans.best,
         "",
     )
@@ -314,6 +355,8 @@ def _explore(
     plans are tried); the initial position, once, when the plans are exhausted or an arm
     proved a dead end (where texel and the previous searches restarted); else the best
     arm again, from its start with a new seed. None when no start is left."""
+    from astar.portfolio import Arm
+
     path, tries = None, 0
     while path is None and not plans.exhausted and (deadline is None or time.monotonic() < deadline):
         complete = any(arm.origin is not None and not arm.origin.reason for arm in portfolio.live())
@@ -351,7 +394,9 @@ def _replayed(
 
 def _unknown_reason(result: SearchResult, path: InitialPath | None) -> str:
     """Why no proof game was found: the search's end, and how far the initial path got."""
-    reason = "search space exhausted" if result.status == "unreachable" else "search budget exhausted"
+    from astar.search import SearchStatus
+
+    reason = "search space exhausted" if result.status == SearchStatus.UNREACHABLE else "search budget exhausted"
     if path is not None:
         reason += (
             f"; initial path: {path.done} of {path.total} kernel captures, {path.promoted} promotions"
@@ -413,6 +458,9 @@ def _settled(known: tuple[KernelResult, float | None], time_limit: float | None)
 #: committed leg's worth (:func:`astar.search.search_descending`'s ``leg_nodes``).
 SLICE_NODES = 5_000
 
+#: Seconds of CP-SAT per pawn plan of an initial path (less when the run's time ends sooner).
+MODEL_TIME_LIMIT = 10.0
+
 #: Plans with random weights the first initial path tries, after the late and the early
 #: one, until one plays every capture and promotion.
 SHUFFLED_PLANS = 4
@@ -421,9 +469,8 @@ SHUFFLED_PLANS = 4
 MAX_SHUFFLED_PLANS = 32
 
 #: Plans played at most for one exploring slice while an arm could take it instead: a
-#: plan whose path stops short is passed over, and the next one tried. With one, dev
-#: #135's first plan with a complete path after the late one (random plan 1) came on
-#: the eighth slice, the last of a 60 s run; with two, on the fourth.
+#: plan whose path stops short is passed over, and the next one tried, so that a plan
+#: with a complete path comes on an earlier slice.
 PLANS_PER_SLICE = 2
 
 
@@ -461,6 +508,9 @@ class _Plans:
         path. A later call plays the next plan (a quarter of the time left, and the nodes
         of a one-unit slice: a plan that gets stuck must not eat the run); with
         ``have_complete``, a path that stops short is passed over."""
+        from astar.initial_path import initial_path
+        from proofkernel.extended import extend_kernel
+
         if self.kernel is None:
             return None
         first = self.best is None
@@ -468,10 +518,17 @@ class _Plans:
         began = time.monotonic()
         tries = 3 + SHUFFLED_PLANS if first else 1
         path, label, best_label = None, "", ""
-        while self.queue and tries > 0:
+        while self.queue and tries > 0 and (deadline is None or time.monotonic() < deadline):
             label, late, shuffle, place = self.queue.pop(0)
+            solve = MODEL_TIME_LIMIT if deadline is None else min(MODEL_TIME_LIMIT, deadline - time.monotonic())
             extended = extend_kernel(
-                self.kernel, self.init, self.goal, self.kernel_blocked, late_pawns=late, shuffle=shuffle
+                self.kernel,
+                self.init,
+                self.goal,
+                self.kernel_blocked,
+                late_pawns=late,
+                shuffle=shuffle,
+                time_limit=max(0.0, solve),
             )
             if extended.status != "found" or (extended.moves, extended.pawn_plan, place) in self.played:
                 continue

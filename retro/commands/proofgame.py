@@ -48,20 +48,40 @@ __all__ = ["register", "run", "parse_status_line", "status_text", "prove_line"]
 
 _STATUSES = ("legal", "illegal", "unknown", "error")
 
+#: Seconds past ``-t`` by which the verdict comes on an idle core (:func:`retro.proofgame.prove`).
+TIME_OVERHEAD = 0.5
+
+#: The node budget of the proof-game search when the user sets none (``--shortest`` has none).
+DEFAULT_NODES = 200_000
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "proofgame",
         help="prove a position legal with a proof game (weighted A*), or illegal",
-        description="Decide a position: the illegality pipeline first (static rules, proof kernel, extended "
-        "kernel, last moves); then the extended kernel's captures and the quiet promotions are played as real "
-        "moves (the initial path) "
+        description="Decide a position: the illegality pipeline first (static rules, tempo parity, proof "
+        "kernel, extended kernel, last moves); then the extended kernel's captures and the quiet promotions "
+        "are played as real moves (the initial path) "
         "and weighted A* (admissible heuristic: per-piece shortest paths with blocked squares and a Hungarian "
         "piece-to-square assignment) searches the rest in committed legs. A 'legal' answer "
         "always comes with a proof game replayed with python-chess; 'unknown' means the budget ran out.",
         epilog="example: retro proofgame 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3'",
     )
     parser.add_argument("fen", nargs="?", help="the goal position (FEN)")
+    _add_search_arguments(parser)
+    parser.add_argument("--pgn", metavar="FILE", help="write the proof game as PGN to FILE")
+    add_diagram_arguments(
+        parser,
+        what="the goal, and of the final position of the proof game (SVG: the "
+        "final position with the last move marked)",
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="print every improved best line on stderr")
+    _add_batch_arguments(parser)
+    parser.set_defaults(func=run)
+
+
+def _add_search_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of the search: start, weights, --shortest, budgets, seed, kernel, heuristic."""
     parser.add_argument(
         "-i",
         dest="init",
@@ -95,9 +115,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "-m",
         dest="max_nodes",
         type=positive_int,
-        default=200_000,
+        default=None,
         metavar="NODES",
-        help="node budget per position, all restarts together (default 200000)",
+        help=f"node budget per position, all restarts together (default {DEFAULT_NODES}; with --shortest none: "
+        "only the time limit ends the exact search)",
     )
     parser.add_argument(
         "-t",
@@ -105,7 +126,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=float,
         default=60.0,
         metavar="SEC",
-        help="time budget per position in seconds (default 60)",
+        help="time budget per position in seconds (default 60): every phase (static rules, last moves, kernel "
+        "search, extended-kernel CP-SAT, initial path, A*) stops by it, and the verdict comes at most "
+        f"{TIME_OVERHEAD} s after it on an idle core (one search node or one solver model build), plus the "
+        "interpreter's start-up",
     )
     parser.add_argument(
         "--rnd", type=int, default=0, metavar="SEED", help="seed of the random tie-breaking (default 0)"
@@ -119,13 +143,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="try the non-admissible heuristic first in each search leg (default: only when a leg makes no progress)",
     )
-    parser.add_argument("--pgn", metavar="FILE", help="write the proof game as PGN to FILE")
-    add_diagram_arguments(
-        parser,
-        what="the goal, and of the final position of the proof game (SVG: the "
-        "final position with the last move marked)",
-    )
-    parser.add_argument("-v", "--verbose", action="store_true", help="print every improved best line on stderr")
+
+
+def _add_batch_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of batch mode: input, passes, parallel runs, output."""
     parser.add_argument(
         "-f", "--file", nargs="?", const="-", metavar="FILE", help=BATCH_HELP + "; FENs or proofgame status lines"
     )
@@ -143,7 +164,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "result is printed as JSON records",
     )
     parser.add_argument("--progress", action="store_true", help="progress bar on stderr even when not a terminal")
-    parser.set_defaults(func=run)
 
 
 def parse_weight(text: str) -> tuple[int, int]:
@@ -177,7 +197,7 @@ def status_text(record: dict) -> str:
 
 
 def _shortest(
-    board: chess.Board, *, init: chess.Board | None = None, max_nodes: int, time_limit: float, max_plies: int
+    board: chess.Board, *, init: chess.Board | None = None, max_nodes: int | None, time_limit: float, max_plies: int
 ) -> ProofGameVerdict:
     from retro.spg.shortest import shortest_proof_game
 
@@ -187,7 +207,7 @@ def _shortest(
 def prove_line(
     line: str,
     *,
-    max_nodes: int,
+    max_nodes: int | None,
     time_limit: float,
     seed: int,
     weight: tuple[int, int],
@@ -197,7 +217,8 @@ def prove_line(
     shortest: bool = False,
     max_plies: int = 30,
 ) -> dict:
-    """Batch worker: a FEN or a status line to a record (decided lines pass through)."""
+    """Batch worker: a FEN or a status line to a record (decided lines pass through).
+    ``max_nodes`` None: :data:`DEFAULT_NODES` for the search, no node budget with ``shortest``."""
     fen, status, rest = parse_status_line(line)
     if status in ("legal", "illegal") or (status == "unknown" and not retry):
         parse_fen(fen)  # a decided line passes through only if it names a position
@@ -214,7 +235,7 @@ def prove_line(
     else:
         verdict = prove(
             position.board,
-            max_nodes=max_nodes,
+            max_nodes=DEFAULT_NODES if max_nodes is None else max_nodes,
             time_limit=time_limit,
             seed=seed,
             weight=weight,
@@ -288,7 +309,7 @@ def _run_pass(
     scale = 1.5**pass_index
     worker = functools.partial(
         prove_line,
-        max_nodes=int(args.max_nodes * scale),
+        max_nodes=None if args.max_nodes is None else int(args.max_nodes * scale),
         time_limit=args.time_limit * scale,
         seed=args.rnd + 1000 * pass_index,
         weight=parse_weight(args.weight),
@@ -381,7 +402,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         verdict = prove(
             position.board,
-            max_nodes=args.max_nodes,
+            max_nodes=DEFAULT_NODES if args.max_nodes is None else args.max_nodes,
             time_limit=args.time_limit,
             seed=args.rnd,
             weight=parse_weight(args.weight),

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from retro.legality import _refuted_by_static_retraction, decide
+from retro.legality import _refuted_by_static_retraction, decide, tempo_parity
 from tests.conftest import texel_cases
 
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -115,3 +115,25 @@ def test_decide_records_the_kernel_searches_it_runs() -> None:
     assert memo[memo_key(board)][0].status == KernelSearchStatus.FOUND
     before = {memo_key(predecessor(board, r)) for r in retractions(board)}
     assert before & set(memo)
+
+
+START_BLACK_TO_MOVE = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1"
+
+
+def test_tempo_parity_proves_the_start_position_with_black_to_move_illegal() -> None:
+    verdict = decide(chess.Board(START_BLACK_TO_MOVE), time_limit=30.0)
+    assert verdict.status == "illegal" and verdict.reason.startswith("tempo parity")
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(0, 10_000), min_size=0, max_size=12))
+def test_tempo_parity_never_refutes_a_position_a_game_reaches(choices: list[int]) -> None:
+    """Knight moves only (the positions where the rule may apply): every position a game
+    reaches, with its side to move and castling rights, escapes the rule."""
+    board = chess.Board()
+    for choice in choices:
+        moves = [m for m in board.legal_moves if board.piece_type_at(m.from_square) == chess.KNIGHT]
+        if not moves:  # a check no knight can answer
+            break
+        board.push(moves[choice % len(moves)])
+        assert tempo_parity(board) is None

@@ -80,3 +80,43 @@ def test_a_decided_line_of_a_full_fen_passes_through_unproved() -> None:
     out = _retro("proofgame", "-f", "-", stdin="\n".join(lines) + "\n")
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == lines
+
+
+def test_shortest_has_no_node_budget_the_user_did_not_set(monkeypatch, capsys) -> None:
+    """Only the time limit ends ``--shortest`` unless ``-m`` is given."""
+    import retro.spg.shortest
+    from retro.cli import main
+    from retro.core.status import LegalityStatus
+    from retro.proofgame import ProofGameVerdict
+
+    seen: list[int | None] = []
+
+    def recorded(board: chess.Board, **options) -> ProofGameVerdict:
+        seen.append(options["max_nodes"])
+        return ProofGameVerdict(board.fen(), LegalityStatus.UNKNOWN, "stub")
+
+    monkeypatch.setattr(retro.spg.shortest, "shortest_proof_game", recorded)
+    assert main(["proofgame", "--shortest", "-t", "30", FENS[0]]) == 0
+    assert main(["proofgame", "--shortest", "-m", "5000", FENS[0]]) == 0
+    assert seen == [None, 5000]
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "rnbqkbnr/p1pppppp/p7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",  # texel's illegal sample: a static rule
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",  # tempo parity
+    ],
+)
+def test_a_position_the_static_rules_decide_does_not_load_the_search(fen: str) -> None:
+    """Start-up: SciPy and OR-Tools (most of it) are imported only when a search runs."""
+    assert any(case.get("fen") == fen for case in texel_cases("legality")) or " b KQkq" in fen
+    out = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "retro.cli", "proofgame", fen],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.stdout.startswith("illegal: ")
+    imported = {line.split("|")[-1].strip() for line in out.stderr.splitlines() if line.startswith("import time:")}
+    assert not imported & {"scipy", "ortools", "numba", "astar.heuristic", "proofkernel.extended"}

@@ -105,10 +105,13 @@ def prove(
     import dataclasses
 
     from retro.proofgame import prove as prove_board
+    from retro.proofgame import stated_fields_verdict
 
     position = read_position(fen)
     start = read_position(init, valid=True).clocked_board() if init is not None else None
-    verdict = prove_board(position.board, max_nodes=max_nodes, time_limit=time_limit, seed=seed, init=start)
+    verdict = stated_fields_verdict(position) or prove_board(
+        position.board, max_nodes=max_nodes, time_limit=time_limit, seed=seed, init=start
+    )
     return dataclasses.replace(verdict, fen=_as_given(fen))
 
 

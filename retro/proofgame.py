@@ -59,6 +59,7 @@ from astar.last_move import ForcedLastMove, forced_last_moves
 from astar.proofgame import ProofGame, ProofGameError
 from proofkernel.blocked import blocked_squares
 from proofkernel.moves import parse_move
+from retro.core.position import Position, stated_fields_objection
 from retro.core.rules import check_static
 from retro.core.status import CheckStatus, LegalityStatus
 from retro.legality import (
@@ -82,7 +83,7 @@ if TYPE_CHECKING:
 # functions that search, so that a position the static rules or the last-move walk decide
 # never loads them.
 
-__all__ = ["ProofGameVerdict", "prove"]
+__all__ = ["ProofGameVerdict", "prove", "stated_fields_verdict"]
 
 
 @dataclass(frozen=True)
@@ -115,6 +116,16 @@ class ProofGameVerdict:
             "nodes": self.nodes,
             "seconds": round(self.seconds, 3),
         }
+
+
+def stated_fields_verdict(position: Position) -> ProofGameVerdict | None:
+    """``illegal`` when the FEN's castling right or en-passant square cannot be true of the
+    board (:func:`retro.core.position.stated_fields_objection`, the rules ``castling-rights``
+    and ``en-passant`` of ``retro check``), else None. A ``chess.Board`` cannot carry such a
+    field (python-chess drops it), so the doors that read a FEN ask this first: the FEN's
+    fields are the user's statement, judged, never dropped."""
+    reason = stated_fields_objection(position)
+    return None if reason is None else ProofGameVerdict(position.fen, LegalityStatus.ILLEGAL, reason)
 
 
 def prove(

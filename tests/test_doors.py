@@ -209,6 +209,12 @@ def test_impossible_fields_of_a_full_fen_are_refused_not_dropped(fen: str, tmp_p
     assert code == 2 and records[0]["status"] == "error"
     assert retro.check(fen).status == "illegal"
     assert retro.check(fen).reason in err
+    # the legality questions judge the field: illegal, by the rule retro check names
+    proved = retro.prove(fen, time_limit=5)
+    assert proved.status == "illegal" and proved.reason == retro.check(fen).reason
+    for shortest in ([], ["--shortest"]):
+        code, records, _ = _cli(["proofgame", fen, "-t", "5", "--json", *shortest])
+        assert code == 0 and records[0]["status"] == "illegal" and records[0]["reason"] == proved.reason
 
 
 def test_spg_refuses_a_five_field_diagram(tmp_path: Path) -> None:

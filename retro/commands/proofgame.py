@@ -227,12 +227,13 @@ def prove_line(
     if status == "error":  # the same input would fail the same way
         record = {"fen": fen, "status": status, "passthrough": line}
         return record
-    from retro.proofgame import prove  # here: the search imports SciPy (start-up time)
+    from retro.proofgame import prove, stated_fields_verdict  # here: the search imports SciPy (start-up time)
 
     position = parse_fen(fen)
-    if shortest:
+    verdict = stated_fields_verdict(position)  # a FEN field that cannot be true: illegal
+    if verdict is None and shortest:
         verdict = _shortest(position.board, max_nodes=max_nodes, time_limit=time_limit, max_plies=max_plies)
-    else:
+    elif verdict is None:
         verdict = prove(
             position.board,
             max_nodes=DEFAULT_NODES if max_nodes is None else max_nodes,
@@ -386,7 +387,7 @@ def run(args: argparse.Namespace) -> int:
         return _batch(args)
     if not args.fen:
         raise ValueError("give a FEN, or -f FILE for batch mode")
-    from retro.proofgame import prove  # here: the search imports SciPy (start-up time)
+    from retro.proofgame import prove, stated_fields_verdict  # here: the search imports SciPy (start-up time)
 
     position = parse_fen(args.fen)
     # -i keeps its move counters, so that the proof game's PGN numbers its moves from there
@@ -395,11 +396,12 @@ def run(args: argparse.Namespace) -> int:
     def print_improvement(h: int, san: list[str]) -> None:
         print(f"best h={h}: {' '.join(san)}", file=sys.stderr, flush=True)
 
-    if args.shortest:
+    verdict = stated_fields_verdict(position)  # a FEN field that cannot be true: illegal
+    if verdict is None and args.shortest:
         verdict = _shortest(
             position.board, init=init, max_nodes=args.max_nodes, time_limit=args.time_limit, max_plies=args.max_plies
         )
-    else:
+    elif verdict is None:
         verdict = prove(
             position.board,
             max_nodes=DEFAULT_NODES if args.max_nodes is None else args.max_nodes,

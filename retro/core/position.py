@@ -39,6 +39,7 @@ __all__ = [
     "excerpt",
     "require_valid",
     "require_stated_fields",
+    "stated_fields_objection",
     "castling_field_objection",
     "ep_field_objection",
 ]
@@ -204,16 +205,21 @@ def ep_field_objection(board: chess.Board, ep_field: str) -> str | None:
     return None
 
 
-def require_stated_fields(position: Position) -> None:
-    """Raise :class:`InvalidPositionError` when the FEN's castling or en-passant field
-    cannot be true of its board (:func:`castling_field_objection`,
-    :func:`ep_field_objection`). A full FEN's fields are the user's statement: commands
-    that answer about the position (rather than judge its legality, as ``retro check``
-    and ``retro proofgame`` do) refuse such a FEN instead of answering about the
-    position python-chess would make of it by dropping the field."""
-    reason = castling_field_objection(position.board, position.castling_field) or ep_field_objection(
+def stated_fields_objection(position: Position) -> str | None:
+    """Why the FEN's castling or en-passant field cannot be true of its board, or None
+    (:func:`castling_field_objection`, :func:`ep_field_objection`)."""
+    return castling_field_objection(position.board, position.castling_field) or ep_field_objection(
         position.board, position.ep_field
     )
+
+
+def require_stated_fields(position: Position) -> None:
+    """Raise :class:`InvalidPositionError` when the FEN's castling or en-passant field
+    cannot be true of its board (:func:`stated_fields_objection`). A full FEN's fields are
+    the user's statement: commands that answer about the position (rather than judge its
+    legality, as ``retro check`` and ``retro proofgame`` do) refuse such a FEN instead of
+    answering about the position python-chess would make of it by dropping the field."""
+    reason = stated_fields_objection(position)
     if reason:
         raise InvalidPositionError(f"invalid position: {reason} (see `retro check`)")
 

@@ -340,7 +340,11 @@ def _is_kind_square(square: chess.Square, kind: int) -> bool:
     return True
 
 
-def _without_checks(board: chess.Board, unit: tuple[chess.Color, tuple[chess.PieceType, ...], chess.Square]):
+Unit = tuple[chess.Color, tuple[chess.PieceType, ...], chess.Square]
+"""A unit to capture: its colour, the piece types it may be, its square."""
+
+
+def _without_checks(board: chess.Board, unit: Unit) -> Unit:
     """A piece taking a pawn should not give check from there (the path would have to
     answer the check without capturing): keep the kinds that do not attack the enemy
     king from the capture square, if any."""

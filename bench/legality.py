@@ -17,7 +17,9 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import proofkernel.extended
 import retro.legality
@@ -29,8 +31,8 @@ DATA = Path(__file__).resolve().parent.parent / "data" / "cpr-923-dev.jsonl"
 MODELS: list = []  # every ExtendedKernel built during the run
 
 
-def _recording(extend):
-    def wrapper(*args, **kwargs):
+def _recording(extend: Callable[..., Any]) -> Callable[..., Any]:
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
         result = extend(*args, **kwargs)
         MODELS.append(result)
         return result

@@ -26,10 +26,11 @@ import resource
 import statistics
 import time
 from pathlib import Path
+from typing import Any
 
 import chess
 
-from retro.proofgame import prove
+from retro.proofgame import ProofGameVerdict, prove
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "cpr-923-dev.jsonl"
 
@@ -57,7 +58,7 @@ def _cpu_clock() -> None:
     time.monotonic = time.process_time
 
 
-def _prove(fen: str, **options):
+def _prove(fen: str, **options: Any) -> ProofGameVerdict:
     verdict = prove(
         chess.Board(fen),
         max_nodes=options["nodes"],

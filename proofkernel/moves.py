@@ -26,7 +26,7 @@ that has any such pawn ahead, and a pawn taking a unit that only a piece may cap
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import chess
@@ -162,7 +162,7 @@ def _pawn_captures_from(
     return moves
 
 
-def _movable_pawns(columns: list[str] | tuple[str, ...], goal: Goal, color: chess.Color):
+def _movable_pawns(columns: list[str] | tuple[str, ...], goal: Goal, color: chess.Color) -> Iterator[tuple[int, int]]:
     letter = _letter(color)
     for file, column in enumerate(columns):
         for index, c in enumerate(column):
@@ -175,7 +175,7 @@ def _movable_pawns(columns: list[str] | tuple[str, ...], goal: Goal, color: ches
             yield file, index
 
 
-def _capturable_pawns(columns: tuple[str, ...], goal: Goal, victim: chess.Color):
+def _capturable_pawns(columns: tuple[str, ...], goal: Goal, victim: chess.Color) -> Iterator[tuple[int, int]]:
     """Pawns of ``victim`` that may be captured (blocked ones may not)."""
     return _movable_pawns(columns, goal, victim)
 

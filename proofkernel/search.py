@@ -138,6 +138,7 @@ import functools
 import time
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import chess
 
@@ -405,7 +406,7 @@ class KernelSearch:
     _deadline: float = 0.0
 
     @classmethod
-    def between(cls, init: chess.Board, goal: chess.Board, blocked: int, **budget) -> KernelSearch:
+    def between(cls, init: chess.Board, goal: chess.Board, blocked: int, **budget: Any) -> KernelSearch:
         """The search from ``init`` to ``goal``, ``blocked`` being their
         :func:`~proofkernel.blocked.blocked_squares`: it fixes the goal's blocked pieces
         and the units only a piece can have taken
@@ -493,7 +494,12 @@ class KernelSearch:
         )
 
     def _search(
-        self, state: KernelState, path: tuple[KernelMove, ...], accept, found, sleep: frozenset[KernelMove]
+        self,
+        state: KernelState,
+        path: tuple[KernelMove, ...],
+        accept: Callable[[tuple[KernelMove, ...]], bool],
+        found: list[tuple[KernelMove, ...]],
+        sleep: frozenset[KernelMove],
     ) -> Generator[tuple[KernelMove, ...], None, bool]:
         """Yields accepted kernels; returns (via StopIteration value) whether any
         kernel (accepted or not) was reached below ``state``, or a sleeping move was

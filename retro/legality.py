@@ -50,6 +50,7 @@ from retro.core.status import CheckStatus, LegalityStatus
 
 if TYPE_CHECKING:
     from proofkernel.extended import ExtendedKernel
+    from proofkernel.moves import KernelMove
 
 __all__ = [
     "LegalityVerdict",
@@ -143,7 +144,7 @@ def find_kernel(
     search = KernelSearch.between(init, goal, blocked, max_nodes=max_nodes, time_limit=left)
     models: list[ExtendedKernel] = []
 
-    def accept(kernel) -> bool:
+    def accept(kernel: tuple[KernelMove, ...]) -> bool:
         limit = model_time_limit if deadline is None else max(0.0, min(model_time_limit, deadline - time.monotonic()))
         extended = extend_kernel(kernel, init, goal, blocked, time_limit=limit)
         models.append(extended)

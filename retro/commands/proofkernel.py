@@ -24,6 +24,7 @@ from retro.core.status import KernelStatus
 from retro.diagram import add_diagram_arguments, check_diagram_arguments, show_diagrams
 
 if TYPE_CHECKING:
+    from proofkernel.moves import KernelMove
     from proofkernel.search import KernelSearch
 
 
@@ -103,7 +104,7 @@ def kernel_record(
     )
     kernels, extensions = [], []
 
-    def accept(kernel) -> bool:
+    def accept(kernel: tuple[KernelMove, ...]) -> bool:
         if not extended:
             return True
         result = extend_kernel(kernel, init_board, goal, blocked)

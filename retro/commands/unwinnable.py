@@ -98,16 +98,24 @@ def unwinnable_line(
 
 
 def _text(record: dict[str, Any], *, batch: bool) -> str:
-    answer = record["status"]
-    if answer == UnwinnabilityStatus.WINNABLE:
-        answer += " " + " ".join(record["line"]) if record["line"] else " (already checkmate)"
+    """One record as text. A single query names the winner it evaluated (``winnable for
+    white: <line>``, ``unwinnable for black``); a batch line starts with the FEN and the
+    winner instead."""
+    status = record["status"]
+    if status == UnwinnabilityStatus.WINNABLE:
+        line = " ".join(record["line"]) if record["line"] else "(already checkmate)"
+        answer = f"{status} {line}" if batch else f"{status} for {record['winner']}: {line}"
+    else:
+        answer = status if batch else f"{status} for {record['winner']}"
     answer += f"  [{record['reason']}; nodes {record['nodes']}, {record['seconds']:.4f} s]"
     return f"{record['fen']} {record['winner']} {answer}" if batch else answer
 
 
-def _load_compiled_core() -> None:
-    """Load the compiled core in this process (batch workers are forked from it); say so
-    on stderr when it had to be compiled (the first run), or when numba is missing."""
+def _load_compiled_core(*, always: bool = False) -> None:
+    """Load the compiled core in this process (batch workers are forked from it). Say so on
+    stderr when numba is missing, when the core had to be compiled (the first run), or with
+    ``always`` (a single ``--compiled`` query) how long the load took: that time is not in
+    the query's ``seconds``."""
     from retro.unwinnable import jitcore
 
     if not jitcore.AVAILABLE:
@@ -116,6 +124,8 @@ def _load_compiled_core() -> None:
     seconds = jitcore.warm_up()
     if seconds > 5:
         print(f"note: compiled the search core in {seconds:.0f} s (cached for later runs)", file=sys.stderr)
+    elif always:
+        print(f"note: loaded the compiled search core in {seconds:.2f} s (not in the query's seconds)", file=sys.stderr)
 
 
 def run_query_command(
@@ -139,6 +149,8 @@ def run_query_command(
             raise ValueError("give a FEN, or -f FILE for batch mode")
         if not query.strip():
             raise InvalidFenError("empty FEN")
+        if args.compiled:
+            _load_compiled_core(always=True)
         record = worker(query)
         emit(record, text(record, batch=False), as_json=args.json)
         line = record.get("line") or record.get("white_line") or record.get("black_line")

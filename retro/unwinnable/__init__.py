@@ -232,10 +232,12 @@ def is_dead(
     fen: str | None = None,
 ) -> DeadVerdict:
     """Is the position dead (no checkmate for either side)? White is asked first; Black is
-    not asked when White can win, unless ``both_sides``."""
+    not asked when White can win, unless ``both_sides``. ``seconds``: the two queries'
+    time, without the first load of the compiled core."""
+    jit = _use_compiled(compiled, reference)
     start = time.perf_counter()
     fen = fen or board.fen()
-    options: dict[str, Any] = {"quick": quick, "max_nodes": max_nodes, "reference": reference, "compiled": compiled}
+    options: dict[str, Any] = {"quick": quick, "max_nodes": max_nodes, "reference": reference, "compiled": jit}
     white = analyze(board, chess.WHITE, fen=fen, **options)
     black = None
     if white.status == UnwinnabilityStatus.WINNABLE and not both_sides:

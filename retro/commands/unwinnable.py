@@ -25,17 +25,28 @@ COMPILED_FROM_LINES = {False: 500, True: 30_000}
 
 
 def add_search_arguments(parser: argparse.ArgumentParser, *, diagram: str) -> None:
-    """``--quick``, ``--max-nodes``, the batch and the diagram options (shared with ``retro
-    dead``; ``diagram`` says what the diagram shows)."""
+    """``--quick``, ``-m/--max-nodes``, ``-t/--time-limit``, the batch and the diagram
+    options (shared with ``retro dead``; ``diagram`` says what the diagram shows)."""
     parser.add_argument(
         "--quick", action="store_true", help="the quick routine (Figure 10): very fast, may say undetermined"
     )
     parser.add_argument(
+        "-m",
         "--max-nodes",
         type=int,
         default=DEFAULT_MAX_NODES,
         metavar="N",
         help=f"search budget in nodes per side for the full routine (default {DEFAULT_MAX_NODES:,})",
+    )
+    parser.add_argument(
+        "-t",
+        "--time-limit",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="time budget in seconds per query (per line in batch mode; for dead, both sides together) of the "
+        "full routine, checked every few thousand nodes: 'undetermined' (reason 'time limit reached') when it "
+        "runs out (default: none)",
     )
     parser.add_argument(
         "--compiled",
@@ -60,7 +71,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "series of legal moves). Algorithm of M. Ambrona (FUN 2022): a semi-static mobility analysis that "
         "proves blocked positions unwinnable, plus a helpmate search. 'winnable' comes with the helpmate "
         "line in UCI, replayed before it is printed; 'unwinnable' is proved; 'undetermined' means the node "
-        "budget ran out. The intended winner defaults to the side that just moved (the side NOT to move). "
+        "budget (-m/--max-nodes) or the time limit (-t/--time-limit) ran out. The intended winner defaults to "
+        "the side that just moved (the side NOT to move). "
         "Batch lines are 'FEN [white|black]'.",
         epilog="example: retro unwinnable '8/8/1p6/1B2k3/5pK1/8/8/8 b - - 0 1' white",
     )
@@ -87,13 +99,22 @@ def unwinnable_line(
     max_nodes: int = DEFAULT_MAX_NODES,
     winner_name: str | None = None,
     compiled: bool | None = None,
+    time_limit: float | None = None,
 ) -> dict[str, Any]:
     """Batch worker: one query line ('FEN [white|black]') to the verdict's ``as_dict()``."""
     fen, named = split_query(line)
     winner_name = named or winner_name
     position = parse_fen(fen, require_kings=True, valid=True)
     winner = _WINNERS[winner_name] if winner_name else not position.board.turn
-    verdict = analyze(position.board, winner, quick=quick, max_nodes=max_nodes, compiled=compiled, fen=position.fen)
+    verdict = analyze(
+        position.board,
+        winner,
+        quick=quick,
+        max_nodes=max_nodes,
+        compiled=compiled,
+        fen=position.fen,
+        time_limit=time_limit,
+    )
     return verdict.as_dict()
 
 
@@ -139,11 +160,15 @@ def run_query_command(
 ) -> int:
     """One query (``query``, a FEN with its options) or the ``-f`` batch: print each
     record with ``text`` (``batch=`` tells which) or as JSON. Shared by ``unwinnable`` and
-    ``dead``; ``worker(line, quick=, max_nodes=, compiled=)`` makes the record."""
+    ``dead``; ``worker(line, quick=, max_nodes=, compiled=, time_limit=)`` makes the record."""
     if args.max_nodes <= 0:
         raise ValueError("--max-nodes must be positive")
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise ValueError("--time-limit must be a positive number of seconds")
     check_diagram_arguments(args)
-    worker = functools.partial(worker, quick=args.quick, max_nodes=args.max_nodes, compiled=args.compiled)
+    worker = functools.partial(
+        worker, quick=args.quick, max_nodes=args.max_nodes, compiled=args.compiled, time_limit=args.time_limit
+    )
     if args.file is None:
         if not args.fen:
             raise ValueError("give a FEN, or -f FILE for batch mode")

@@ -86,6 +86,7 @@ from typing import TYPE_CHECKING
 
 import chess
 
+from retro.unwinnable import deadline as clock
 from retro.unwinnable.closure import ClosureSearch, focused_search
 from retro.unwinnable.fastboard import FAST, MoveGenerator, State, first_legal_move, in_check, leading_moves, to_board
 from retro.unwinnable.helpmate import HelpmateSearch
@@ -327,14 +328,46 @@ class _ClosureRounds:
 
 
 def full_routine(
-    state: State, winner: chess.Color, *, max_nodes: int, generator: MoveGenerator = FAST, compiled: bool = False
+    state: State,
+    winner: chess.Color,
+    *,
+    max_nodes: int,
+    generator: MoveGenerator = FAST,
+    compiled: bool = False,
+    time_limit: float | None = None,
 ) -> Result:
     """Figure 9, spending at most about ``max_nodes`` nodes; the semi-static check runs
     first on blocked-looking positions (:func:`_mostly_rammed`), otherwise after the first
     iteration (which answers most winnable positions at a fraction of its cost), or at the
     end if the budget did not allow one. ``compiled``: the Find-Helpmate iterations run in
     the compiled core (:class:`retro.unwinnable.jitcore.CompiledHelpmateSearch`, the same
-    search); the closure search stays in Python."""
+    search); the closure search stays in Python.
+
+    ``time_limit`` (seconds, None: none): the searches stop once it has passed
+    (:mod:`retro.unwinnable.deadline`) and the answer is ``undetermined``, reason "time
+    limit reached"; its nodes are those of the steps run, except the part of an
+    interrupted scout or closure round not yet added up. A verdict reached before the
+    deadline is the one reached without a limit (the searches visit the same nodes)."""
+    with clock.time_limit(time_limit):
+        deadline = clock.current()
+        tally: list[Callable[[], int]] = []  # the routine's count of the nodes spent
+        try:
+            return _full_routine(state, winner, max_nodes, generator, compiled, deadline, tally)
+        except clock.TimeLimitReached:
+            return "undetermined", [], tally[0]() if tally else 0, "time limit reached"
+
+
+def _full_routine(
+    state: State,
+    winner: chess.Color,
+    max_nodes: int,
+    generator: MoveGenerator,
+    compiled: bool,
+    deadline: float | None,
+    tally: list[Callable[[], int]],
+) -> Result:
+    """:func:`full_routine`; puts its count of the nodes spent in ``tally`` (called when the
+    deadline stops the routine)."""
     static_checked = _mostly_rammed(state)
     if static_checked and unwinnable_static(to_board(state), winner):
         return "unwinnable", [], 0, "semi-static"
@@ -352,6 +385,8 @@ def full_routine(
     def spent() -> int:
         return search.nodes + focused_nodes + (rounds.nodes if rounds else 0)
 
+    tally.append(spent)
+
     def closure_round() -> Result | None:
         assert rounds is not None
         outcome = rounds.run(max_nodes - spent())
@@ -359,6 +394,7 @@ def full_routine(
 
     depth = 1
     while spent() < max_nodes:
+        clock.check(deadline)
         node_bound = bound(depth)
         if rounds is None:  # rule 1
             node_bound = min(node_bound, max(1, max_nodes // PRE_CLOSURE_SHARE))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import time
+from typing import Any
 
 import chess
 import pytest
@@ -24,8 +25,8 @@ LIMIT = 0.3
 WALL = LIMIT + 5.0
 
 
-def _searches(compiled: bool) -> list[object]:
-    searches: list[object] = [HelpmateSearch(chess.BLACK)]
+def _searches(compiled: bool) -> list[Any]:
+    searches: list[Any] = [HelpmateSearch(chess.BLACK)]
     if compiled and jitcore.AVAILABLE:
         jitcore.warm_up()
         searches.append(jitcore.CompiledHelpmateSearch(chess.BLACK))
@@ -36,15 +37,15 @@ def _searches(compiled: bool) -> list[object]:
 def test_find_helpmate_stops_at_the_deadline_and_counts_its_nodes(compiled: bool) -> None:
     state = fastboard.from_board(chess.Board(HARD))
     for search in _searches(compiled):
-        reference = type(search)(chess.BLACK)  # type: ignore[call-arg]
+        reference = type(search)(chess.BLACK)
         assert not reference.search(state, 12, 50_000) and reference.cut_limit  # no limit: the bound cuts
-        far = type(search)(chess.BLACK)  # type: ignore[call-arg]
+        far = type(search)(chess.BLACK)
         with deadline.time_limit(3600.0):
             assert not far.search(state, 12, 50_000)
         assert far.nodes == reference.nodes  # a limit not reached changes nothing
         with deadline.time_limit(0.0), pytest.raises(deadline.TimeLimitReached):
-            search.search(state, 12, 50_000)  # type: ignore[attr-defined]
-        assert 0 < search.nodes < 50_000  # type: ignore[attr-defined]
+            search.search(state, 12, 50_000)
+        assert 0 < search.nodes < 50_000
 
 
 def test_closure_search_stops_at_the_deadline_and_can_go_on() -> None:

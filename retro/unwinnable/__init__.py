@@ -38,7 +38,7 @@ import chess
 from retro.callable_module import make_callable
 from retro.status import DeadStatus, UnwinnabilityStatus
 from retro.unwinnable.fastboard import FAST, REFERENCE, from_board, to_move
-from retro.unwinnable.routines import full_routine, quick_routine
+from retro.unwinnable.routines import Reason, full_routine, quick_routine
 
 __all__ = [
     "UnwinnabilityVerdict",
@@ -223,14 +223,14 @@ def analyze(
             state, winner, max_nodes=max_nodes, generator=generator, compiled=jit, time_limit=time_limit
         )
     line = [to_move(move) for move in moves]
-    if status == "winnable" and not _replayed(board, line, winner):
-        status, line, reason = "undetermined", [], "internal error: helpmate line failed replay"
+    if status == UnwinnabilityStatus.WINNABLE and not _replayed(board, line, winner):
+        status, line, reason = UnwinnabilityStatus.UNDETERMINED, [], Reason.REPLAY_FAILED
     return UnwinnabilityVerdict(
         fen or board.fen(),
-        UnwinnabilityStatus(status),
+        status,
         winner,
         tuple(m.uci() for m in line),
-        reason,
+        str(reason),
         nodes,
         time.perf_counter() - start,
     )

@@ -1,8 +1,10 @@
 """The quick (Figure 10) and full (Figure 9) unwinnability routines.
 
-Both return ``(status, line, nodes, reason)`` with status ``winnable`` (``line`` = the
-moves from the given position to the winner's checkmate), ``unwinnable`` or
-``undetermined``; :mod:`retro.unwinnable` wraps them in a verdict after replaying the line.
+Both return a :class:`Result` ``(status, line, nodes, reason)`` with status ``winnable``
+(``line`` = the moves from the given position to the winner's checkmate), ``unwinnable``
+or ``undetermined`` (:class:`~retro.status.UnwinnabilityStatus`) and the :class:`Reason`
+naming the rule or search that decided; :mod:`retro.unwinnable` wraps them in a verdict
+after replaying the line.
 
 Quick routine (Figure 10):
 
@@ -82,10 +84,12 @@ import functools
 import itertools
 import sys
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from enum import StrEnum
+from typing import TYPE_CHECKING, NamedTuple
 
 import chess
 
+from retro.status import UnwinnabilityStatus
 from retro.unwinnable import deadline as clock
 from retro.unwinnable.closure import ClosureSearch, focused_search
 from retro.unwinnable.fastboard import FAST, MoveGenerator, State, first_legal_move, in_check, leading_moves, to_board
@@ -99,7 +103,7 @@ from retro.unwinnable.static import unwinnable_static
 if TYPE_CHECKING:
     from retro.unwinnable.jitcore import CompiledHelpmateSearch
 
-__all__ = ["quick_routine", "full_routine", "advance_forced", "QUICK_DEPTH", "QUICK_NODES"]
+__all__ = ["quick_routine", "full_routine", "advance_forced", "Result", "Reason", "QUICK_DEPTH", "QUICK_NODES"]
 
 QUICK_DEPTH = 9
 QUICK_NODES = 5_000
@@ -113,7 +117,38 @@ SCOUT_SHARE = 4
 PRE_CLOSURE_SHARE = 2 * CLOSURE_FROM
 ITERATION_SHARE = 4
 LAST_SCOUT_SHARE = SCOUT_SHARE + 2
-Result = tuple[str, list[int], int, str]
+
+WINNABLE = UnwinnabilityStatus.WINNABLE
+UNWINNABLE = UnwinnabilityStatus.UNWINNABLE
+UNDETERMINED = UnwinnabilityStatus.UNDETERMINED
+
+
+class Reason(StrEnum):
+    """What decided a query (the verdict's ``reason``; the JSON writes the value)."""
+
+    SEARCH = "search"  # Find-Helpmate found the line / the quick routine's search did
+    EXHAUSTIVE_SEARCH = "exhaustive search"  # a search saw every reachable position
+    SEMI_STATIC = "semi-static"  # Theorem 12 (retro.unwinnable.static)
+    SEMI_STATIC_WITHOUT_STALEMATES = "semi-static without stalemates"  # retro.unwinnable.stalemate
+    CLOSURE_SEARCH = "closure search"  # retro.unwinnable.closure: a line, or every position seen
+    FOCUSED_CLOSURE_SEARCH = "focused closure search"  # retro.unwinnable.closure.FocusedSearch
+    KING_MARCH = "king march"  # retro.unwinnable.march
+    PROMOTION_MARCH = "promotion march"  # retro.unwinnable.promotion
+    QUICK_GAVE_UP = "quick routine gave up"
+    NODE_BUDGET = "node budget exhausted"
+    TIME_LIMIT = "time limit reached"
+    REPLAY_FAILED = "internal error: helpmate line failed replay"
+
+
+class Result(NamedTuple):
+    """A routine's answer: the status, the line (moves as ints, from the position given to
+    the winner's mate; empty unless winnable), the nodes spent and the reason."""
+
+    status: UnwinnabilityStatus
+    line: list[int]
+    nodes: int
+    reason: Reason
+
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
 
@@ -231,9 +266,9 @@ def quick_routine(
 
         outcome, line, nodes, state = quick_search(state, winner)
         if outcome == 1:
-            return "winnable", line, nodes, "search"
+            return Result(WINNABLE, line, nodes, Reason.SEARCH)
         if outcome == 0:
-            return "unwinnable", [], nodes, "exhaustive search"
+            return Result(UNWINNABLE, [], nodes, Reason.EXHAUSTIVE_SEARCH)
         return _quick_static(state, winner, nodes)
     state, forced, leading = advance_forced(state, generator=generator)
     budget = [QUICK_NODES]
@@ -242,8 +277,8 @@ def quick_routine(
     first = -1 if leading is None else leading[0] if leading else None
     try:
         if _bounded_dfs(state, winner, QUICK_DEPTH, budget, path, generator, first_move, first):
-            return "winnable", forced + path, QUICK_NODES - budget[0], "search"
-        return "unwinnable", [], QUICK_NODES - budget[0], "exhaustive search"
+            return Result(WINNABLE, forced + path, QUICK_NODES - budget[0], Reason.SEARCH)
+        return Result(UNWINNABLE, [], QUICK_NODES - budget[0], Reason.EXHAUSTIVE_SEARCH)
     except _Interrupted:
         pass
     return _quick_static(state, winner, QUICK_NODES - budget[0])
@@ -252,8 +287,8 @@ def quick_routine(
 def _quick_static(state: State, winner: chess.Color, nodes: int) -> Result:
     """Step 3 of Figure 10, once the search gave up."""
     if _only_kings_pawns_bishops_closed(state) and unwinnable_static(to_board(state), winner):
-        return "unwinnable", [], nodes, "semi-static"
-    return "undetermined", [], nodes, "quick routine gave up"
+        return Result(UNWINNABLE, [], nodes, Reason.SEMI_STATIC)
+    return Result(UNDETERMINED, [], nodes, Reason.QUICK_GAVE_UP)
 
 
 def bound(depth: int) -> int:
@@ -280,18 +315,18 @@ class _ClosureRounds:
         self.bound = CLOSURE_FIRST_BOUND
         self.closure_nodes = 0
         self.nodes = 0
-        self.scouts: list[tuple[KingMarch | PromotionMarch, str, int]] = []  # (scout, its name, its first share)
+        self.scouts: list[tuple[KingMarch | PromotionMarch, Reason, int]] = []  # (scout, its name, its first share)
 
-    def run(self, remaining: int) -> tuple[str, list[int], str] | None:
-        """One round within ``remaining`` nodes; the verdict (status, line, reason) if the
-        closure search or a scout decided."""
+    def run(self, remaining: int) -> Result | None:
+        """One round within ``remaining`` nodes; the verdict if the closure search or a scout
+        decided (its ``nodes`` is 0: the caller knows the query's total)."""
         first = not self.scouts
         if first:
             self.scouts = [
-                (KingMarch(self.state, self.winner, self.generator), "king march", MARCH_FIRST_NODES),
+                (KingMarch(self.state, self.winner, self.generator), Reason.KING_MARCH, MARCH_FIRST_NODES),
                 (
                     PromotionMarch(self.state, self.winner, self.generator),
-                    "promotion march",
+                    Reason.PROMOTION_MARCH,
                     self.max_nodes // PROMOTION_FIRST_SHARE,
                 ),
             ]
@@ -303,18 +338,18 @@ class _ClosureRounds:
         outcome = self._closure(self.bound)
         return outcome or self._scouts(first, remaining - (self.nodes - before), later_share, 1)
 
-    def _closure(self, node_bound: int) -> tuple[str, list[int], str] | None:
+    def _closure(self, node_bound: int) -> Result | None:
         found, line, complete, used = self.closure.run(node_bound)
         self.closure_nodes += used
         self.nodes += used
         if found:
-            return "winnable", line, "closure search"
+            return Result(WINNABLE, line, 0, Reason.CLOSURE_SEARCH)
         if complete:
-            return "unwinnable", [], "closure search"
+            return Result(UNWINNABLE, [], 0, Reason.CLOSURE_SEARCH)
         self.bound *= 2
         return None
 
-    def _scouts(self, first: bool, remaining: int, later_share: int, cap: int) -> tuple[str, list[int], str] | None:
+    def _scouts(self, first: bool, remaining: int, later_share: int, cap: int) -> Result | None:
         """Each scout gets its share (the first or ``later_share``), at most a ``cap``-th of
         what remains."""
         for scout, name, first_share in self.scouts:
@@ -323,7 +358,7 @@ class _ClosureRounds:
             self.nodes += used
             remaining -= used
             if found:
-                return "winnable", line, name
+                return Result(WINNABLE, line, 0, name)
         return None
 
 
@@ -354,7 +389,18 @@ def full_routine(
         try:
             return _full_routine(state, winner, max_nodes, generator, compiled, deadline, tally)
         except clock.TimeLimitReached:
-            return "undetermined", [], tally[0]() if tally else 0, "time limit reached"
+            return Result(UNDETERMINED, [], tally[0]() if tally else 0, Reason.TIME_LIMIT)
+
+
+def _helpmate_search(
+    winner: chess.Color, generator: MoveGenerator, compiled: bool
+) -> HelpmateSearch | CompiledHelpmateSearch:
+    """The Find-Helpmate search of a query: the compiled one or the pure-Python one."""
+    if compiled:
+        from retro.unwinnable.jitcore import CompiledHelpmateSearch
+
+        return CompiledHelpmateSearch(winner)
+    return HelpmateSearch(winner, generator)
 
 
 def _full_routine(
@@ -370,14 +416,8 @@ def _full_routine(
     deadline stops the routine)."""
     static_checked = _mostly_rammed(state)
     if static_checked and unwinnable_static(to_board(state), winner):
-        return "unwinnable", [], 0, "semi-static"
-    search: HelpmateSearch | CompiledHelpmateSearch
-    if compiled:
-        from retro.unwinnable.jitcore import CompiledHelpmateSearch
-
-        search = CompiledHelpmateSearch(winner)
-    else:
-        search = HelpmateSearch(winner, generator)
+        return Result(UNWINNABLE, [], 0, Reason.SEMI_STATIC)
+    search = _helpmate_search(winner, generator, compiled)
     rounds: _ClosureRounds | None = None
     focused_nodes = 0
     iteration_nodes_before = 0  # the iterations' nodes when the closure search started
@@ -390,7 +430,7 @@ def _full_routine(
     def closure_round() -> Result | None:
         assert rounds is not None
         outcome = rounds.run(max_nodes - spent())
-        return (outcome[0], outcome[1], spent(), outcome[2]) if outcome else None
+        return outcome._replace(nodes=spent()) if outcome else None
 
     depth = 1
     while spent() < max_nodes:
@@ -412,24 +452,24 @@ def _full_routine(
                 break
         node_bound = min(node_bound, max_nodes - spent())
         if search.search(state, depth, node_bound):
-            return "winnable", search.line, spent(), "search"
+            return Result(WINNABLE, search.line, spent(), Reason.SEARCH)
         if not search.cut:
-            return "unwinnable", [], spent(), "exhaustive search"
+            return Result(UNWINNABLE, [], spent(), Reason.EXHAUSTIVE_SEARCH)
         if not static_checked:
             static_checked = True
             if unwinnable_static(to_board(state), winner):
-                return "unwinnable", [], spent(), "semi-static"
+                return Result(UNWINNABLE, [], spent(), Reason.SEMI_STATIC)
         if not search.cut_limit:
             # Only stale transposition hits: redo this depth from an empty table.
             search.clear_table()
             continue
         if depth == CLOSURE_FROM:
             if unwinnable_without_stalemates(to_board(advance_forced(state, generator=generator)[0]), winner):
-                return "unwinnable", [], spent(), "semi-static without stalemates"
+                return Result(UNWINNABLE, [], spent(), Reason.SEMI_STATIC_WITHOUT_STALEMATES)
             spend = max(0, min(SCOUT_NODES, max_nodes - spent()))
             found, line, focused_nodes = focused_search(state, winner, spend, generator) if spend else (False, [], 0)
             if found:
-                return "winnable", line, spent(), "focused closure search"
+                return Result(WINNABLE, line, spent(), Reason.FOCUSED_CLOSURE_SEARCH)
             rounds = _ClosureRounds(state, winner, generator, max_nodes)
             iteration_nodes_before = search.nodes
             if spent() < max_nodes:
@@ -438,5 +478,5 @@ def _full_routine(
                     return result
         depth += 1
     if not static_checked and unwinnable_static(to_board(state), winner):
-        return "unwinnable", [], spent(), "semi-static"
-    return "undetermined", [], spent(), "node budget exhausted"
+        return Result(UNWINNABLE, [], spent(), Reason.SEMI_STATIC)
+    return Result(UNDETERMINED, [], spent(), Reason.NODE_BUDGET)

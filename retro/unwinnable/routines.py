@@ -21,10 +21,9 @@ Full routine (Figure 9): Find-Helpmate in iterative deepening (depth 1, 2, ...) 
 per-iteration node bound ``bound(d) = 10,000 * (1 + d // 8)`` (increasing in d, so the
 routine is complete with an unlimited budget), and the semi-static check first when at
 least half of the pawns are rammed, else after the first iteration (Figure 9 runs it
-first; the depth-1 iteration answers 99% of the Lichess positions for less than the check
-costs, and the order cannot change a verdict: a mate found contradicts no sound
-"unwinnable"), until a mate is
-found, an iteration ends without a cut (unwinnable, see the argument in
+first; the depth-1 iteration answers nearly every position of real games for less than the
+check costs, and the order cannot change a verdict: a mate found contradicts no sound
+"unwinnable"), until a mate is found, an iteration ends without a cut (unwinnable, see the argument in
 :mod:`retro.unwinnable.helpmate`), or the total ``max_nodes`` budget is spent
 (undetermined). An iteration whose only cuts are hits on entries of earlier iterations is
 repeated once at the same depth with an empty table, so that completeness never rests on
@@ -52,30 +51,29 @@ How the budget is divided once a query is hard (the schedule decides only how no
 spent, never a verdict: "unwinnable" still comes only from an iteration without cut, a
 complete closure search or a semi-static check). A query that reaches the closure search
 has no helpmate the first ``CLOSURE_FROM`` iterations could find; on such queries the
-closure search decides most, the scouts most of the rest, and the deeper iterations few (on
-the dev set at 1M nodes: of the 217 queries that reached the closure search, iterations of
-depth 5 and more decided 3, two of which the closure search alone decides within 125k
-nodes, while they took 30 to 45% of those queries' nodes). Three rules follow:
+closure search decides most, the scouts most of the rest, and the deeper iterations few,
+while they would take a large part of those queries' nodes (the figures on the dev set
+are in ``bench/NOTES.md``). Three rules follow:
 
 1. Before the closure search starts, an iteration gets at most a ``PRE_CLOSURE_SHARE``-th
    of ``max_nodes`` (besides ``bound(d)``), so the first ``CLOSURE_FROM`` iterations never
    take more than half of a small budget; from 80k nodes up (the default is 1M) the cap is
    above ``bound(d)`` and changes nothing, so the positions the early iterations answer
-   (nearly all Lichess positions) are searched exactly as before.
+   (nearly all positions of real games) are searched as without the cap.
 2. Once the closure search has started, the next iteration runs only when the closure
    search alone has spent at least ``ITERATION_SHARE`` times what the iterations have spent
    since it started, that iteration's bound included; otherwise another round (closure
-   search and scouts) comes first. The iterations keep a fixed share instead of two depths
-   per round (about half of the first rounds' nodes): they still deepen, so a helpmate out
+   search and scouts) comes first. The iterations keep this fixed share: they still
+   deepen, so a helpmate out
    of the closure search's reach is still found with a large budget, and with an unlimited
    budget the routine stays complete (the closure search alone is: the reachable positions
    are finitely many).
 3. In the last round (the closure search takes all that remains), the scouts run first,
    each with at most a ``LAST_SCOUT_SHARE``-th of the remaining budget: the share of the
    other rounds, a ``SCOUT_SHARE``-th of the closure search's, so the closure search keeps
-   at least two thirds. Before, no scout ran at all when the budget ended inside the first
+   at least two thirds. So the scouts run even when the budget ends inside the first
    round (below about 105k nodes), where a mate the king or promotion march finds in a few
-   thousand positions was out of reach.
+   thousand positions would otherwise be out of reach.
 """
 
 from __future__ import annotations
@@ -298,8 +296,7 @@ def bound(depth: int) -> int:
 
 def _mostly_rammed(state: State) -> bool:
     """At least half of the pawns are rammed (an enemy pawn right in front): the blocked
-    structures the semi-static check is made for (310 of the 377 dev queries it decides,
-    7% of the Lichess positions)."""
+    structures the semi-static check is made for (most of the queries it decides)."""
     pawns = state[0]
     rammed = 2 * chess.popcount(pawns & state[6] & (pawns & state[7]) >> 8)
     return rammed > 0 and 2 * rammed >= chess.popcount(pawns)

@@ -1,9 +1,10 @@
-"""Benchmark of ``retro.unwinnable`` (issue 5 acceptance figures).
+"""Benchmark of ``retro.unwinnable``.
 
 Usage::
 
     .venv/bin/python bench/unwinnable.py dev [--max-nodes N] [--quick] [-j N]
     .venv/bin/python bench/unwinnable.py lichess [--limit N] [--max-nodes N] [--routine full|quick|both]
+        [--cha PATH [--cha-quick PATH]]
 
 ``dev``: every position of data/unwinnability-dev.jsonl for both intended winners; prints
 contradictions with the labels (must be 0), decided / undetermined counts, time, CPU time
@@ -14,7 +15,14 @@ per node, for the full and/or the quick routine. Single process. ``--reference``
 generation by python-chess (the reference path) instead of the fast generator;
 ``--pure-python``: the pure-Python searches instead of the compiled core. The compiled
 core's compile (first run) or load from its cache is timed before the first query and
-printed, not counted in the per-position figures.
+printed, not counted in the per-position figures. ``--cha PATH`` (lichess): CHA, the
+reference C++ implementation, runs on the same positions in the same run, just before
+each routine of retro (its full routine; for the quick one ``-quick`` of ``--cha-quick``,
+by default ``cha-printall`` beside ``--cha``, which prints every position); printed: its
+verdict counts, the positions where one says winnable and the other unwinnable (must be
+0), and both figures with the ratio retro / CHA: mean and median time per position (each
+program's own per-position time) and batch wall (CHA: its process from start to exit;
+retro: the loop over the positions). The load average is printed at the start and end.
 """
 
 from __future__ import annotations
@@ -22,7 +30,10 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import os
+import re
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -115,7 +126,13 @@ def dev(
 
 
 def lichess(
-    limit: int | None, max_nodes: int, routines: list[str], reference: bool = False, compiled: bool = True
+    limit: int | None,
+    max_nodes: int,
+    routines: list[str],
+    reference: bool = False,
+    compiled: bool = True,
+    cha: str | None = None,
+    cha_quick: str | None = None,
 ) -> None:
     _warm_up(compiled and not reference)
     boards = []
@@ -125,39 +142,105 @@ def lichess(
             boards.append((" ".join(fields[:6]), chess.Board(" ".join(fields[:6]))))
     if limit:
         boards = boards[:limit]
+    print(f"[load] {_load()} at the start")
     for routine in routines:
+        quick = routine == "quick"
+        binary = (cha_quick or str(Path(cha).with_name("cha-printall"))) if cha and quick else cha
+        reference_run = _run_cha(binary, [fen for fen, _ in boards], quick) if binary else None
         counts: dict[str, int] = {}
         times: list[float] = []
         nodes: list[int] = []
+        statuses: list[str] = []
         unwinnable = []
         start = time.perf_counter()
         cpu_times: list[float] = []
         for fen, board in boards:
             cpu = time.process_time()
             verdict = analyze(
-                board,
-                not board.turn,
-                quick=routine == "quick",
-                max_nodes=max_nodes,
-                reference=reference,
-                compiled=compiled,
-                fen=fen,
+                board, not board.turn, quick=quick, max_nodes=max_nodes, reference=reference, compiled=compiled, fen=fen
             )
             cpu_times.append(time.process_time() - cpu)
             counts[verdict.status] = counts.get(verdict.status, 0) + 1
             times.append(verdict.seconds)
             nodes.append(verdict.nodes)
+            statuses.append(verdict.status)
             if verdict.status == "unwinnable":
                 unwinnable.append(fen)
+        wall = time.perf_counter() - start
         _summary(f"lichess {routine} max_nodes={max_nodes}", counts, times, nodes)
         print(
-            f"[lichess {routine}] wall {time.perf_counter() - start:.1f} s; CPU time of this process per position: "
+            f"[lichess {routine}] wall {wall:.1f} s; CPU time of this process per position: "
             f"mean {1e6 * statistics.mean(cpu_times):.1f} us, median {1e6 * statistics.median(cpu_times):.1f} us, "
             f"per node {1e6 * sum(cpu_times) / max(1, sum(nodes)):.1f} us (the wall-clock figures above include "
             f"waiting for a core on a loaded machine)"
         )
+        if reference_run is not None and binary is not None:
+            _side_by_side(routine, binary, reference_run, times, wall, statuses)
         for fen in unwinnable:
             print("  unwinnable", fen)
+    print(f"[load] {_load()} at the end")
+
+
+def _load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f} {five:.2f} {fifteen:.2f} ({os.cpu_count()} cores)"
+
+
+#: A CHA result line: ``<status> [moves] nodes N time T (FEN)``, T in microseconds.
+_CHA_LINE = re.compile(r"^(winnable|unwinnable|undetermined)\b.*\bnodes (\d+) time (\d+) \((.*)\)$")
+
+
+def _run_cha(binary: str, fens: list[str], quick: bool) -> tuple[list[tuple[str, int, float]], float]:
+    """Run CHA (full routine, or ``-quick``) on ``fens`` in one process: per position
+    (status, nodes, its own time in seconds), and the batch wall time (process start included).
+    CHA's intended winner is the side that just moved, as in :func:`lichess`."""
+    command = [binary, "-quick"] if quick else [binary]
+    start = time.perf_counter()
+    done = subprocess.run(command, input="\n".join(fens) + "\n", capture_output=True, text=True, check=True)
+    wall = time.perf_counter() - start
+    rows = []
+    for line in done.stdout.splitlines():
+        match = _CHA_LINE.match(line)
+        if match:
+            rows.append((match.group(1), int(match.group(2)), int(match.group(3)) * 1e-6))
+    if len(rows) != len(fens):
+        raise SystemExit(f"{binary}: {len(rows)} result lines for {len(fens)} positions (for -quick use cha-printall)")
+    return rows, wall
+
+
+def _side_by_side(
+    routine: str,
+    binary: str,
+    reference: tuple[list[tuple[str, int, float]], float],
+    times: list[float],
+    wall: float,
+    statuses: list[str],
+) -> None:
+    """Print CHA's figures next to retro's, with the ratios retro / CHA, and the verdicts
+    that contradict each other (winnable for one, unwinnable for the other: must be 0)."""
+    rows, cha_wall = reference
+    cha_times = [seconds for _, _, seconds in rows]
+    counts: dict[str, int] = {}
+    for status, _, _ in rows:
+        counts[status] = counts.get(status, 0) + 1
+    contradictions = sum(
+        1 for (theirs, _, _), ours in zip(rows, statuses, strict=True) if {theirs, ours} == {"winnable", "unwinnable"}
+    )
+    tag = f"[side by side {routine}]"
+    print(
+        f"{tag} CHA ({binary}{' -quick' if routine == 'quick' else ''}): "
+        + "  ".join(f"{k}: {v}" for k, v in sorted(counts.items()))
+        + f"; contradictions with retro: {contradictions}"
+    )
+    print(f"{tag} {'':24s} {'retro':>12s} {'CHA':>12s} {'retro/CHA':>10s}")
+    for name, ours, theirs in (
+        ("mean per position (us)", 1e6 * statistics.mean(times), 1e6 * statistics.mean(cha_times)),
+        ("median per position (us)", 1e6 * statistics.median(times), 1e6 * statistics.median(cha_times)),
+        ("batch wall (ms)", 1e3 * wall, 1e3 * cha_wall),
+    ):
+        ratio = f"{ours / theirs:10.2f}" if theirs else f"{'-':>10s}"
+        print(f"{tag} {name:24s} {ours:12.1f} {theirs:12.1f} {ratio}")
+    sys.stdout.flush()
 
 
 def main() -> None:
@@ -171,13 +254,19 @@ def main() -> None:
     parser.add_argument("-j", "--jobs", type=int, default=1, help="dev: worker processes")
     parser.add_argument("--reference", action="store_true", help="python-chess move generation (reference path)")
     parser.add_argument("--pure-python", action="store_true", help="pure-Python searches, not the compiled core")
+    parser.add_argument(
+        "--cha", metavar="PATH", help="lichess: run CHA (full routine) side by side, e.g. ../shared/anchors/cha"
+    )
+    parser.add_argument(
+        "--cha-quick", metavar="PATH", help="lichess: the CHA for --routine quick (default: cha-printall beside --cha)"
+    )
     args = parser.parse_args()
     compiled = not args.pure_python
     if args.what == "dev":
         dev(args.max_nodes, args.quick, args.verbose, args.jobs, args.reference, compiled)
     else:
         routines = ["full", "quick"] if args.routine == "both" else [args.routine]
-        lichess(args.limit, args.max_nodes, routines, args.reference, compiled)
+        lichess(args.limit, args.max_nodes, routines, args.reference, compiled, args.cha, args.cha_quick)
 
 
 if __name__ == "__main__":

@@ -166,24 +166,34 @@ def winnability(
     max_nodes: int = 1_000_000,
     quick: bool = False,
     compiled: bool | None = None,
+    time_limit: float | None = None,
 ) -> UnwinnabilityVerdict:
     """Can ``winner`` (default: the side that just moved) still checkmate (FIDE 6.9,
     ``retro unwinnable``)? ``winnable`` with a helpmate ``line`` (UCI), ``unwinnable``, or
-    ``undetermined`` when ``max_nodes`` ran out. Invalid positions raise. ``compiled``:
-    run the searches in the compiled core (same answers; None lets the search choose)."""
+    ``undetermined`` when ``max_nodes`` or ``time_limit`` (seconds, None: none) ran out.
+    Invalid positions raise. ``compiled``: run the searches in the compiled core (same
+    answers; None lets the search choose)."""
     from retro.unwinnable import analyze
 
     position = read_position(fen, valid=True)
     board = position.board
     side = _color(winner) if winner is not None else not board.turn
-    return analyze(board, side, quick=quick, max_nodes=max_nodes, compiled=compiled, fen=position.fen)
+    return analyze(
+        board, side, quick=quick, max_nodes=max_nodes, compiled=compiled, fen=position.fen, time_limit=time_limit
+    )
 
 
 def is_dead(
-    fen: str | chess.Board, *, max_nodes: int = 1_000_000, quick: bool = False, compiled: bool | None = None
+    fen: str | chess.Board,
+    *,
+    max_nodes: int = 1_000_000,
+    quick: bool = False,
+    compiled: bool | None = None,
+    time_limit: float | None = None,
 ) -> DeadVerdict:
     """Is the position dead (FIDE 5.2.2, ``retro dead``)? ``dead``, ``alive`` or
-    ``undetermined``, with the verdict of each side. Invalid positions raise."""
+    ``undetermined`` (``max_nodes`` or ``time_limit`` ran out), with the verdict of each
+    side. Invalid positions raise."""
     from retro.unwinnable import is_dead as dead
 
     position = read_position(fen, valid=True)

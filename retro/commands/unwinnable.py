@@ -25,17 +25,28 @@ COMPILED_FROM_LINES = {False: 500, True: 30_000}
 
 
 def add_search_arguments(parser: argparse.ArgumentParser, *, diagram: str) -> None:
-    """``--quick``, ``--max-nodes``, the batch and the diagram options (shared with ``retro
-    dead``; ``diagram`` says what the diagram shows)."""
+    """``--quick``, ``-m/--max-nodes``, ``-t/--time-limit``, the batch and the diagram
+    options (shared with ``retro dead``; ``diagram`` says what the diagram shows)."""
     parser.add_argument(
         "--quick", action="store_true", help="the quick routine (Figure 10): very fast, may say undetermined"
     )
     parser.add_argument(
+        "-m",
         "--max-nodes",
         type=int,
         default=DEFAULT_MAX_NODES,
         metavar="N",
         help=f"search budget in nodes per side for the full routine (default {DEFAULT_MAX_NODES:,})",
+    )
+    parser.add_argument(
+        "-t",
+        "--time-limit",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="time budget in seconds per query (per line in batch mode; for dead, both sides together) of the "
+        "full routine, checked every few thousand nodes: 'undetermined' (reason 'time limit reached') when it "
+        "runs out (default: none)",
     )
     parser.add_argument(
         "--compiled",
@@ -60,7 +71,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "series of legal moves). Algorithm of M. Ambrona (FUN 2022): a semi-static mobility analysis that "
         "proves blocked positions unwinnable, plus a helpmate search. 'winnable' comes with the helpmate "
         "line in UCI, replayed before it is printed; 'unwinnable' is proved; 'undetermined' means the node "
-        "budget ran out. The intended winner defaults to the side that just moved (the side NOT to move). "
+        "budget (-m/--max-nodes) or the time limit (-t/--time-limit) ran out. The intended winner defaults to "
+        "the side that just moved (the side NOT to move). "
         "Batch lines are 'FEN [white|black]'.",
         epilog="example: retro unwinnable '8/8/1p6/1B2k3/5pK1/8/8/8 b - - 0 1' white",
     )
@@ -92,26 +104,37 @@ def unwinnable_line(
     max_nodes: int = DEFAULT_MAX_NODES,
     winner_name: str | None = None,
     compiled: bool | None = None,
+    time_limit: float | None = None,
 ) -> dict[str, Any]:
     """Batch worker: one query line ('FEN [white|black]') to the verdict's ``as_dict()``."""
     from retro.api import winnability
 
     fen, named = split_query(line)
-    verdict = winnability(fen, named or winner_name, quick=quick, max_nodes=max_nodes, compiled=compiled)
+    verdict = winnability(
+        fen, named or winner_name, quick=quick, max_nodes=max_nodes, compiled=compiled, time_limit=time_limit
+    )
     return verdict.as_dict()
 
 
 def _text(record: dict[str, Any], *, batch: bool) -> str:
-    answer = record["status"]
-    if answer == UnwinnabilityStatus.WINNABLE:
-        answer += " " + " ".join(record["line"]) if record["line"] else " (already checkmate)"
+    """One record as text. A single query names the winner it evaluated (``winnable for
+    white: <line>``, ``unwinnable for black``); a batch line starts with the FEN and the
+    winner instead."""
+    status = record["status"]
+    if status == UnwinnabilityStatus.WINNABLE:
+        line = " ".join(record["line"]) if record["line"] else "(already checkmate)"
+        answer = f"{status} {line}" if batch else f"{status} for {record['winner']}: {line}"
+    else:
+        answer = status if batch else f"{status} for {record['winner']}"
     answer += f"  [{record['reason']}; nodes {record['nodes']}, {record['seconds']:.4f} s]"
     return f"{record['fen']} {record['winner']} {answer}" if batch else answer
 
 
-def _load_compiled_core() -> None:
-    """Load the compiled core in this process (batch workers are forked from it); say so
-    on stderr when it had to be compiled (the first run), or when numba is missing."""
+def _load_compiled_core(*, always: bool = False) -> None:
+    """Load the compiled core in this process (batch workers are forked from it). Say so on
+    stderr when numba is missing, when the core had to be compiled (the first run), or with
+    ``always`` (a single ``--compiled`` query) how long the load took: that time is not in
+    the query's ``seconds``."""
     from retro.unwinnable import jitcore
 
     if not jitcore.AVAILABLE:
@@ -120,6 +143,8 @@ def _load_compiled_core() -> None:
     seconds = jitcore.warm_up()
     if seconds > 5:
         print(f"note: compiled the search core in {seconds:.0f} s (cached for later runs)", file=sys.stderr)
+    elif always:
+        print(f"note: loaded the compiled search core in {seconds:.2f} s (not in the query's seconds)", file=sys.stderr)
 
 
 def run_query_command(
@@ -134,16 +159,22 @@ def run_query_command(
 ) -> int:
     """One query (``query``, a FEN with its options) or the ``-f`` batch: print each
     record with ``text`` (``batch=`` tells which) or as JSON. Shared by ``unwinnable`` and
-    ``dead``; ``worker(line, quick=, max_nodes=, compiled=)`` makes the record."""
+    ``dead``; ``worker(line, quick=, max_nodes=, compiled=, time_limit=)`` makes the record."""
     if args.max_nodes <= 0:
         raise ValueError("--max-nodes must be positive")
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise ValueError("--time-limit must be a positive number of seconds")
     check_diagram_arguments(args)
-    worker = functools.partial(worker, quick=args.quick, max_nodes=args.max_nodes, compiled=args.compiled)
+    worker = functools.partial(
+        worker, quick=args.quick, max_nodes=args.max_nodes, compiled=args.compiled, time_limit=args.time_limit
+    )
     if args.file is None:
         if not args.fen:
             raise ValueError("give a FEN, or -f FILE for batch mode")
         if not query.strip():
             raise InvalidFenError("empty FEN")
+        if args.compiled:
+            _load_compiled_core(always=True)
         record = worker(query)
         emit(record, text(record, batch=False), as_json=args.json)
         line = record.get("line") or record.get("white_line") or record.get("black_line")

@@ -9,13 +9,14 @@ and default to the command's default node budget and to the operator's maximum t
 
 Time limits. A request's time limit T is the server's kill: at T the pool kills the
 worker (and replaces it) and the answer is 504. That is the backstop, not the normal
-path: a command that has a time limit of its own (``time_option``: proofgame, lastmove, cage) is
-given :func:`own_time` (T) = max(0.9 T - 0.5 s, T / 2), so it stops itself and answers
-200 with its budget-exhausted record (``unknown``, ``not_verified``, ...) while the
-margin, at least 0.5 s and a tenth of T (half of T below 1 s), covers what runs past
-the command's own limit (its last phase's overrun, writing the record, the pipe). A
-command without one (check and revmoves, which are fast; the others until they have
-one) is stopped by the kill alone.
+path: every command that searches has a time limit of its own (``time_option``:
+proofgame, lastmove, cage, unwinnable, dead), and is given :func:`own_time` (T) =
+max(0.9 T - 0.5 s, T / 2), so it stops itself and answers 200 with its budget-exhausted
+record (``unknown``, ``undetermined``, ``not_verified``, ...) while the margin, at least
+0.5 s and a tenth of T (half of T below 1 s), covers what runs past the command's own
+limit (its last phase's overrun, writing the record, the pipe). check and revmoves,
+which are fast, and the dead batch (whose lines each have the command's limit, not the
+request's) are stopped by the kill alone.
 """
 
 from __future__ import annotations
@@ -203,6 +204,7 @@ class UnwinnableRequest(CommandRequest):
     command: ClassVar[str] = "unwinnable"
     default_nodes: ClassVar[int] = 1_000_000
     node_option: ClassVar[str] = "--max-nodes"
+    time_option: ClassVar[str] = "--time-limit"
     winner: Literal["white", "black"] | None = Field(
         None, description="intended winner (default: the side that just moved)"
     )
@@ -221,6 +223,7 @@ class DeadRequest(CommandRequest):
     command: ClassVar[str] = "dead"
     default_nodes: ClassVar[int] = 1_000_000
     node_option: ClassVar[str] = "--max-nodes"
+    time_option: ClassVar[str] = "--time-limit"
     quick: bool = Field(False, description="the quick routine for both sides")
 
     def options(self, limits: Limits) -> list[str]:

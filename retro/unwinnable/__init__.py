@@ -37,7 +37,7 @@ import chess
 
 from retro.core.status import DeadStatus, UnwinnabilityStatus
 from retro.unwinnable.fastboard import FAST, REFERENCE, from_board, to_move
-from retro.unwinnable.routines import full_routine, quick_routine
+from retro.unwinnable.routines import Reason, full_routine, quick_routine
 
 __all__ = [
     "UnwinnabilityVerdict",
@@ -162,6 +162,13 @@ def _replayed(board: chess.Board, line: list[chess.Move], winner: chess.Color) -
     return replay.is_checkmate() and replay.turn != winner
 
 
+def _check_time_limit(time_limit: float | None) -> None:
+    """Refuse a negative or NaN ``time_limit`` (a ``ValueError``); 0 stops the full
+    routine's search at once."""
+    if time_limit is not None and not time_limit >= 0:
+        raise ValueError(f"time_limit must be a number of seconds >= 0, got {time_limit!r}")
+
+
 def _use_compiled(compiled: bool | None, reference: bool) -> bool:
     """Whether to run the compiled core. ``None``: when this process has loaded it
     (:func:`retro.unwinnable.jitcore.warm_up`; numba is not even imported otherwise);
@@ -186,8 +193,15 @@ def analyze(
     reference: bool = False,
     compiled: bool | None = None,
     fen: str | None = None,
+    time_limit: float | None = None,
 ) -> UnwinnabilityVerdict:
     """Can ``winner`` still checkmate in ``board``? See the module docstring.
+
+    ``max_nodes``: the full routine's node budget; ``time_limit``: its time budget in
+    seconds (None: none), checked every few thousand nodes in every search
+    (:mod:`retro.unwinnable.deadline`); when either runs out the answer is
+    ``undetermined`` with the reason ("node budget exhausted", "time limit reached"). The
+    quick routine is bounded by its own ``QUICK_NODES`` (milliseconds) and needs neither.
 
     ``reference``: generate moves with python-chess instead of the fast generator (same
     answers, same nodes; much slower; for tests). ``compiled``: run the searches in the
@@ -195,6 +209,7 @@ def analyze(
     :func:`retro.unwinnable.jitcore.warm_up`; ``True``: load it first if needed).
     ``fen``: the board's FEN when the caller has it (the verdict's ``fen``; otherwise
     ``board.fen()``, a real cost next to the quick routine)."""
+    _check_time_limit(time_limit)
     check_playable(board)
     jit = _use_compiled(compiled, reference)  # a first load of the core is not the query's time
     start = time.perf_counter()
@@ -204,17 +219,17 @@ def analyze(
         status, moves, nodes, reason = quick_routine(state, winner, generator, compiled=jit)
     else:
         status, moves, nodes, reason = full_routine(
-            state, winner, max_nodes=max_nodes, generator=generator, compiled=jit
+            state, winner, max_nodes=max_nodes, generator=generator, compiled=jit, time_limit=time_limit
         )
     line = [to_move(move) for move in moves]
-    if status == "winnable" and not _replayed(board, line, winner):
-        status, line, reason = "undetermined", [], "internal error: helpmate line failed replay"
+    if status == UnwinnabilityStatus.WINNABLE and not _replayed(board, line, winner):
+        status, line, reason = UnwinnabilityStatus.UNDETERMINED, [], Reason.REPLAY_FAILED
     return UnwinnabilityVerdict(
         fen or board.fen(),
-        UnwinnabilityStatus(status),
+        status,
         winner,
         tuple(m.uci() for m in line),
-        reason,
+        str(reason),
         nodes,
         time.perf_counter() - start,
     )
@@ -229,18 +244,25 @@ def is_dead(
     reference: bool = False,
     compiled: bool | None = None,
     fen: str | None = None,
+    time_limit: float | None = None,
 ) -> DeadVerdict:
     """Is the position dead (no checkmate for either side)? White is asked first; Black is
-    not asked when White can win, unless ``both_sides``."""
+    not asked when White can win, unless ``both_sides``. ``seconds``: the two queries'
+    time, without the first load of the compiled core. ``max_nodes`` is each side's
+    budget; ``time_limit`` (seconds, None: none) is the whole query's: Black gets what
+    White's query left (so with a short limit Black may be ``undetermined`` at once)."""
+    _check_time_limit(time_limit)
+    jit = _use_compiled(compiled, reference)
     start = time.perf_counter()
     fen = fen or board.fen()
-    options: dict[str, Any] = {"quick": quick, "max_nodes": max_nodes, "reference": reference, "compiled": compiled}
-    white = analyze(board, chess.WHITE, fen=fen, **options)
+    options: dict[str, Any] = {"quick": quick, "max_nodes": max_nodes, "reference": reference, "compiled": jit}
+    white = analyze(board, chess.WHITE, fen=fen, time_limit=time_limit, **options)
     black = None
     if white.status == UnwinnabilityStatus.WINNABLE and not both_sides:
         status = DeadStatus.ALIVE
     else:
-        black = analyze(board, chess.BLACK, fen=fen, **options)
+        left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - start))
+        black = analyze(board, chess.BLACK, fen=fen, time_limit=left, **options)
         if UnwinnabilityStatus.WINNABLE in (white.status, black.status):
             status = DeadStatus.ALIVE
         elif white.status == black.status == UnwinnabilityStatus.UNWINNABLE:

@@ -56,6 +56,7 @@ import heapq
 
 import chess
 
+from retro.unwinnable import deadline as clock
 from retro.unwinnable.exhaustion import Exhaustion, exhaustion
 from retro.unwinnable.fastboard import FAST, MoveGenerator, State, in_check, to_board
 from retro.unwinnable.focus import active_units
@@ -120,7 +121,9 @@ class ClosureSearch:
 
     def run(self, node_bound: int) -> tuple[bool, list[int], bool, int]:
         """Enter at most ``node_bound`` more positions; return ``(found, line, complete,
-        nodes entered by this call)`` (see :func:`closure_search`)."""
+        nodes entered by this call)`` (see :func:`closure_search`). Raises
+        :class:`~retro.unwinnable.deadline.TimeLimitReached` when the query's deadline
+        passes (between two expansions: the search can be resumed)."""
         if not self._ids:
             self._start()
         if self.done is not None:
@@ -138,7 +141,13 @@ class ClosureSearch:
         )
         start = len(parent)
         limit = start + node_bound
+        deadline = clock.current()
+        expanded = 0
         while frontier:
+            if deadline is not None:
+                expanded += 1
+                if not expanded & (clock.CHECK_EVERY_EXPANSIONS - 1):
+                    clock.check(deadline)
             _, minus_id, position = frontier[0]
             position_id = -minus_id
             moves = list(iter_legal_moves(position))

@@ -46,6 +46,7 @@ from typing import Any
 
 import chess
 
+from retro.unwinnable import deadline as clock
 from retro.unwinnable.fastboard import FAST, MoveGenerator, State, in_check, legal_moves
 from retro.unwinnable.material import insufficient_state, lemma_shape
 
@@ -162,6 +163,7 @@ class HelpmateSearch:
         self.line: list[int] = []
         self._bound = 0
         self._count = 0
+        self._deadline: float | None = None
 
     @property
     def cut(self) -> bool:
@@ -175,16 +177,21 @@ class HelpmateSearch:
     def search(self, state: State, max_depth: int, node_bound: int) -> bool:
         """One iteration: True if a mate was found (:attr:`line` then holds it).
 
-        After False, :attr:`cut` tells whether the search was incomplete."""
+        After False, :attr:`cut` tells whether the search was incomplete. Raises
+        :class:`~retro.unwinnable.deadline.TimeLimitReached` when the query's deadline
+        passes (:attr:`nodes` then includes this iteration's nodes)."""
         self.iteration += 1
         self.cut_limit = False
         self.cut_stale = False
         self._bound = node_bound
         self._count = 0
+        self._deadline = clock.current()
         self.line = []
         path: list[int] = []
-        found = self._visit(state, max_depth, False, path)
-        self.nodes += self._count
+        try:
+            found = self._visit(state, max_depth, False, path)
+        finally:
+            self.nodes += self._count
         if found:
             self.line = path
         return found
@@ -223,6 +230,8 @@ class HelpmateSearch:
                 self.cut_stale = True
             return False
         self._count += 1
+        if not self._count & (clock.CHECK_EVERY - 1) and self._deadline is not None:
+            clock.check(self._deadline)
         if self._count > self._bound or depth < 0:
             self.cut_limit = True
             return False

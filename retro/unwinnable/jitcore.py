@@ -42,6 +42,7 @@ from typing import Any
 import chess
 import numpy as np
 
+from retro.unwinnable import deadline as clock
 from retro.unwinnable import fastboard
 from retro.unwinnable.fastboard import State
 from retro.unwinnable.helpmate import KNIGHT_DISTANCE
@@ -81,6 +82,9 @@ __all__ = [
 _QUICK_DEPTH = 9
 _QUICK_NODES = 5_000
 _FORCED_LIMIT = 200
+#: Nodes between two looks at the clock in ``_helpmate`` when a deadline is set (a power of
+#: two; reading the clock leaves the compiled code, about a microsecond).
+_CHECK_EVERY = 4096
 _NONE = -1
 
 
@@ -721,10 +725,13 @@ def _helpmate(
     used: np.ndarray,
     values: np.ndarray,
     size: int,
-) -> tuple[bool, int, bool, bool, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    deadline: float,
+) -> tuple[bool, int, bool, bool, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, bool]:
     """One iteration of ``HelpmateSearch.search`` (``_visit`` made iterative; the table
     is ``keys``/``used``/``values``/``size``, kept by the caller between iterations).
-    Returns (found, nodes counted, cut by the limit, cut by a stale hit, line, the table)."""
+    Returns (found, nodes counted, cut by the limit, cut by a stale hit, line, the table,
+    stopped by the deadline). ``deadline``: a ``time.perf_counter()`` value looked at every
+    ``_CHECK_EVERY`` nodes, or 0.0 for none (then the clock is never read)."""
     capacity = 64
     states = np.empty((capacity, 11), np.int64)
     depths = np.empty(capacity, np.int64)
@@ -767,7 +774,7 @@ def _helpmate(
         expanded = False
         if end == top:  # no legal move: a mate by the winner or another dead end
             if state[8] != winner and _in_check(state):
-                return True, count, cut_limit, cut_stale, path[:ply].copy(), keys, used, values, size
+                return True, count, cut_limit, cut_stale, path[:ply].copy(), keys, used, values, size, False
         elif not _insufficient(state, winner):
             for i in range(8):
                 words[i] = state[i]
@@ -779,6 +786,11 @@ def _helpmate(
                     cut_stale = True
             else:
                 count += 1
+                if deadline > 0.0 and (count & (_CHECK_EVERY - 1)) == 0:
+                    with numba.objmode(now="float64"):
+                        now = time.perf_counter()
+                    if now >= deadline:
+                        return False, count, cut_limit, cut_stale, path[:0].copy(), keys, used, values, size, True
                 if count > node_bound or depth < 0:
                     cut_limit = True
                 else:
@@ -809,7 +821,7 @@ def _helpmate(
             top = starts[ply]
             ply -= 1
         if ply < 0:
-            return False, count, cut_limit, cut_stale, path[:0].copy(), keys, used, values, size
+            return False, count, cut_limit, cut_stale, path[:0].copy(), keys, used, values, size, False
         index = nexts[ply]
         nexts[ply] = index + 1
         move = buf[index]
@@ -1012,20 +1024,25 @@ class CompiledHelpmateSearch:
 
     def search(self, state: State, max_depth: int, node_bound: int) -> bool:
         self.iteration += 1
-        found, count, self.cut_limit, self.cut_stale, line, self._keys, self._used, self._values, self._size = (
-            _helpmate(
-                to_pos(state),
-                self.winner,
-                max_depth,
-                node_bound,
-                self.iteration,
-                self._keys,
-                self._used,
-                self._values,
-                self._size,
-            )
+        deadline = clock.current()
+        outcome = _helpmate(
+            to_pos(state),
+            self.winner,
+            max_depth,
+            node_bound,
+            self.iteration,
+            self._keys,
+            self._used,
+            self._values,
+            self._size,
+            0.0 if deadline is None else deadline,
+        )
+        found, count, self.cut_limit, self.cut_stale, line, self._keys, self._used, self._values, self._size, late = (
+            outcome
         )
         self.nodes += count
+        if late:
+            raise clock.TimeLimitReached
         self.line = line.tolist() if found else []
         return found
 

@@ -39,7 +39,7 @@ White's bishops are light-squared and Black's king stands on a dark square, boxe
 them: no check is possible there. The mate: Black's king on h1, its bishop on h2, White's
 king on f1 (covering g1 and g2) and a white bishop checking on the long diagonal. The
 bishops on c8 and b7 must first unguard c8 so that Black's king can walk out; the closure
-search had not met a mate after 3 million positions. The march tries the patterns (a8, c8),
+search meets no mate within 3 million positions. The march tries the patterns (a8, c8),
 (h1, f1) and (c8, a8) in turn and meets the mate after about 6,300 positions in all.
 """
 

@@ -150,6 +150,11 @@ class Mobility:
         return fixed[0], fixed[1]
 
 
+#: A unit of the position: (square, colour, piece type).
+Piece = tuple[chess.Square, chess.Color, chess.PieceType]
+_PROMOTION_RANK = {chess.WHITE: chess.BB_RANK_8, chess.BLACK: chess.BB_RANK_1}
+
+
 def mobility(board: chess.Board, excluded: Mapping[chess.Square, chess.Bitboard] | None = None) -> Mobility:
     """Compute the least fixpoint of the Figure 6 rules on ``board`` (Figure 7).
 
@@ -158,28 +163,37 @@ def mobility(board: chess.Board, excluded: Mapping[chess.Square, chess.Bitboard]
     not excluded. The result then over-approximates the positions reached by lines without
     such an entry (the induction of Lemma 8 over those lines); the caller proves what the
     excluded entries do (:mod:`retro.unwinnable.stalemate`: they end the game;
-    :mod:`retro.unwinnable.exhaustion`: the promotions, which never happen)."""
+    :mod:`retro.unwinnable.exhaustion`: the promotions, which never happen).
+
+    Each round grows every region to saturation under the current C and R
+    (:func:`_grow_regions`), then re-evaluates C (:func:`_clear`); it stops when a round
+    changes nothing."""
     excluded = excluded or {}
     for square in excluded:
         if board.piece_type_at(square) not in (chess.KING, chess.KNIGHT, chess.PAWN):
             raise ValueError(f"excluded entries only for kings, knights and pawns, not {chess.square_name(square)}")
-    pieces = [
-        (sq, bool(board.occupied_co[chess.WHITE] & chess.BB_SQUARES[sq]), board.piece_type_at(sq))
+    pieces: list[Piece] = [
+        (sq, bool(board.occupied_co[chess.WHITE] & chess.BB_SQUARES[sq]), board.piece_type_at(sq))  # type: ignore[misc]
         for sq in chess.SquareSet(board.occupied)
     ]
-    n = len(pieces)
     region = [chess.BB_SQUARES[sq] for sq, _, _ in pieces]
-    cleared = [False] * n
-    by_square = {sq: i for i, (sq, _, _) in enumerate(pieces)}
-    direct_attacks = [capture_predecessors_of(t, c, sq) for sq, c, t in pieces]  # type: ignore[arg-type]
-    promo = {chess.WHITE: chess.BB_RANK_8, chess.BLACK: chess.BB_RANK_1}
+    cleared = [False] * len(pieces)
     reached = [0, 0]
     for sq, c, t in pieces:
         if t != chess.KING:
             reached[c] |= chess.BB_SQUARES[sq]
+    facing = _facing_pawns(pieces)
+    attacks = [capture_predecessors_of(t, c, sq) for sq, c, t in pieces]
+    changed = True
+    while changed:
+        changed = _grow_regions(pieces, attacks, region, cleared, reached, facing, excluded)
+        changed = _clear(pieces, region, cleared) or changed
+    return Mobility(tuple(pieces), tuple(region), tuple(cleared), (reached[0], reached[1]))
 
-    # Facing pawns: (i, j) for a pawn i and an enemy pawn j ahead of it on its file, with
-    # the squares of the file from j's rank onwards (as seen from i).
+
+def _facing_pawns(pieces: list[Piece]) -> list[tuple[int, int, chess.Bitboard]]:
+    """Facing pawns: (i, j) for a pawn i and an enemy pawn j ahead of it on its file, with
+    the squares of the file from j's rank onwards (as seen from i)."""
     facing: list[tuple[int, int, chess.Bitboard]] = []
     for i, (sq, c, t) in enumerate(pieces):
         if t != chess.PAWN:
@@ -191,75 +205,114 @@ def mobility(board: chess.Board, excluded: Mapping[chess.Square, chess.Bitboard]
                 if ahead:
                     beyond = _ranks_from(chess.square_rank(sq2), c) & file_mask
                     facing.append((i, j, beyond))
+    return facing
 
-    changed = True
-    while changed:
-        changed = False
-        # Squares of pieces not (yet) clearable, per colour: allies cannot enter them.
-        stuck = [0, 0]
-        # Squares an uncleared enemy piece directly attacks: a king cannot enter them.
-        guarded = [0, 0]
-        for i, (sq, c, _) in enumerate(pieces):
-            if not cleared[i]:
-                stuck[c] |= chess.BB_SQUARES[sq]
-                guarded[c] |= direct_attacks[i]
-        enemy_uncleared = stuck  # squares of uncleared pieces of colour c (pawn pushes onto them fail)
-        # Facing pawns: the squares a pawn may not enter yet (see the module docstring).
-        not_past = [0] * n
-        on_file = [  # pawns that have never left their file: they never capture
-            t == chess.PAWN and not region[k] & ~chess.BB_FILES[chess.square_file(sq)]
-            for k, (sq, _, t) in enumerate(pieces)
-        ]
-        for i, j, beyond in facing:
-            file_mask = chess.BB_FILES[chess.square_file(pieces[i][0])]
-            if region[i] & ~file_mask or region[j] & ~file_mask:
-                continue
-            color = pieces[i][1]
-            if any(k != i and pieces[k][1] == color and region[k] & region[j] and not on_file[k] for k in range(n)):
-                continue
-            not_past[i] |= beyond
-        for i, (sq, c, t) in enumerate(pieces):
-            old = region[i]
-            current = old
-            forbidden = stuck[c] & ~chess.BB_SQUARES[sq] | not_past[i] | excluded.get(sq, 0)
-            if t == chess.KING:
-                forbidden |= guarded[not c]
-            if t == chess.PAWN:
-                while True:
-                    if current & promo[c]:
-                        new = chess.BB_ALL & ~forbidden
-                    else:
-                        pushes = _pawn_pushes(current, c) & ~enemy_uncleared[not c]
-                        captures = _pawn_attacks(current, c) & reached[not c]
-                        new = (pushes | captures) & ~forbidden
-                    new |= current
-                    if new == current:
-                        break
-                    current = new
-            else:
-                table = PRED_MASKS[t]  # type: ignore[index]
-                frontier = current
-                while frontier:
-                    new = _spread(frontier, table) & ~forbidden & ~current
-                    current |= new
-                    frontier = new
-            if current != old:
-                region[i] = current
-                changed = True
-                if t != chess.KING:
-                    reached[c] |= current
-        for i, (sq, c, _) in enumerate(pieces):
-            if cleared[i]:
-                continue
-            if region[i] != chess.BB_SQUARES[sq]:
-                cleared[i] = True
-                changed = True
-                continue
-            bit = chess.BB_SQUARES[sq]
-            for j, (_, c2, _) in enumerate(pieces):
-                if c2 != c and region[j] & bit:
-                    cleared[i] = True
-                    changed = True
-                    break
-    del by_square
-    return Mobility(tuple(pieces), tuple(region), tuple(cleared), (reached[0], reached[1]))  # type: ignore[arg-type]
+
+def _not_past(
+    pieces: list[Piece], region: list[chess.Bitboard], facing: list[tuple[int, int, chess.Bitboard]]
+) -> list[int]:
+    """Per unit, the squares the *facing pawns* rule forbids it for now (see the module
+    docstring)."""
+    n = len(pieces)
+    not_past = [0] * n
+    on_file = [  # pawns that have never left their file: they never capture
+        t == chess.PAWN and not region[k] & ~chess.BB_FILES[chess.square_file(sq)]
+        for k, (sq, _, t) in enumerate(pieces)
+    ]
+    for i, j, beyond in facing:
+        file_mask = chess.BB_FILES[chess.square_file(pieces[i][0])]
+        if region[i] & ~file_mask or region[j] & ~file_mask:
+            continue
+        color = pieces[i][1]
+        if any(k != i and pieces[k][1] == color and region[k] & region[j] and not on_file[k] for k in range(n)):
+            continue
+        not_past[i] |= beyond
+    return not_past
+
+
+def _grow_regions(
+    pieces: list[Piece],
+    attacks: list[chess.Bitboard],
+    region: list[chess.Bitboard],
+    cleared: list[bool],
+    reached: list[chess.Bitboard],
+    facing: list[tuple[int, int, chess.Bitboard]],
+    excluded: Mapping[chess.Square, chess.Bitboard],
+) -> bool:
+    """One round of the *move*, *pawn move*, *king attackers*, *not self-capture* and
+    *facing pawns* rules: each region in turn flood-filled to saturation (``region`` and
+    ``reached`` updated in place); whether a region grew. ``attacks``: the squares each
+    unit directly attacks from its square (pred-capt)."""
+    # Squares of units not (yet) clearable, per colour: allies cannot enter them, and
+    # enemy pawns cannot push onto them.
+    stuck = [0, 0]
+    # Squares an uncleared enemy unit directly attacks: a king cannot enter them.
+    guarded = [0, 0]
+    for i, (sq, c, _) in enumerate(pieces):
+        if not cleared[i]:
+            stuck[c] |= chess.BB_SQUARES[sq]
+            guarded[c] |= attacks[i]
+    not_past = _not_past(pieces, region, facing)
+    changed = False
+    for i, (sq, c, t) in enumerate(pieces):
+        forbidden = stuck[c] & ~chess.BB_SQUARES[sq] | not_past[i] | excluded.get(sq, 0)
+        if t == chess.KING:
+            forbidden |= guarded[not c]
+        if t == chess.PAWN:
+            current = _pawn_region(region[i], c, forbidden, stuck[not c], reached[not c])
+        else:
+            current = _piece_region(region[i], PRED_MASKS[t], forbidden)
+        if current != region[i]:
+            region[i] = current
+            changed = True
+            if t != chess.KING:
+                reached[c] |= current
+    return changed
+
+
+def _pawn_region(
+    current: chess.Bitboard,
+    color: chess.Color,
+    forbidden: chess.Bitboard,
+    enemy_stuck: chess.Bitboard,
+    enemy_reached: chess.Bitboard,
+) -> chess.Bitboard:
+    """A pawn's region grown to saturation by the *pawn move* rule: pushes onto squares
+    not held by an uncleared enemy, captures onto squares an enemy non-king reaches,
+    anywhere once the promotion rank is reached; never onto ``forbidden``."""
+    while True:
+        if current & _PROMOTION_RANK[color]:
+            new = chess.BB_ALL & ~forbidden
+        else:
+            pushes = _pawn_pushes(current, color) & ~enemy_stuck
+            captures = _pawn_attacks(current, color) & enemy_reached
+            new = (pushes | captures) & ~forbidden
+        new |= current
+        if new == current:
+            return current
+        current = new
+
+
+def _piece_region(current: chess.Bitboard, table: list[chess.Bitboard], forbidden: chess.Bitboard) -> chess.Bitboard:
+    """A non-pawn's region grown to saturation by the *move* rule (steps of ``table``),
+    never onto ``forbidden``."""
+    frontier = current
+    while frontier:
+        new = _spread(frontier, table) & ~forbidden & ~current
+        current |= new
+        frontier = new
+    return current
+
+
+def _clear(pieces: list[Piece], region: list[chess.Bitboard], cleared: list[bool]) -> bool:
+    """The *clearance* rule: a unit is cleared once its region leaves its square or an
+    enemy region meets its square (``cleared`` updated in place); whether one was."""
+    changed = False
+    for i, (sq, c, _) in enumerate(pieces):
+        if cleared[i]:
+            continue
+        bit = chess.BB_SQUARES[sq]
+        if region[i] != bit or any(c2 != c and region[j] & bit for j, (_, c2, _) in enumerate(pieces)):
+            cleared[i] = True
+            changed = True
+    return changed

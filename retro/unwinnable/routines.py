@@ -1,8 +1,10 @@
 """The quick (Figure 10) and full (Figure 9) unwinnability routines.
 
-Both return ``(status, line, nodes, reason)`` with status ``winnable`` (``line`` = the
-moves from the given position to the winner's checkmate), ``unwinnable`` or
-``undetermined``; :mod:`retro.unwinnable` wraps them in a verdict after replaying the line.
+Both return a :class:`Result` ``(status, line, nodes, reason)`` with status ``winnable``
+(``line`` = the moves from the given position to the winner's checkmate), ``unwinnable``
+or ``undetermined`` (:class:`~retro.core.status.UnwinnabilityStatus`) and the :class:`Reason`
+naming the rule or search that decided; :mod:`retro.unwinnable` wraps them in a verdict
+after replaying the line.
 
 Quick routine (Figure 10):
 
@@ -19,10 +21,9 @@ Full routine (Figure 9): Find-Helpmate in iterative deepening (depth 1, 2, ...) 
 per-iteration node bound ``bound(d) = 10,000 * (1 + d // 8)`` (increasing in d, so the
 routine is complete with an unlimited budget), and the semi-static check first when at
 least half of the pawns are rammed, else after the first iteration (Figure 9 runs it
-first; the depth-1 iteration answers 99% of the Lichess positions for less than the check
-costs, and the order cannot change a verdict: a mate found contradicts no sound
-"unwinnable"), until a mate is
-found, an iteration ends without a cut (unwinnable, see the argument in
+first; the depth-1 iteration answers nearly every position of real games for less than the
+check costs, and the order cannot change a verdict: a mate found contradicts no sound
+"unwinnable"), until a mate is found, an iteration ends without a cut (unwinnable, see the argument in
 :mod:`retro.unwinnable.helpmate`), or the total ``max_nodes`` budget is spent
 (undetermined). An iteration whose only cuts are hits on entries of earlier iterations is
 repeated once at the same depth with an empty table, so that completeness never rests on
@@ -50,30 +51,29 @@ How the budget is divided once a query is hard (the schedule decides only how no
 spent, never a verdict: "unwinnable" still comes only from an iteration without cut, a
 complete closure search or a semi-static check). A query that reaches the closure search
 has no helpmate the first ``CLOSURE_FROM`` iterations could find; on such queries the
-closure search decides most, the scouts most of the rest, and the deeper iterations few (on
-the dev set at 1M nodes: of the 217 queries that reached the closure search, iterations of
-depth 5 and more decided 3, two of which the closure search alone decides within 125k
-nodes, while they took 30 to 45% of those queries' nodes). Three rules follow:
+closure search decides most, the scouts most of the rest, and the deeper iterations few,
+while they would take a large part of those queries' nodes (the figures on the dev set
+are in ``bench/NOTES.md``). Three rules follow:
 
 1. Before the closure search starts, an iteration gets at most a ``PRE_CLOSURE_SHARE``-th
    of ``max_nodes`` (besides ``bound(d)``), so the first ``CLOSURE_FROM`` iterations never
    take more than half of a small budget; from 80k nodes up (the default is 1M) the cap is
    above ``bound(d)`` and changes nothing, so the positions the early iterations answer
-   (nearly all Lichess positions) are searched exactly as before.
+   (nearly all positions of real games) are searched as without the cap.
 2. Once the closure search has started, the next iteration runs only when the closure
    search alone has spent at least ``ITERATION_SHARE`` times what the iterations have spent
    since it started, that iteration's bound included; otherwise another round (closure
-   search and scouts) comes first. The iterations keep a fixed share instead of two depths
-   per round (about half of the first rounds' nodes): they still deepen, so a helpmate out
+   search and scouts) comes first. The iterations keep this fixed share: they still
+   deepen, so a helpmate out
    of the closure search's reach is still found with a large budget, and with an unlimited
    budget the routine stays complete (the closure search alone is: the reachable positions
    are finitely many).
 3. In the last round (the closure search takes all that remains), the scouts run first,
    each with at most a ``LAST_SCOUT_SHARE``-th of the remaining budget: the share of the
    other rounds, a ``SCOUT_SHARE``-th of the closure search's, so the closure search keeps
-   at least two thirds. Before, no scout ran at all when the budget ended inside the first
+   at least two thirds. So the scouts run even when the budget ends inside the first
    round (below about 105k nodes), where a mate the king or promotion march finds in a few
-   thousand positions was out of reach.
+   thousand positions would otherwise be out of reach.
 """
 
 from __future__ import annotations
@@ -82,10 +82,13 @@ import functools
 import itertools
 import sys
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from enum import StrEnum
+from typing import TYPE_CHECKING, NamedTuple
 
 import chess
 
+from retro.core.status import UnwinnabilityStatus
+from retro.unwinnable import deadline as clock
 from retro.unwinnable.closure import ClosureSearch, focused_search
 from retro.unwinnable.fastboard import FAST, MoveGenerator, State, first_legal_move, in_check, leading_moves, to_board
 from retro.unwinnable.helpmate import HelpmateSearch
@@ -98,7 +101,7 @@ from retro.unwinnable.static import unwinnable_static
 if TYPE_CHECKING:
     from retro.unwinnable.jitcore import CompiledHelpmateSearch
 
-__all__ = ["quick_routine", "full_routine", "advance_forced", "QUICK_DEPTH", "QUICK_NODES"]
+__all__ = ["quick_routine", "full_routine", "advance_forced", "Result", "Reason", "QUICK_DEPTH", "QUICK_NODES"]
 
 QUICK_DEPTH = 9
 QUICK_NODES = 5_000
@@ -112,7 +115,38 @@ SCOUT_SHARE = 4
 PRE_CLOSURE_SHARE = 2 * CLOSURE_FROM
 ITERATION_SHARE = 4
 LAST_SCOUT_SHARE = SCOUT_SHARE + 2
-Result = tuple[str, list[int], int, str]
+
+WINNABLE = UnwinnabilityStatus.WINNABLE
+UNWINNABLE = UnwinnabilityStatus.UNWINNABLE
+UNDETERMINED = UnwinnabilityStatus.UNDETERMINED
+
+
+class Reason(StrEnum):
+    """What decided a query (the verdict's ``reason``; the JSON writes the value)."""
+
+    SEARCH = "search"  # Find-Helpmate found the line / the quick routine's search did
+    EXHAUSTIVE_SEARCH = "exhaustive search"  # a search saw every reachable position
+    SEMI_STATIC = "semi-static"  # Theorem 12 (retro.unwinnable.static)
+    SEMI_STATIC_WITHOUT_STALEMATES = "semi-static without stalemates"  # retro.unwinnable.stalemate
+    CLOSURE_SEARCH = "closure search"  # retro.unwinnable.closure: a line, or every position seen
+    FOCUSED_CLOSURE_SEARCH = "focused closure search"  # retro.unwinnable.closure.FocusedSearch
+    KING_MARCH = "king march"  # retro.unwinnable.march
+    PROMOTION_MARCH = "promotion march"  # retro.unwinnable.promotion
+    QUICK_GAVE_UP = "quick routine gave up"
+    NODE_BUDGET = "node budget exhausted"
+    TIME_LIMIT = "time limit reached"
+    REPLAY_FAILED = "internal error: helpmate line failed replay"
+
+
+class Result(NamedTuple):
+    """A routine's answer: the status, the line (moves as ints, from the position given to
+    the winner's mate; empty unless winnable), the nodes spent and the reason."""
+
+    status: UnwinnabilityStatus
+    line: list[int]
+    nodes: int
+    reason: Reason
+
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
 
@@ -230,9 +264,9 @@ def quick_routine(
 
         outcome, line, nodes, state = quick_search(state, winner)
         if outcome == 1:
-            return "winnable", line, nodes, "search"
+            return Result(WINNABLE, line, nodes, Reason.SEARCH)
         if outcome == 0:
-            return "unwinnable", [], nodes, "exhaustive search"
+            return Result(UNWINNABLE, [], nodes, Reason.EXHAUSTIVE_SEARCH)
         return _quick_static(state, winner, nodes)
     state, forced, leading = advance_forced(state, generator=generator)
     budget = [QUICK_NODES]
@@ -241,8 +275,8 @@ def quick_routine(
     first = -1 if leading is None else leading[0] if leading else None
     try:
         if _bounded_dfs(state, winner, QUICK_DEPTH, budget, path, generator, first_move, first):
-            return "winnable", forced + path, QUICK_NODES - budget[0], "search"
-        return "unwinnable", [], QUICK_NODES - budget[0], "exhaustive search"
+            return Result(WINNABLE, forced + path, QUICK_NODES - budget[0], Reason.SEARCH)
+        return Result(UNWINNABLE, [], QUICK_NODES - budget[0], Reason.EXHAUSTIVE_SEARCH)
     except _Interrupted:
         pass
     return _quick_static(state, winner, QUICK_NODES - budget[0])
@@ -251,8 +285,8 @@ def quick_routine(
 def _quick_static(state: State, winner: chess.Color, nodes: int) -> Result:
     """Step 3 of Figure 10, once the search gave up."""
     if _only_kings_pawns_bishops_closed(state) and unwinnable_static(to_board(state), winner):
-        return "unwinnable", [], nodes, "semi-static"
-    return "undetermined", [], nodes, "quick routine gave up"
+        return Result(UNWINNABLE, [], nodes, Reason.SEMI_STATIC)
+    return Result(UNDETERMINED, [], nodes, Reason.QUICK_GAVE_UP)
 
 
 def bound(depth: int) -> int:
@@ -262,8 +296,7 @@ def bound(depth: int) -> int:
 
 def _mostly_rammed(state: State) -> bool:
     """At least half of the pawns are rammed (an enemy pawn right in front): the blocked
-    structures the semi-static check is made for (310 of the 377 dev queries it decides,
-    7% of the Lichess positions)."""
+    structures the semi-static check is made for (most of the queries it decides)."""
     pawns = state[0]
     rammed = 2 * chess.popcount(pawns & state[6] & (pawns & state[7]) >> 8)
     return rammed > 0 and 2 * rammed >= chess.popcount(pawns)
@@ -279,18 +312,18 @@ class _ClosureRounds:
         self.bound = CLOSURE_FIRST_BOUND
         self.closure_nodes = 0
         self.nodes = 0
-        self.scouts: list[tuple[KingMarch | PromotionMarch, str, int]] = []  # (scout, its name, its first share)
+        self.scouts: list[tuple[KingMarch | PromotionMarch, Reason, int]] = []  # (scout, its name, its first share)
 
-    def run(self, remaining: int) -> tuple[str, list[int], str] | None:
-        """One round within ``remaining`` nodes; the verdict (status, line, reason) if the
-        closure search or a scout decided."""
+    def run(self, remaining: int) -> Result | None:
+        """One round within ``remaining`` nodes; the verdict if the closure search or a scout
+        decided (its ``nodes`` is 0: the caller knows the query's total)."""
         first = not self.scouts
         if first:
             self.scouts = [
-                (KingMarch(self.state, self.winner, self.generator), "king march", MARCH_FIRST_NODES),
+                (KingMarch(self.state, self.winner, self.generator), Reason.KING_MARCH, MARCH_FIRST_NODES),
                 (
                     PromotionMarch(self.state, self.winner, self.generator),
-                    "promotion march",
+                    Reason.PROMOTION_MARCH,
                     self.max_nodes // PROMOTION_FIRST_SHARE,
                 ),
             ]
@@ -302,18 +335,18 @@ class _ClosureRounds:
         outcome = self._closure(self.bound)
         return outcome or self._scouts(first, remaining - (self.nodes - before), later_share, 1)
 
-    def _closure(self, node_bound: int) -> tuple[str, list[int], str] | None:
+    def _closure(self, node_bound: int) -> Result | None:
         found, line, complete, used = self.closure.run(node_bound)
         self.closure_nodes += used
         self.nodes += used
         if found:
-            return "winnable", line, "closure search"
+            return Result(WINNABLE, line, 0, Reason.CLOSURE_SEARCH)
         if complete:
-            return "unwinnable", [], "closure search"
+            return Result(UNWINNABLE, [], 0, Reason.CLOSURE_SEARCH)
         self.bound *= 2
         return None
 
-    def _scouts(self, first: bool, remaining: int, later_share: int, cap: int) -> tuple[str, list[int], str] | None:
+    def _scouts(self, first: bool, remaining: int, later_share: int, cap: int) -> Result | None:
         """Each scout gets its share (the first or ``later_share``), at most a ``cap``-th of
         what remains."""
         for scout, name, first_share in self.scouts:
@@ -322,29 +355,66 @@ class _ClosureRounds:
             self.nodes += used
             remaining -= used
             if found:
-                return "winnable", line, name
+                return Result(WINNABLE, line, 0, name)
         return None
 
 
 def full_routine(
-    state: State, winner: chess.Color, *, max_nodes: int, generator: MoveGenerator = FAST, compiled: bool = False
+    state: State,
+    winner: chess.Color,
+    *,
+    max_nodes: int,
+    generator: MoveGenerator = FAST,
+    compiled: bool = False,
+    time_limit: float | None = None,
 ) -> Result:
     """Figure 9, spending at most about ``max_nodes`` nodes; the semi-static check runs
     first on blocked-looking positions (:func:`_mostly_rammed`), otherwise after the first
     iteration (which answers most winnable positions at a fraction of its cost), or at the
     end if the budget did not allow one. ``compiled``: the Find-Helpmate iterations run in
     the compiled core (:class:`retro.unwinnable.jitcore.CompiledHelpmateSearch`, the same
-    search); the closure search stays in Python."""
-    static_checked = _mostly_rammed(state)
-    if static_checked and unwinnable_static(to_board(state), winner):
-        return "unwinnable", [], 0, "semi-static"
-    search: HelpmateSearch | CompiledHelpmateSearch
+    search); the closure search stays in Python.
+
+    ``time_limit`` (seconds, None: none): the searches stop once it has passed
+    (:mod:`retro.unwinnable.deadline`) and the answer is ``undetermined``, reason "time
+    limit reached"; its nodes are those of the steps run, except the part of an
+    interrupted scout or closure round not yet added up. A verdict reached before the
+    deadline is the one reached without a limit (the searches visit the same nodes)."""
+    with clock.time_limit(time_limit):
+        deadline = clock.current()
+        tally: list[Callable[[], int]] = []  # the routine's count of the nodes spent
+        try:
+            return _full_routine(state, winner, max_nodes, generator, compiled, deadline, tally)
+        except clock.TimeLimitReached:
+            return Result(UNDETERMINED, [], tally[0]() if tally else 0, Reason.TIME_LIMIT)
+
+
+def _helpmate_search(
+    winner: chess.Color, generator: MoveGenerator, compiled: bool
+) -> HelpmateSearch | CompiledHelpmateSearch:
+    """The Find-Helpmate search of a query: the compiled one or the pure-Python one."""
     if compiled:
         from retro.unwinnable.jitcore import CompiledHelpmateSearch
 
-        search = CompiledHelpmateSearch(winner)
-    else:
-        search = HelpmateSearch(winner, generator)
+        return CompiledHelpmateSearch(winner)
+    return HelpmateSearch(winner, generator)
+
+
+def _full_routine(
+    state: State,
+    winner: chess.Color,
+    max_nodes: int,
+    generator: MoveGenerator,
+    compiled: bool,
+    deadline: float | None,
+    tally: list[Callable[[], int]],
+) -> Result:
+    """:func:`full_routine`; puts its count of the nodes spent in ``tally`` (called when the
+    deadline stops the routine)."""
+    static_checked = _mostly_rammed(state)
+    if static_checked and unwinnable_static(to_board(state), winner):
+        return Result(UNWINNABLE, [], 0, Reason.SEMI_STATIC)
+    search = _helpmate_search(winner, generator, compiled)
     rounds: _ClosureRounds | None = None
     focused_nodes = 0
     iteration_nodes_before = 0  # the iterations' nodes when the closure search started
@@ -352,13 +422,16 @@ def full_routine(
     def spent() -> int:
         return search.nodes + focused_nodes + (rounds.nodes if rounds else 0)
 
+    tally.append(spent)
+
     def closure_round() -> Result | None:
         assert rounds is not None
         outcome = rounds.run(max_nodes - spent())
-        return (outcome[0], outcome[1], spent(), outcome[2]) if outcome else None
+        return outcome._replace(nodes=spent()) if outcome else None
 
     depth = 1
     while spent() < max_nodes:
+        clock.check(deadline)
         node_bound = bound(depth)
         if rounds is None:  # rule 1
             node_bound = min(node_bound, max(1, max_nodes // PRE_CLOSURE_SHARE))
@@ -376,24 +449,24 @@ def full_routine(
                 break
         node_bound = min(node_bound, max_nodes - spent())
         if search.search(state, depth, node_bound):
-            return "winnable", search.line, spent(), "search"
+            return Result(WINNABLE, search.line, spent(), Reason.SEARCH)
         if not search.cut:
-            return "unwinnable", [], spent(), "exhaustive search"
+            return Result(UNWINNABLE, [], spent(), Reason.EXHAUSTIVE_SEARCH)
         if not static_checked:
             static_checked = True
             if unwinnable_static(to_board(state), winner):
-                return "unwinnable", [], spent(), "semi-static"
+                return Result(UNWINNABLE, [], spent(), Reason.SEMI_STATIC)
         if not search.cut_limit:
             # Only stale transposition hits: redo this depth from an empty table.
             search.clear_table()
             continue
         if depth == CLOSURE_FROM:
             if unwinnable_without_stalemates(to_board(advance_forced(state, generator=generator)[0]), winner):
-                return "unwinnable", [], spent(), "semi-static without stalemates"
+                return Result(UNWINNABLE, [], spent(), Reason.SEMI_STATIC_WITHOUT_STALEMATES)
             spend = max(0, min(SCOUT_NODES, max_nodes - spent()))
             found, line, focused_nodes = focused_search(state, winner, spend, generator) if spend else (False, [], 0)
             if found:
-                return "winnable", line, spent(), "focused closure search"
+                return Result(WINNABLE, line, spent(), Reason.FOCUSED_CLOSURE_SEARCH)
             rounds = _ClosureRounds(state, winner, generator, max_nodes)
             iteration_nodes_before = search.nodes
             if spent() < max_nodes:
@@ -402,5 +475,5 @@ def full_routine(
                     return result
         depth += 1
     if not static_checked and unwinnable_static(to_board(state), winner):
-        return "unwinnable", [], spent(), "semi-static"
-    return "undetermined", [], spent(), "node budget exhausted"
+        return Result(UNWINNABLE, [], spent(), Reason.SEMI_STATIC)
+    return Result(UNDETERMINED, [], spent(), Reason.NODE_BUDGET)

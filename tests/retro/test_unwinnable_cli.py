@@ -13,9 +13,9 @@ def test_unwinnable_default_winner_and_line(capsys) -> None:
     # Position 16 (White to move... intended winner given explicitly): White mates by Qd1+ Rxd1 Bxd1.
     assert main(["unwinnable", "8/4P2p/1p6/3Q1P2/2p3B1/Pk6/1P6/1K3r2 w - - 0 1", "white"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("winnable ")
+    assert out.startswith("winnable for white: ")
     board = chess.Board("8/4P2p/1p6/3Q1P2/2p3B1/Pk6/1P6/1K3r2 w - - 0 1")
-    for uci in out.split("[")[0].split()[1:]:
+    for uci in out.split("[")[0].split(":")[1].split():
         board.push_uci(uci)
     assert board.is_checkmate()
 
@@ -24,6 +24,55 @@ def test_unwinnable_json_default_is_side_not_to_move(capsys) -> None:
     assert main(["unwinnable", "5r1k/6P1/7K/5q2/8/8/8/8 b - -", "--json"]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["winner"] == "white" and record["status"] == "unwinnable"
+
+
+def test_unwinnable_text_names_the_winner_evaluated(capsys) -> None:
+    # The default winner (the side not to move) is named too, not only an explicit one.
+    assert main(["unwinnable", "5r1k/6P1/7K/5q2/8/8/8/8 b - -"]) == 0
+    assert capsys.readouterr().out.startswith("unwinnable for white  [")
+    assert main(["unwinnable", "5r1k/6P1/7K/5q2/8/8/8/8 b - -", "black"]) == 0
+    assert capsys.readouterr().out.startswith("winnable for black: ")
+
+
+def _slow_load(monkeypatch, seconds: float) -> None:
+    """Make loading the compiled core take ``seconds`` more (the first call that loads it)."""
+    import time
+
+    from retro.unwinnable import jitcore
+
+    real = jitcore.warm_up
+
+    def warm_up() -> float:
+        start = time.perf_counter()
+        loading = not jitcore.READY
+        real()
+        if loading:
+            time.sleep(seconds)
+        return time.perf_counter() - start
+
+    monkeypatch.setattr(jitcore, "READY", False)
+    monkeypatch.setattr(jitcore, "warm_up", warm_up)
+
+
+def test_compiled_load_time_is_not_the_query_time(monkeypatch, capsys) -> None:
+    # A single --compiled query: the core's load is noted on stderr, and neither the
+    # unwinnable nor the dead record counts it in its seconds (0 nodes: semi-static).
+    fen = "8/1p3k2/pPp3p1/P1Pp1pPp/2bP1P1P/4BK2/8/8 w - - 0 1"
+    for command in ("unwinnable", "dead"):
+        _slow_load(monkeypatch, 1.0)
+        assert main([command, fen, "--compiled", "--json"]) == 0
+        captured = capsys.readouterr()
+        assert json.loads(captured.out)["seconds"] < 0.5, command
+        assert "loaded the compiled search core in" in captured.err or "compiled the search core" in captured.err
+
+
+def test_dead_api_seconds_exclude_the_compiled_load(monkeypatch) -> None:
+    from retro.unwinnable import is_dead
+
+    _slow_load(monkeypatch, 1.0)
+    board = chess.Board("8/1p3k2/pPp3p1/P1Pp1pPp/2bP1P1P/4BK2/8/8 w - - 0 1")
+    verdict = is_dead(board, compiled=True)
+    assert verdict.status == "dead" and verdict.seconds < 0.5
 
 
 def test_dead_text(capsys) -> None:

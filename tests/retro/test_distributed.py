@@ -42,7 +42,7 @@ def test_proofgame_batch_same_output(tmp_path, capsys, scheduler):
     inputs.write_text("\n".join(POSITIONS) + "\n")
     outputs = []
     for extra in ([], ["--scheduler", scheduler]):
-        assert main(["proofgame", "-f", str(inputs), "-m", "3000", "-t", "60", *extra]) == 0
+        assert main(["proofgame", "-f", str(inputs), "-m", "3000", "-t", "60", *extra]) == 2  # one line is bad
         outputs.append(capsys.readouterr().out)
     assert outputs[0] == outputs[1]
     lines = outputs[0].splitlines()

@@ -205,6 +205,9 @@ def test_impossible_fields_of_a_full_fen_are_refused_not_dropped(fen: str, tmp_p
         retro.winnability(fen, "white")
     with pytest.raises(ValueError, match="invalid position"):
         retro.retractions(fen)
+    with pytest.raises(ValueError, match="invalid position"):
+        retro.last_moves(fen)
+    assert _cli(["lastmove", fen, "--no-legality"])[0] == 2
     code, records = _batch("spg", [f"{fen} 3"], [], tmp_path)
     assert code == 2 and records[0]["status"] == "error"
     assert retro.check(fen).status == "illegal"

@@ -8,7 +8,8 @@ A problem is given in one of two forms, and neither can be misread:
   that fits (:func:`retro.lastmove.solver.diagram_positions`).
 * **A full FEN** (4 to 6 fields). Its side to move is the side that did *not* make the
   last move: ``... b - - 0 1`` means White moved last. Its castling rights and
-  en-passant square are taken as given; the move counters are ignored (problems print
+  en-passant square are taken as given (one that cannot be true of the board is refused,
+  never dropped); the move counters are ignored (problems print
   ``0 1`` without meaning it). A ``retract`` that names the other side, or both sides,
   contradicts the FEN and is an error, never silently overridden.
 
@@ -23,7 +24,7 @@ import dataclasses
 
 import chess
 
-from retro.core.position import InvalidFenError, parse_board, parse_fen
+from retro.core.position import InvalidFenError, parse_board, parse_fen, require_stated_fields
 
 __all__ = ["Problem", "read_problem", "SIDE_NAMES", "parse_side"]
 
@@ -82,7 +83,9 @@ def read_problem(text: str, retract: str | None = None) -> Problem:
         )
     if len(fields) == 1:
         return Problem(parse_board(fields[0]), parse_side(retract) if retract is not None else None, False)
-    board = parse_fen(" ".join(fields)).board
+    position = parse_fen(" ".join(fields))
+    require_stated_fields(position)  # the FEN's rights are the user's statement: refused, never dropped
+    board = position.board
     mover = not board.turn
     if retract is not None and parse_side(retract) != mover:
         raise InvalidFenError(

@@ -250,3 +250,23 @@ def test_epd_move_operations_are_read_against_the_line_s_own_position(tmp_path: 
     assert records[1]["status"] == "error" and "bad EPD operations" in records[1]["error"]
     code, records = _batch("spg", [f'{SPG_4} 4 bm e4; id "Euclide 4";'], [], tmp_path)
     assert code == 0 and records[0]["id"] == "Euclide 4" and records[0]["status"] == "unique"
+
+
+def test_a_search_with_a_time_limit_answers_200_unknown_not_504(client: TestClient) -> None:
+    """Row 7: ``proofgame`` on bare kings (no proof game exists: a king cannot be
+    captured, so the search never ends) with ``time_limit`` 10 stops itself below the
+    server's kill (at 8.5 s: :func:`retro.server.commands.own_time`) and answers 200
+    ``unknown``, with the seconds it took."""
+    response = client.post("/api/v1/proofgame", json={"fen": "8/8/4k3/8/8/4K3/8/8 w - - 0 1", "time_limit": 10})
+    assert response.status_code == 200, response.text
+    assert response.json()["status"] == "unknown" and response.json()["seconds"] < 10
+
+
+def test_proofgame_uses_tempo_parity_as_spg_does() -> None:
+    """Row 9: the start position with Black to move is illegal by tempo parity (every
+    unit on its square, only the knights can have moved, and their squares fix the parity
+    of each side's moves), through the plain pipeline as through ``--shortest``."""
+    start_black = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1"
+    for extra in ([], ["--shortest"]):
+        code, records, _ = _cli(["proofgame", start_black, "-t", "10", "--json", *extra])
+        assert code == 0 and records[0]["status"] == "illegal", (extra, records)

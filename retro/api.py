@@ -197,7 +197,15 @@ def is_dead(
     from retro.unwinnable import is_dead as dead
 
     position = read_position(fen, valid=True)
-    return dead(position.board, quick=quick, max_nodes=max_nodes, both_sides=True, compiled=compiled, fen=position.fen)
+    return dead(
+        position.board,
+        quick=quick,
+        max_nodes=max_nodes,
+        both_sides=True,
+        compiled=compiled,
+        fen=position.fen,
+        time_limit=time_limit,
+    )
 
 
 def verify_cage(

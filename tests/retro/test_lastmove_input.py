@@ -110,7 +110,7 @@ def test_batch_lines_follow_the_documented_format(tmp_path, capsys):
     lines = [f"{SIMPLE} retract=w", f"{SIMPLE} b - - 0 1", f"{SIMPLE} w", "not a board"]
     path = tmp_path / "problems.txt"
     path.write_text("\n".join(lines) + "\n")
-    assert main(["lastmove", "-f", str(path), "--no-legality", "--json"]) == 0
+    assert main(["lastmove", "-f", str(path), "--no-legality", "--json"]) == 2  # two lines are bad
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["status"] for r in records] == ["unique", "unique", "error", "error"]
     assert "ambiguous" not in records[2]["error"] and "retract=w" in records[2]["error"]

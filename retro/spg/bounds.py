@@ -57,7 +57,34 @@ For a colour C at a node (current board), with F the frozen squares
   rank beyond the capture square it skipped, so for pawns the region also holds the
   squares beyond its third-rank (sixth-rank for Black) squares.
 
-The bound is ``max(G, U, K)``, each term being a lower bound on C's remaining moves.
+* **Assignment** ``A`` (the whole side at once, not a sum of per-unit minimums). Every
+  free current unit of C ends the game either on exactly one free goal square of C (a
+  unit it can become: its own type, or a pawn promoting) or captured, and distinct
+  units end on distinct squares; so the units' destinations are an assignment of the
+  free units (rows) to the free goal squares plus ``e`` *capture* columns (there are
+  exactly as many rows as columns: frozen units stand on their own goal squares).
+  A move moves one unit (castling is counted as the king's, as above), so C's moves are
+  at least the sum over its units of each unit's least cost to its destination: the
+  costs of ``G`` and ``U`` per pair, 0 for a capture column (the king: never). So the
+  least-cost assignment is a lower bound (``scipy.optimize.linear_sum_assignment``);
+  it is at least ``G`` and at least ``U``, as both relax it. Capture columns are
+  sharpened by the regions of the next rule: the units the enemy's pawns must capture in
+  distinct regions are distinct units of C, so one capture column per region costs the
+  unit's distance to the region (up to ``e`` regions; the other capture columns cost 0).
+  *Settled units left out*: a unit s of C standing on a goal square g of its own type
+  that it need not leave (and that cannot castle) is matched to g, and both are left
+  out. Proof that this keeps a lower bound: in a real game the destinations form an
+  assignment D. If D sends s to a column c and a unit x to g, match s to g (cost 0)
+  and x to c: x's cost to c is at most x's real moves plus s's real moves, because x's
+  real route to g followed by s's real route from g is a way from x's square to c
+  (piece distances are shortest paths on one graph; a pawn's file changes on both
+  routes are captures of C, so at most C's captures left; a promoting pawn reaches a
+  piece's square through its own promotion route; a capture column costs 0, and a
+  region column is a distance to a set, which obeys the same inequality). Repeating the
+  exchange along chains of settled units uses each unit's real moves once, so the
+  least assignment with every settled unit at home is still at most C's real moves.
+
+The bound is ``max(G, U, K, A)``, each term being a lower bound on C's remaining moves.
 """
 
 from __future__ import annotations
@@ -65,6 +92,8 @@ from __future__ import annotations
 from functools import cache
 
 import chess
+import numpy as np
+from scipy.optimize import linear_sum_assignment
 
 from astar.paths import INF, king_forbidden_mask, pawn_distance, piece_distances
 from retro.spg.frozen import first_step_mask
@@ -75,6 +104,7 @@ SideMasks = tuple[int, int, int, int, int, int]
 """One colour's pawns, knights, bishops, rooks, queens and kings (bitboards)."""
 
 _REGION_LIMIT = 12  # larger capture regions are skipped (a weaker bound, never unsound)
+_BIG = 10_000  # a forbidden pair of the assignment (any feasible assignment costs far less)
 _MEMO_LIMIT = 1_000_000  # memoised side bounds; cleared beyond (memo lost, never soundness)
 
 _PIECES = (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
@@ -330,11 +360,67 @@ class MoveBounds:
         unit_sum = king_cost + _sum_without_largest([cost for cost, _, _ in units], spare)
         if unit_sum >= INF:
             return INF
+        regions: list[int] = []
         if spare:
+            regions = [r for r in self.capture_regions(enemy, enemy_pawns, spare) if chess.popcount(r) <= _REGION_LIMIT]
             unit_sum = king_cost + self._captured_units_cost(
-                color, enemy_pawns, spare, units, captures, unit_sum - king_cost
+                color, regions, spare, units, captures, unit_sum - king_cost
             )
-        return max(goal_sum, unit_sum, captures)
+        assigned = self.assignment(color, masks, must, castles, captures, spare, regions[:spare])
+        return max(goal_sum, unit_sum, captures, assigned)
+
+    def assignment(
+        self,
+        color: chess.Color,
+        masks: SideMasks,
+        must: chess.Bitboard,
+        castles: chess.Bitboard,
+        captures: int,
+        spare: int,
+        regions: list[int],
+    ) -> int:
+        """The least-cost assignment ``A`` (module docstring) of ``color``'s free units to its
+        free goal squares, one column per region of ``regions`` and ``spare - len(regions)``
+        free capture columns (INF when no assignment is feasible)."""
+        rows: list[tuple[chess.PieceType, chess.Square]] = []
+        goals: list[tuple[chess.PieceType, chess.Square]] = []
+        for kind in chess.PIECE_TYPES:
+            have = masks[kind - 1] & ~self.frozen
+            want = self.goal_mask[color, kind]
+            settled = have & want & ~must & ~castles
+            rows.extend((kind, s) for s in chess.scan_forward(have & ~settled))
+            goals.extend((kind, g) for g in chess.scan_forward(want & ~settled))
+        if not rows:
+            return 0
+        if len(rows) != len(goals) + spare:
+            return INF  # the unit counts do not match: no game (never happens once the counts are checked)
+        cost = np.full((len(rows), len(rows)), _BIG, dtype=np.int64)
+        for i, (kind, s) in enumerate(rows):
+            bit = chess.BB_SQUARES[s]
+            for j, (target, g) in enumerate(goals):
+                if target == kind:
+                    if s == g:
+                        value = 2 if must & bit else 0
+                    elif kind == chess.PAWN:
+                        value = self.pawn_to(color, s, g, captures)
+                    else:
+                        table = self.dist[color, g]
+                        value = table[s]
+                        if castles & bit:
+                            value = min(value, self.castled(table, s, kind, castles))
+                elif kind == chess.PAWN and target != chess.KING:
+                    value = self.promotion(color, s, g, captures)
+                else:
+                    continue
+                cost[i, j] = min(value, _BIG)
+            if kind == chess.KING:
+                continue
+            for j in range(len(goals), len(rows)):
+                k = j - len(goals)
+                cost[i, j] = min(self.reach_cost(color, kind, s, regions[k], captures), _BIG) if k < len(regions) else 0
+        row_index, column_index = linear_sum_assignment(cost)
+        total = int(cost[row_index, column_index].sum())
+        return INF if total >= _BIG else total
 
     def _goal_squares_cost(
         self,
@@ -402,16 +488,15 @@ class MoveBounds:
     def _captured_units_cost(
         self,
         color: chess.Color,
-        enemy_pawns: int,
+        regions: list[int],
         spare: int,
         units: list[tuple[int, chess.Square, chess.PieceType]],
         captures: int,
         without_regions: int,
     ) -> int:
         """The units' sum (``without_regions`` when no capture region applies) raised by
-        the regions where the enemy's pawns must capture one of this side's spare units:
+        the ``regions`` where the enemy's pawns must capture one of this side's spare units:
         the unit taken in a region must reach it, and is one of those left out of the sum."""
-        regions = [r for r in self.capture_regions(not color, enemy_pawns, spare) if chess.popcount(r) <= _REGION_LIMIT]
         if not regions:
             return without_regions
         reach = [[self.reach_cost(color, kind, s, region, captures) for _, s, kind in units] for region in regions]

@@ -233,3 +233,26 @@ def test_no_castling_over_a_frozen_unit() -> None:
     problem = parse_problem(row["board"], row["plies"])
     bounds = MoveBounds(problem.goal, frozen_mask(problem.init, problem.goal), rights_count=False)
     assert bounds.needs(problem.init, chess.WHITE) >= 12
+
+
+# -- the assignment rule --------------------------------------------------------------------------------
+
+
+def test_assignment_bounds_the_whole_side() -> None:
+    """natch-test-problems-53 (1.b4 c5 2.b5 Nc6 3.b6 Rb8 4.bxa7 b6 5.a8=R Bb7 6.Ra3 Ba8 7.Rh3
+    Rb7 8.a4 Qb8 9.a5): the b-pawn must promote on a8 and the a-pawn reach a5, and no
+    one unit can do both. Each goal square's nearest unit and each unit's nearest goal
+    square give White 4 moves; the least assignment of units to squares gives all 9 of
+    White's moves at the root."""
+    row = ROWS["natch-test-problems-53"]
+    problem = parse_problem(row["board"], row["plies"])
+    bounds = MoveBounds(problem.goal, frozen_mask(problem.init, problem.goal), rights_count=False)
+    assert bounds.needs(problem.init, chess.WHITE) == 9
+
+
+def test_assignment_decides_single_capture_52() -> None:
+    """single-capture-52 (19 plies) is decided unique within 100,000 nodes with the
+    assignment bound at every node (the per-unit sums leave it unknown at 200,000)."""
+    row, verdict = _solve_row("single-capture-52", max_nodes=100_000, time_limit=None)
+    assert verdict.status == SpgStatus.UNIQUE
+    assert verdict.solutions == row["solutions_san"]

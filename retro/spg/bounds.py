@@ -83,6 +83,12 @@ For a colour C at a node (current board), with F the frozen squares
   region column is a distance to a set, which obeys the same inequality). Repeating the
   exchange along chains of settled units uses each unit's real moves once, so the
   least assignment with every settled unit at home is still at most C's real moves.
+  *Castling*: a game castles at most once per side (castling loses both rights), so
+  ``A`` is the least over the options "no castling" (the king and rooks pay their plain
+  distances) and "castling with the rook of corner c" (the king pays 1 for the castling
+  move plus its distance from its castling square, the rook of c its distance from its
+  own castling square, the other rook its plain distance). Per-unit minimums could give
+  the castling move to both rooks at once; the options cannot.
 
 The bound is ``max(G, U, K, A)``, each term being a lower bound on C's remaining moves.
 """
@@ -396,31 +402,63 @@ class MoveBounds:
             return INF  # the unit counts do not match: no game (never happens once the counts are checked)
         cost = np.full((len(rows), len(rows)), _BIG, dtype=np.int64)
         for i, (kind, s) in enumerate(rows):
-            bit = chess.BB_SQUARES[s]
-            for j, (target, g) in enumerate(goals):
-                if target == kind:
-                    if s == g:
-                        value = 2 if must & bit else 0
-                    elif kind == chess.PAWN:
-                        value = self.pawn_to(color, s, g, captures)
-                    else:
-                        table = self.dist[color, g]
-                        value = table[s]
-                        if castles & bit:
-                            value = min(value, self.castled(table, s, kind, castles))
-                elif kind == chess.PAWN and target != chess.KING:
-                    value = self.promotion(color, s, g, captures)
+            cost[i] = self._row(color, kind, s, None, goals, len(rows), must, captures, regions)
+        best = _least_assignment(cost)
+        # one game castles at most once: each castling option charges the king the
+        # castling move and lets only that corner's rook start from its castling square
+        king_row = next((i for i, (kind, _) in enumerate(rows) if kind == chess.KING and castles), None)
+        if king_row is None:
+            return best
+        for corner in chess.scan_forward(castles & masks[chess.ROOK - 1]):
+            if (chess.ROOK, corner) not in rows:
+                continue  # a frozen rook never castles
+            rook_to, king_to = _CASTLE[corner]
+            option = cost.copy()
+            king = rows[king_row][1]
+            option[king_row] = self._row(color, chess.KING, king, king_to, goals, len(rows), must, captures, [])
+            rook_row = rows.index((chess.ROOK, corner))
+            option[rook_row] = self._row(color, chess.ROOK, corner, rook_to, goals, len(rows), must, captures, regions)
+            best = min(best, _least_assignment(option))
+        return best
+
+    def _row(
+        self,
+        color: chess.Color,
+        kind: chess.PieceType,
+        s: chess.Square,
+        castled_to: chess.Square | None,
+        goals: list[tuple[chess.PieceType, chess.Square]],
+        size: int,
+        must: chess.Bitboard,
+        captures: int,
+        regions: list[int],
+    ) -> list[int]:
+        """The assignment costs of the unit of type ``kind`` on ``s`` to every column; with
+        ``castled_to``, the unit (a king or rook) castles first and goes on from there
+        (the king's castling move is charged to the king)."""
+        row = [_BIG] * size
+        bit = chess.BB_SQUARES[s]
+        for j, (target, g) in enumerate(goals):
+            if target == kind:
+                if castled_to is not None:
+                    value = self.dist[color, g][castled_to] + (1 if kind == chess.KING else 0)
+                elif s == g:
+                    value = 2 if must & bit else 0
+                elif kind == chess.PAWN:
+                    value = self.pawn_to(color, s, g, captures)
                 else:
-                    continue
-                cost[i, j] = min(value, _BIG)
-            if kind == chess.KING:
+                    value = self.dist[color, g][s]
+            elif kind == chess.PAWN and target != chess.KING:
+                value = self.promotion(color, s, g, captures)
+            else:
                 continue
-            for j in range(len(goals), len(rows)):
+            row[j] = min(value, _BIG)
+        if kind != chess.KING:
+            start = s if castled_to is None else castled_to
+            for j in range(len(goals), size):
                 k = j - len(goals)
-                cost[i, j] = min(self.reach_cost(color, kind, s, regions[k], captures), _BIG) if k < len(regions) else 0
-        row_index, column_index = linear_sum_assignment(cost)
-        total = int(cost[row_index, column_index].sum())
-        return INF if total >= _BIG else total
+                row[j] = min(self.reach_cost(color, kind, start, regions[k], captures), _BIG) if k < len(regions) else 0
+        return row
 
     def _goal_squares_cost(
         self,
@@ -512,6 +550,13 @@ class MoveBounds:
             )
             best = max(best, here + sum(least) - least[special])
         return best
+
+
+def _least_assignment(cost: np.ndarray) -> int:
+    """The least total cost of a perfect assignment of ``cost``'s rows to its columns (INF: none)."""
+    row_index, column_index = linear_sum_assignment(cost)
+    total = int(cost[row_index, column_index].sum())
+    return INF if total >= _BIG else total
 
 
 def _sum_without_largest(costs: list[int], dropped: int) -> int:

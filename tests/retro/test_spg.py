@@ -256,3 +256,14 @@ def test_assignment_decides_single_capture_52() -> None:
     row, verdict = _solve_row("single-capture-52", max_nodes=100_000, time_limit=None)
     assert verdict.status == SpgStatus.UNIQUE
     assert verdict.solutions == row["solutions_san"]
+
+
+def test_assignment_castles_once() -> None:
+    """no-captures-31 (both sides castle short, then Qe1/Qe8 and Rd1/Rd8): with the castling
+    move given to each rook separately, both rooks of a side reach d1 and f1 for one move;
+    a side castles once, so each side needs all 11 of its moves at the root."""
+    row = ROWS["no-captures-31"]
+    problem = parse_problem(row["board"], row["plies"])
+    bounds = MoveBounds(problem.goal, frozen_mask(problem.init, problem.goal), rights_count=False)
+    assert bounds.needs(problem.init, chess.WHITE) == 11
+    assert bounds.needs(problem.init, chess.BLACK) == 11

@@ -402,7 +402,7 @@ class MoveBounds:
             return INF  # the unit counts do not match: no game (never happens once the counts are checked)
         cost = np.full((len(rows), len(rows)), _BIG, dtype=np.int64)
         for i, (kind, s) in enumerate(rows):
-            cost[i] = self._row(color, kind, s, None, goals, len(rows), must, captures, regions)
+            cost[i] = self.unit_row(color, kind, s, None, goals, len(rows), must, captures, regions)
         best = _least_assignment(cost)
         # one game castles at most once: each castling option charges the king the
         # castling move and lets only that corner's rook start from its castling square
@@ -415,13 +415,14 @@ class MoveBounds:
             rook_to, king_to = _CASTLE[corner]
             option = cost.copy()
             king = rows[king_row][1]
-            option[king_row] = self._row(color, chess.KING, king, king_to, goals, len(rows), must, captures, [])
+            size = len(rows)
+            option[king_row] = self.unit_row(color, chess.KING, king, king_to, goals, size, must, captures, [])
             rook_row = rows.index((chess.ROOK, corner))
-            option[rook_row] = self._row(color, chess.ROOK, corner, rook_to, goals, len(rows), must, captures, regions)
+            option[rook_row] = self.unit_row(color, chess.ROOK, corner, rook_to, goals, size, must, captures, regions)
             best = min(best, _least_assignment(option))
         return best
 
-    def _row(
+    def unit_row(
         self,
         color: chess.Color,
         kind: chess.PieceType,

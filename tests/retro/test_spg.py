@@ -14,6 +14,7 @@ from retro.spg import SpgVerdict, parse_problem, solve
 from retro.spg.bounds import MoveBounds
 from retro.spg.frozen import frozen_mask
 from retro.spg.parity import knight_parity
+from retro.spg.routes import route_squares
 from retro.spg.shortest import shortest_proof_game
 from retro.spg.solve import moves_of
 from retro.status import LegalityStatus, SpgStatus
@@ -267,3 +268,38 @@ def test_assignment_castles_once() -> None:
     bounds = MoveBounds(problem.goal, frozen_mask(problem.init, problem.goal), rights_count=False)
     assert bounds.needs(problem.init, chess.WHITE) == 11
     assert bounds.needs(problem.init, chess.BLACK) == 11
+
+
+# -- route squares --------------------------------------------------------------------------------------
+
+
+def test_route_squares_hold_every_move_of_every_euclide_solution() -> None:
+    """Every move of every replayable Euclide game goes to a route square of its piece
+    type (the promoted type for a promotion), computed at the start for N plies."""
+    checked = 0
+    for row in ROWS.values():
+        problem = parse_problem(row["board"], row["plies"])
+        bounds = MoveBounds(problem.goal, frozen_mask(problem.init, problem.goal), rights_count=False)
+        moves = moves_of(problem.init, problem.plies)
+        routes = {color: route_squares(bounds, problem.init, color, moves[color]) for color in chess.COLORS}
+        for game in row["solutions"] or []:
+            if not game:
+                continue
+            board = problem.init.copy()
+            for uci in game:
+                move = chess.Move.from_uci(uci)
+                kind = move.promotion or board.piece_type_at(move.from_square)
+                assert kind is not None
+                assert routes[board.turn][kind] & chess.BB_SQUARES[move.to_square], (row["id"], uci)
+                board.push(move)
+            checked += 1
+    assert checked == 148
+
+
+def test_route_squares_shrink_the_search() -> None:
+    """single-capture-11 (8 plies, Euclide's game 1.c3 e6 2.Qa4 Ke7 3.b3 d6 4.Qe8+ Kxe8):
+    decided unique within 40,000 nodes when only moves to route squares are generated
+    (about 58,000 nodes when every pseudo-legal move is)."""
+    row, verdict = _solve_row("single-capture-11", max_nodes=40_000, time_limit=None)
+    assert verdict.status == SpgStatus.UNIQUE
+    assert verdict.solutions == row["solutions_san"]

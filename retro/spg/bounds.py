@@ -163,6 +163,7 @@ class MoveBounds:
         self._promo: dict[tuple[chess.Color, chess.Square, chess.Square, int], int] = {}
         self._pawn_unit: dict[tuple[chess.Color, chess.Square, int], int] = {}
         self._needs: dict[tuple[chess.Color, SideMasks, int, int, int], int] = {}
+        self._rows: dict[tuple, list[int]] = {}  # assignment rows (memo lost beyond the limit, never soundness)
 
     # -- pawns ------------------------------------------------------------------------------------------
 
@@ -390,10 +391,12 @@ class MoveBounds:
         free capture columns (INF when no assignment is feasible)."""
         rows: list[tuple[chess.PieceType, chess.Square]] = []
         goals: list[tuple[chess.PieceType, chess.Square]] = []
+        all_settled = 0
         for kind in chess.PIECE_TYPES:
             have = masks[kind - 1] & ~self.frozen
             want = self.goal_mask[color, kind]
             settled = have & want & ~must & ~castles
+            all_settled |= settled
             rows.extend((kind, s) for s in chess.scan_forward(have & ~settled))
             goals.extend((kind, g) for g in chess.scan_forward(want & ~settled))
         if not rows:
@@ -401,8 +404,15 @@ class MoveBounds:
         if len(rows) != len(goals) + spare:
             return INF  # the unit counts do not match: no game (never happens once the counts are checked)
         cost = np.full((len(rows), len(rows)), _BIG, dtype=np.int64)
+        context = (color, all_settled, spare, captures, tuple(regions))  # fixes the columns and the costs
         for i, (kind, s) in enumerate(rows):
-            cost[i] = self.unit_row(color, kind, s, None, goals, len(rows), must, captures, regions)
+            key = (context, kind, s, bool(must & chess.BB_SQUARES[s]))
+            row = self._rows.get(key)
+            if row is None:
+                if len(self._rows) >= _MEMO_LIMIT:
+                    self._rows.clear()
+                row = self._rows[key] = self.unit_row(color, kind, s, None, goals, len(rows), must, captures, regions)
+            cost[i] = row
         best = _least_assignment(cost)
         # one game castles at most once: each castling option charges the king the
         # castling move and lets only that corner's rook start from its castling square

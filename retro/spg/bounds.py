@@ -90,6 +90,14 @@ For a colour C at a node (current board), with F the frozen squares
   own castling square, the other rook its plain distance). Per-unit minimums could give
   the castling move to both rooks at once; the options cannot.
 
+* **Pawns settled for good** (used by ``A``). A pawn of a colour X on a free goal pawn
+  square g of X, such that no other pawn of X can still reach g (within X's captures
+  left), never moves again and is never captured: g must hold a pawn of X at the end,
+  pawns are never created and never move back, and no other pawn of X can come to g.
+  So g is blocked for every piece route from now on, and ``A``'s piece distances (and
+  a promoted piece's, from its promotion square) avoid these squares of both colours
+  (X's captures left: C's for C's pawns, ``e`` for the enemy's).
+
 The bound is ``max(G, U, K, A)``, each term being a lower bound on C's remaining moves.
 """
 
@@ -163,6 +171,8 @@ class MoveBounds:
         self._promo: dict[tuple[chess.Color, chess.Square, chess.Square, int], int] = {}
         self._pawn_unit: dict[tuple[chess.Color, chess.Square, int], int] = {}
         self._needs: dict[tuple[chess.Color, SideMasks, int, int, int], int] = {}
+        self._tables: dict[tuple[chess.Color, chess.Square, int], tuple[int, ...]] = {}
+        self._forbidden = {color: king_forbidden_mask(color, goal, frozen) for color in chess.COLORS}
         self._rows: dict[tuple, list[int]] = {}  # assignment rows (memo lost beyond the limit, never soundness)
 
     # -- pawns ------------------------------------------------------------------------------------------
@@ -373,7 +383,8 @@ class MoveBounds:
             unit_sum = king_cost + self._captured_units_cost(
                 color, regions, spare, units, captures, unit_sum - king_cost
             )
-        assigned = self.assignment(color, masks, must, castles, captures, spare, regions[:spare])
+        settled = self.settled_pawns(color, masks[0], captures) | self.settled_pawns(enemy, enemy_pawns, spare)
+        assigned = self.assignment(color, masks, must, castles, captures, spare, regions[:spare], settled)
         return max(goal_sum, unit_sum, captures, assigned)
 
     def assignment(
@@ -385,10 +396,12 @@ class MoveBounds:
         captures: int,
         spare: int,
         regions: list[int],
+        blocked: chess.Bitboard = 0,
     ) -> int:
         """The least-cost assignment ``A`` (module docstring) of ``color``'s free units to its
         free goal squares, one column per region of ``regions`` and ``spare - len(regions)``
-        free capture columns (INF when no assignment is feasible)."""
+        free capture columns (INF when no assignment is feasible); piece routes avoid
+        ``blocked`` (pawns settled for good)."""
         rows: list[tuple[chess.PieceType, chess.Square]] = []
         goals: list[tuple[chess.PieceType, chess.Square]] = []
         all_settled = 0
@@ -404,14 +417,16 @@ class MoveBounds:
         if len(rows) != len(goals) + spare:
             return INF  # the unit counts do not match: no game (never happens once the counts are checked)
         cost = np.full((len(rows), len(rows)), _BIG, dtype=np.int64)
-        context = (color, all_settled, spare, captures, tuple(regions))  # fixes the columns and the costs
+        context = (color, all_settled, spare, captures, tuple(regions), blocked)  # fixes the columns and the costs
         for i, (kind, s) in enumerate(rows):
             key = (context, kind, s, bool(must & chess.BB_SQUARES[s]))
             row = self._rows.get(key)
             if row is None:
                 if len(self._rows) >= _MEMO_LIMIT:
                     self._rows.clear()
-                row = self._rows[key] = self.unit_row(color, kind, s, None, goals, len(rows), must, captures, regions)
+                row = self._rows[key] = self.unit_row(
+                    color, kind, s, None, goals, len(rows), must, captures, regions, blocked
+                )
             cost[i] = row
         best = _least_assignment(cost)
         # one game castles at most once: each castling option charges the king the
@@ -426,9 +441,11 @@ class MoveBounds:
             option = cost.copy()
             king = rows[king_row][1]
             size = len(rows)
-            option[king_row] = self.unit_row(color, chess.KING, king, king_to, goals, size, must, captures, [])
+            option[king_row] = self.unit_row(color, chess.KING, king, king_to, goals, size, must, captures, [], blocked)
             rook_row = rows.index((chess.ROOK, corner))
-            option[rook_row] = self.unit_row(color, chess.ROOK, corner, rook_to, goals, size, must, captures, regions)
+            option[rook_row] = self.unit_row(
+                color, chess.ROOK, corner, rook_to, goals, size, must, captures, regions, blocked
+            )
             best = min(best, _least_assignment(option))
         return best
 
@@ -443,24 +460,29 @@ class MoveBounds:
         must: chess.Bitboard,
         captures: int,
         regions: list[int],
+        blocked: chess.Bitboard = 0,
     ) -> list[int]:
         """The assignment costs of the unit of type ``kind`` on ``s`` to every column; with
         ``castled_to``, the unit (a king or rook) castles first and goes on from there
-        (the king's castling move is charged to the king)."""
+        (the king's castling move is charged to the king). Piece routes avoid ``blocked``."""
         row = [_BIG] * size
         bit = chess.BB_SQUARES[s]
         for j, (target, g) in enumerate(goals):
             if target == kind:
                 if castled_to is not None:
-                    value = self.dist[color, g][castled_to] + (1 if kind == chess.KING else 0)
+                    value = self.table(color, g, blocked)[castled_to] + (1 if kind == chess.KING else 0)
                 elif s == g:
                     value = 2 if must & bit else 0
                 elif kind == chess.PAWN:
                     value = self.pawn_to(color, s, g, captures)
                 else:
-                    value = self.dist[color, g][s]
+                    value = self.table(color, g, blocked)[s]
             elif kind == chess.PAWN and target != chess.KING:
-                value = self.promotion(color, s, g, captures)
+                value = (
+                    self.promotion(color, s, g, captures)
+                    if not blocked
+                    else self._promotion(color, s, g, captures, blocked)
+                )
             else:
                 continue
             row[j] = min(value, _BIG)
@@ -470,6 +492,44 @@ class MoveBounds:
                 k = j - len(goals)
                 row[j] = min(self.reach_cost(color, kind, start, regions[k], captures), _BIG) if k < len(regions) else 0
         return row
+
+    def table(self, color: chess.Color, g: chess.Square, blocked: chess.Bitboard) -> tuple[int, ...]:
+        """Distances to the free goal piece on ``g`` avoiding the frozen squares and ``blocked``."""
+        if not blocked:
+            return self.dist[color, g]
+        key = (color, g, blocked)
+        cached = self._tables.get(key)
+        if cached is None:
+            if len(self._tables) >= _MEMO_LIMIT:
+                self._tables.clear()
+            kind = self.goal_type[color][g]
+            forbidden = self._forbidden[color] if kind == chess.KING else 0
+            cached = self._tables[key] = piece_distances(kind, g, self.frozen | blocked, forbidden)
+        return cached
+
+    def _promotion(
+        self, color: chess.Color, start: chess.Square, g: chess.Square, captures: int, blocked: chess.Bitboard
+    ) -> int:
+        """:meth:`promotion` with the piece's route from its promotion square avoiding ``blocked``."""
+        table = self.table(color, g, blocked)
+        last = 7 if color == chess.WHITE else 0
+        best = INF
+        for file in range(8):
+            square = chess.square(file, last)
+            if self.frozen & chess.BB_SQUARES[square] or table[square] >= INF:
+                continue
+            best = min(best, self.pawn_to(color, start, square, captures) + table[square])
+        return best
+
+    def settled_pawns(self, color: chess.Color, pawns: chess.Bitboard, captures: int) -> chess.Bitboard:
+        """``color``'s pawns settled for good (module docstring): on a free goal pawn square
+        that no other of its pawns can reach with ``captures`` captures."""
+        free = pawns & ~self.frozen
+        settled = 0
+        for g in chess.scan_forward(free & self.goal_mask[color, chess.PAWN]):
+            if not any(p != g and self.pawn_to(color, p, g, captures) < INF for p in chess.scan_forward(free)):
+                settled |= chess.BB_SQUARES[g]
+        return settled
 
     def _goal_squares_cost(
         self,

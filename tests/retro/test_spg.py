@@ -303,3 +303,32 @@ def test_route_squares_shrink_the_search() -> None:
     row, verdict = _solve_row("single-capture-11", max_nodes=40_000, time_limit=None)
     assert verdict.status == SpgStatus.UNIQUE
     assert verdict.solutions == row["solutions_san"]
+
+
+# -- pawns settled for good -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("row_id", ["no-captures-47", "no-captures-65"])
+def test_settled_pawns_block_routes(row_id: str) -> None:
+    """Once a pawn stands on its goal square and no other pawn of its side can reach that
+    square, it never moves again and blocks every piece route: with this, no-captures-47
+    (26 plies) and no-captures-65 (34 plies) are decided unique within 60,000 nodes
+    (unknown at 200,000 without it)."""
+    row, verdict = _solve_row(row_id, max_nodes=60_000, time_limit=None)
+    assert verdict.status == SpgStatus.UNIQUE
+    assert verdict.solutions == row["solutions_san"]
+
+
+def test_settled_pawns() -> None:
+    """no-captures-31's goal has a white pawn on e4 and no capture: after 1.e4 that pawn is
+    settled for good (the d2 and f2 pawns cannot reach e4 without a capture); Black's
+    pawns all stand on the seventh rank, none on a goal pawn square of Black's."""
+    row = ROWS["no-captures-31"]  # both sides play e4/e5, c4/c5, d4/d5, f4/f5
+    problem = parse_problem(row["board"], row["plies"])
+    bounds = MoveBounds(problem.goal, frozen_mask(problem.init, problem.goal), rights_count=False)
+    board = chess.Board()
+    board.push_san("e4")
+    white_pawns = board.pawns & board.occupied_co[chess.WHITE]
+    assert bounds.settled_pawns(chess.WHITE, white_pawns, 0) == chess.BB_E4
+    black_pawns = board.pawns & board.occupied_co[chess.BLACK]
+    assert bounds.settled_pawns(chess.BLACK, black_pawns, 0) == 0

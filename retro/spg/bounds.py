@@ -96,7 +96,11 @@ For a colour C at a node (current board), with F the frozen squares
   pawns are never created and never move back, and no other pawn of X can come to g.
   So g is blocked for every piece route from now on, and ``A``'s piece distances (and
   a promoted piece's, from its promotion square) avoid these squares of both colours
-  (X's captures left: C's for C's pawns, ``e`` for the enemy's).
+  (X's captures left: C's for C's pawns, ``e`` for the enemy's). C's king also avoids
+  the squares such an enemy pawn attacks: the pawn never moves, so the king could
+  only come there by moving into check (its goal square is not avoided: the pawn may
+  have arrived giving check to a king already there; a king now on such a square may
+  step off, :func:`astar.paths.piece_distances`).
 
 The bound is ``max(G, U, K, A)``, each term being a lower bound on C's remaining moves.
 """
@@ -503,7 +507,11 @@ class MoveBounds:
             if len(self._tables) >= _MEMO_LIMIT:
                 self._tables.clear()
             kind = self.goal_type[color][g]
-            forbidden = self._forbidden[color] if kind == chess.KING else 0
+            forbidden = 0
+            if kind == chess.KING:  # squares attacked by frozen or settled enemy pawns
+                forbidden = self._forbidden[color]
+                for pawn in chess.scan_forward(blocked & self.goal_mask[not color, chess.PAWN]):
+                    forbidden |= chess.BB_PAWN_ATTACKS[not color][pawn] & ~chess.BB_SQUARES[g]
             cached = self._tables[key] = piece_distances(kind, g, self.frozen | blocked, forbidden)
         return cached
 

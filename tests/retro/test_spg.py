@@ -332,3 +332,16 @@ def test_settled_pawns() -> None:
     assert bounds.settled_pawns(chess.WHITE, white_pawns, 0) == chess.BB_E4
     black_pawns = board.pawns & board.occupied_co[chess.BLACK]
     assert bounds.settled_pawns(chess.BLACK, black_pawns, 0) == 0
+
+
+def test_king_avoids_squares_of_settled_enemy_pawns() -> None:
+    """edupuis-18's white king walks h4-g5-g6-h7-g8 before Black plays f6 and while h5 is
+    Black's. With Black's f6 and h5 pawns settled for good, g5 and g4 are attacked for
+    good and h5 is blocked: from h4 the king needs 6 moves to g8 (back through g3), not 4."""
+    row = ROWS["edupuis-18"]
+    problem = parse_problem(row["board"], row["plies"])
+    bounds = MoveBounds(problem.goal, frozen_mask(problem.init, problem.goal), rights_count=False)
+    assert bounds.table(chess.WHITE, chess.G8, 0)[chess.H4] == 4
+    assert bounds.table(chess.WHITE, chess.G8, chess.BB_F6 | chess.BB_H5)[chess.H4] == 6
+    # a king already on an attacked square steps off: g5 is 3 moves from g8 either way
+    assert bounds.table(chess.WHITE, chess.G8, chess.BB_F6 | chess.BB_H5)[chess.G5] == 3

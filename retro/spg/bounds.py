@@ -102,7 +102,8 @@ For a colour C at a node (current board), with F the frozen squares
   have arrived giving check to a king already there; a king now on such a square may
   step off, :func:`astar.paths.piece_distances`).
 
-The bound is ``max(G, U, K, A)``, each term being a lower bound on C's remaining moves.
+The bound is ``max(U, K, A)``, each term being a lower bound on C's remaining moves
+(``A >= G``, so ``G`` is not computed).
 """
 
 from __future__ import annotations
@@ -359,18 +360,11 @@ class MoveBounds:
         if must is None:
             return INF
         castles = self.castling_units(color, rooks, kings, rights)
-        pawns = masks[0] & ~self.frozen
-        goal_sum = 0
         units: list[tuple[int, chess.Square, chess.PieceType]] = []  # (cost, square, type), king apart
         king_cost = 0
         for kind in chess.PIECE_TYPES:
             have = masks[kind - 1] & ~self.frozen
             want = self.goal_mask[color, kind]
-            # goal side: free goal squares of this type not holding a settled unit of it
-            goal = self._goal_squares_cost(color, kind, want & ~(have & ~must), have, pawns, castles, captures)
-            if goal >= INF:
-                return INF
-            goal_sum += goal
             # unit side: every free unit's least cost to a goal square it can fill (settled: 0)
             for s in chess.scan_forward(have):
                 cost = self._unit_cost(color, kind, s, want, must, castles, captures)
@@ -389,7 +383,7 @@ class MoveBounds:
             )
         settled = self.settled_pawns(color, masks[0], captures) | self.settled_pawns(enemy, enemy_pawns, spare)
         assigned = self.assignment(color, masks, must, castles, captures, spare, regions[:spare], settled)
-        return max(goal_sum, unit_sum, captures, assigned)
+        return max(unit_sum, captures, assigned)  # A >= G: G is not computed
 
     def assignment(
         self,
@@ -538,45 +532,6 @@ class MoveBounds:
             if not any(p != g and self.pawn_to(color, p, g, captures) < INF for p in chess.scan_forward(free)):
                 settled |= chess.BB_SQUARES[g]
         return settled
-
-    def _goal_squares_cost(
-        self,
-        color: chess.Color,
-        kind: chess.PieceType,
-        goals: chess.Bitboard,
-        have: chess.Bitboard,
-        pawns: chess.Bitboard,
-        castles: chess.Bitboard,
-        captures: int,
-    ) -> int:
-        """The sum over the ``goals`` squares of the least cost of a unit to fill each
-        (a unit of the type, or a pawn promoting), INF when one cannot be filled."""
-        total = 0
-        for g in chess.scan_forward(goals):
-            if kind == chess.PAWN:
-                best = INF
-                for s in chess.scan_forward(pawns):
-                    cost = 2 if s == g else self.pawn_to(color, s, g, captures)
-                    if cost < best:
-                        best = cost
-            else:
-                table = self.dist[color, g]
-                best = INF
-                for s in chess.scan_forward(have):
-                    cost = 2 if s == g else table[s]
-                    if castles and castles & chess.BB_SQUARES[s]:
-                        cost = min(cost, self.castled(table, s, kind, castles))
-                    if cost < best:
-                        best = cost
-                if kind != chess.KING:
-                    for s in chess.scan_forward(pawns):
-                        cost = self.promotion(color, s, g, captures)
-                        if cost < best:
-                            best = cost
-            if best >= INF:
-                return INF
-            total += best
-        return total
 
     def _unit_cost(
         self,

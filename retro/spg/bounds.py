@@ -102,6 +102,17 @@ For a colour C at a node (current board), with F the frozen squares
   have arrived giving check to a king already there; a king now on such a square may
   step off, :func:`astar.paths.piece_distances`).
 
+* **Pieces staying for good** (used by the search, :meth:`MoveBounds.staying`). Let a
+  piece s of C stand on a goal square g of its type, need not move (no right to lose)
+  and be unable to castle, and let no other unit of C be able to end on g (no other
+  free unit of the type; a king, or no pawn of C that can promote and reach g). If C
+  has at most ``A + 1`` moves left, s never moves again. Proof: at the end g holds s,
+  so if s moves it moves at least twice (away and back); the other units' moves are at
+  least ``A`` (the least assignment without s and g, by the exchange argument above),
+  so C would make at least ``A + 2`` moves. So s's square is blocked for good, for both
+  colours (nothing passes it, and it is never captured); the search adds these squares
+  (of both colours) to the blocked squares of ``A`` for both sides' bounds.
+
 The bound is ``max(U, K, A)``, each term being a lower bound on C's remaining moves
 (``A >= G``, so ``G`` is not computed).
 """
@@ -175,10 +186,13 @@ class MoveBounds:
                 self.nearest[color, kind], self.nearest_other[color, kind] = near, other
         self._promo: dict[tuple[chess.Color, chess.Square, chess.Square, int], int] = {}
         self._pawn_unit: dict[tuple[chess.Color, chess.Square, int], int] = {}
-        self._needs: dict[tuple[chess.Color, SideMasks, int, int, int], int] = {}
+        self._needs: dict[tuple[chess.Color, SideMasks, int, int, int, int], int] = {}
         self._tables: dict[tuple[chess.Color, chess.Square, int], tuple[int, ...]] = {}
         self._forbidden = {color: king_forbidden_mask(color, goal, frozen) for color in chess.COLORS}
-        self._rows: dict[tuple, list[int]] = {}  # assignment rows (memo lost beyond the limit, never soundness)
+        # memo lost beyond the limit, never soundness: assignment rows; per side configuration
+        # (the key of ``_needs`` without extra squares), A and the stay candidates
+        self._rows: dict[tuple, list[int]] = {}
+        self._info: dict[tuple, tuple[int, int]] = {}
 
     # -- pawns ------------------------------------------------------------------------------------------
 
@@ -290,17 +304,33 @@ class MoveBounds:
             board.pawns & board.occupied_co[not color],
         )
 
-    def side_needs(self, color: chess.Color, masks: SideMasks, rights: int, enemy_units: int, enemy_pawns: int) -> int:
+    def side_needs(
+        self, color: chess.Color, masks: SideMasks, rights: int, enemy_units: int, enemy_pawns: int, extra: int = 0
+    ) -> int:
         """:meth:`needs` from what it depends on: ``color``'s six piece masks (pawns .. kings), its
         clean castling rights, the enemy's number of units and the enemy's pawns (memoised:
-        the same side configuration recurs under many of the other side's)."""
-        key = (color, masks, rights, enemy_units, enemy_pawns)
+        the same side configuration recurs under many of the other side's). ``extra``: squares
+        of units that stay for good (:meth:`staying`), blocked for the assignment's routes."""
+        key = (color, masks, rights, enemy_units, enemy_pawns, extra)
         cached = self._needs.get(key)
         if cached is None:
             if len(self._needs) >= _MEMO_LIMIT:
                 self._needs.clear()
-            cached = self._needs[key] = self._side_needs(color, masks, rights, enemy_units, enemy_pawns)
+                self._info.clear()
+            cached = self._needs[key] = self._side_needs(color, masks, rights, enemy_units, enemy_pawns, extra)
         return cached
+
+    def staying(
+        self, color: chess.Color, masks: SideMasks, rights: int, enemy_units: int, enemy_pawns: int, allowance: int
+    ) -> int:
+        """Squares of ``color``'s pieces that stay for good with ``allowance`` moves left
+        (module docstring, "Pieces staying for good")."""
+        key = (color, masks, rights, enemy_units, enemy_pawns, 0)
+        if key not in self._info:
+            self._needs.pop(key, None)
+            self.side_needs(color, masks, rights, enemy_units, enemy_pawns)
+        assigned, candidates = self._info.get(key, (INF, 0))
+        return candidates if allowance - assigned <= 1 else 0
 
     # -- units the enemy's pawns must capture ------------------------------------------------------------
 
@@ -348,7 +378,9 @@ class MoveBounds:
             best = min(best, piece_distances(kind, q, self.frozen)[square])
         return best
 
-    def _side_needs(self, color: chess.Color, masks: SideMasks, rights: int, enemy_units: int, enemy_pawns: int) -> int:
+    def _side_needs(
+        self, color: chess.Color, masks: SideMasks, rights: int, enemy_units: int, enemy_pawns: int, extra: int
+    ) -> int:
         enemy = not color
         mine = masks[0] | masks[1] | masks[2] | masks[3] | masks[4] | masks[5]
         captures = enemy_units - self.goal_count[enemy]
@@ -382,8 +414,31 @@ class MoveBounds:
                 color, regions, spare, units, captures, unit_sum - king_cost
             )
         settled = self.settled_pawns(color, masks[0], captures) | self.settled_pawns(enemy, enemy_pawns, spare)
-        assigned = self.assignment(color, masks, must, castles, captures, spare, regions[:spare], settled)
+        assigned = self.assignment(color, masks, must, castles, captures, spare, regions[:spare], settled | extra)
+        if not extra:
+            key = (color, masks, rights, enemy_units, enemy_pawns, 0)
+            self._info[key] = (assigned, self._stay_candidates(color, masks, must, castles, captures))
         return max(unit_sum, captures, assigned)  # A >= G: G is not computed
+
+    def _stay_candidates(
+        self, color: chess.Color, masks: SideMasks, must: int, castles: int, captures: int
+    ) -> chess.Bitboard:
+        """``color``'s pieces on a goal square of their type that no other unit of ``color``
+        can fill (no other free unit of the type, no pawn that can promote there), and that
+        need not move (not bound to move by lost rights, unable to castle)."""
+        pawns = masks[0] & ~self.frozen
+        candidates = 0
+        for kind in _PIECES:
+            have = masks[kind - 1] & ~self.frozen
+            if chess.popcount(have) != 1 or not have & self.goal_mask[color, kind] & ~must & ~castles:
+                continue
+            g = chess.lsb(have)
+            if kind != chess.KING and any(
+                self.promotion(color, p, g, captures) < INF for p in chess.scan_forward(pawns)
+            ):
+                continue
+            candidates |= have
+        return candidates
 
     def assignment(
         self,

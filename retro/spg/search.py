@@ -14,6 +14,11 @@ A depth-first search over legal moves (python-chess), pruned by the per-side bou
   capture removes an enemy unit and the right of a rook taken on its corner); a quiet
   move of a piece leaves the other side's bound unchanged. Only children within both allowances
   are played.
+* **Pieces staying for good** (:meth:`MoveBounds.staying`): at a child, the pieces of
+  either side that can no longer move (their side has at most its assignment bound
+  plus one moves left, and no other unit can fill their goal square) block every route
+  of both sides; a child whose bounds with those squares blocked exceed an allowance
+  is pruned as well.
 * **Transposition table** on ``(position, plies left)``, the position being
   python-chess's transposition key (placement, side to move, castling rights and a
   *usable* en-passant square: exactly what decides the future legal moves). The games
@@ -186,8 +191,9 @@ class _Search:
             # the child's bounds from the move alone (no push): module docstring, "Allowance"
             after, after_rights, captured = _after_move(board, move, mine, mine_rights)
             their_after = _masks([m & ~captured for m in theirs]) if captured else theirs
+            after_masks = _masks(after)
             new_mover = bounds.side_needs(
-                mover, _masks(after), after_rights, their_count - (1 if captured else 0), their_after[0]
+                mover, after_masks, after_rights, their_count - (1 if captured else 0), their_after[0]
             )
             if new_mover > mover_allow:
                 continue
@@ -196,6 +202,18 @@ class _Search:
                 new_other = bounds.side_needs(other, their_after, their_rights & ~captured, mine_count, after[0])
                 if new_other > other_allow:
                     continue
+            stay = bounds.staying(
+                mover, after_masks, after_rights, their_count - (1 if captured else 0), their_after[0], mover_allow
+            ) | bounds.staying(other, their_after, their_rights & ~captured, mine_count, after[0], other_allow)
+            if stay and (
+                bounds.side_needs(
+                    mover, after_masks, after_rights, their_count - (1 if captured else 0), their_after[0], stay
+                )
+                > mover_allow
+                or bounds.side_needs(other, their_after, their_rights & ~captured, mine_count, after[0], stay)
+                > other_allow
+            ):
+                continue
             if board.is_into_check(move):
                 continue
             board.push(move)

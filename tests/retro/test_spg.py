@@ -11,7 +11,7 @@ import chess
 import pytest
 
 from retro.spg import SpgVerdict, parse_problem, solve
-from retro.spg.bounds import MoveBounds
+from retro.spg.bounds import MoveBounds, side_masks
 from retro.spg.frozen import frozen_mask
 from retro.spg.parity import knight_parity
 from retro.spg.routes import route_squares
@@ -345,3 +345,41 @@ def test_king_avoids_squares_of_settled_enemy_pawns() -> None:
     assert bounds.table(chess.WHITE, chess.G8, chess.BB_F6 | chess.BB_H5)[chess.H4] == 6
     # a king already on an attacked square steps off: g5 is 3 moves from g8 either way
     assert bounds.table(chess.WHITE, chess.G8, chess.BB_F6 | chess.BB_H5)[chess.G5] == 3
+
+
+# -- pieces staying for good ----------------------------------------------------------------------------
+
+
+def _edupuis_18_after(plies: int) -> tuple[MoveBounds, chess.Board]:
+    row = ROWS["edupuis-18"]
+    problem = parse_problem(row["board"], row["plies"])
+    bounds = MoveBounds(problem.goal, frozen_mask(problem.init, problem.goal), rights_count=False)
+    board = chess.Board()
+    for san in row["solutions_san"][0][:plies]:
+        board.push_san(san)
+    return bounds, board
+
+
+def test_king_stays_for_good() -> None:
+    """edupuis-18 after 8.Kxg8: White's king is on its goal square, White needs 5 more
+    moves (Qe1, bxa3, Bb2, Bd4, Bf2). With 5 or 6 moves left the king never moves again
+    (leaving g8 and coming back costs 2); with 7 it could."""
+    bounds, board = _edupuis_18_after(15)
+    white = chess.WHITE
+    args = (
+        side_masks(board, white),
+        0,
+        chess.popcount(board.occupied_co[chess.BLACK]),
+        board.pawns & board.occupied_co[chess.BLACK],
+    )
+    assert bounds.needs(board, white) == 5
+    assert bounds.staying(white, *args, 5) == bounds.staying(white, *args, 6) == chess.BB_G8
+    assert bounds.staying(white, *args, 7) == 0
+
+
+def test_staying_pieces_shrink_the_search() -> None:
+    """edupuis-18 (26 plies) is decided unique within 56,000 nodes when pieces staying for
+    good block routes (65,008 nodes without)."""
+    row, verdict = _solve_row("edupuis-18", max_nodes=56_000, time_limit=None)
+    assert verdict.status == SpgStatus.UNIQUE
+    assert verdict.solutions == row["solutions_san"]

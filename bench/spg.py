@@ -10,9 +10,17 @@ shows has been replayed by python-chess. The bench then checks:
   (replayed: a cook of a published problem) or no-solution.
 
 It prints, per Euclide verdict, our verdict counts, time median / mean / max, and our
-nodes against Euclide's (``euclide_positions``), then the targets of issue 39.
+nodes against Euclide's (``euclide_positions``), then the targets of issue 39, and the
+Euclide-unique problems decided ``unique`` per half of the file (even and odd rows,
+0-based: develop on one, check on the other).
 
-    .venv/bin/python bench/spg.py [-t SEC] [-j JOBS] [--max-plies N] [--verdict V ...] [--id ID ...] [--out FILE]
+With ``--euclide PATH`` (the path of ``euclide-run.py``) the same worker runs Euclide
+then retro on each problem, each with the same time limit, and the bench prints both
+decided counts and the median ratio of retro's wall time to Euclide's per plies class
+(<= 20, 21-30, > 30), over the problems both decided.
+
+    .venv/bin/python bench/spg.py [-t SEC] [-m NODES] [-j JOBS] [--rows even|odd|all] [--limit K]
+        [--max-plies N] [--verdict V ...] [--id ID ...] [--euclide PATH] [--out FILE]
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ import json
 import multiprocessing
 import os
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -52,9 +61,27 @@ def replay_uci(board_text: str, plies: int, uci: list[str]) -> list[str] | None:
     return san if len(uci) == plies and problem.matches(board) else None
 
 
-def run_one(row: dict, time_limit: float) -> dict:
+def run_euclide(path: str, row: dict, time_limit: float) -> dict:
+    """Euclide's answer on ``row`` (``euclide-run.py``'s JSON line, with our wall time)."""
     start = time.monotonic()
-    verdict = solve(parse_problem(row["board"], row["plies"]), time_limit=time_limit)
+    try:
+        done = subprocess.run(
+            [sys.executable, path, row["board"], str(row["plies"]), str(time_limit)],
+            capture_output=True,
+            text=True,
+            timeout=time_limit + 30,
+        )
+        record = json.loads(done.stdout.strip().splitlines()[-1])
+    except (subprocess.TimeoutExpired, json.JSONDecodeError, IndexError) as error:
+        record = {"verdict": "error", "message": str(error)}
+    record["wall"] = round(time.monotonic() - start, 3)
+    return record
+
+
+def run_one(row: dict, time_limit: float, max_nodes: int | None = None, euclide_path: str | None = None) -> dict:
+    theirs = run_euclide(euclide_path, row, time_limit) if euclide_path else None
+    start = time.monotonic()
+    verdict = solve(parse_problem(row["board"], row["plies"]), time_limit=time_limit, max_nodes=max_nodes)
     euclide = [replay_uci(row["board"], row["plies"], s) for s in row["solutions"] or [] if s]
     euclide = [s for s in euclide if s is not None]
     ours = verdict.solutions
@@ -69,6 +96,8 @@ def run_one(row: dict, time_limit: float) -> dict:
     cooks = [s for s in ours if s not in euclide] if row["euclide_verdict"] in ("unique", "no_solution") else []
     return {
         "id": row["id"],
+        "row": row["row"],
+        "euclide_run": theirs,
         "plies": row["plies"],
         "euclide_verdict": row["euclide_verdict"],
         "euclide_positions": row["euclide_positions"],
@@ -84,8 +113,46 @@ def run_one(row: dict, time_limit: float) -> dict:
     }
 
 
-def _worker(args: tuple[dict, float]) -> dict:
+def _worker(args: tuple[dict, float, int | None, str | None]) -> dict:
     return run_one(*args)
+
+
+def _plies_class(plies: int) -> str:
+    return "<=20" if plies <= 20 else "21-30" if plies <= 30 else ">30"
+
+
+def summarize_halves(results: list[dict]) -> None:
+    """Euclide-unique problems decided unique (with Euclide's game), per half of the file."""
+    for name, parity in (("even", 0), ("odd", 1)):
+        rows = [r for r in results if r["row"] % 2 == parity and r["euclide_verdict"] == "unique"]
+        if not rows:
+            continue
+        good = [r for r in rows if r["status"] == "unique" and r["has_euclide_solution"]]
+        by_class = collections.Counter(_plies_class(r["plies"]) for r in good)
+        totals = collections.Counter(_plies_class(r["plies"]) for r in rows)
+        detail = ", ".join(f"{c} {by_class[c]}/{totals[c]}" for c in ("<=20", "21-30", ">30") if totals[c])
+        print(f"{name} rows: Euclide-unique decided unique {len(good)}/{len(rows)} ({detail})")
+
+
+def summarize_euclide(results: list[dict]) -> None:
+    """Decided counts of both programs and the median wall-time ratio retro / Euclide per plies class."""
+    runs = [r for r in results if r["euclide_run"] is not None]
+    if not runs:
+        return
+    print("\nside by side (same worker, same time limit):")
+    for label in ("<=20", "21-30", ">30"):
+        rows = [r for r in runs if _plies_class(r["plies"]) == label]
+        if not rows:
+            continue
+        theirs = [r for r in rows if r["euclide_run"]["verdict"] in ("unique", "solutions", "no_solution")]
+        ours = [r for r in rows if r["status"] != "unknown"]
+        both = [r for r in theirs if r in ours and r["euclide_run"].get("wall")]
+        ratios = [r["seconds"] / max(r["euclide_run"]["wall"], 1e-3) for r in both]
+        median = f"{statistics.median(ratios):.2f}" if ratios else "-"
+        print(
+            f"    plies {label:5s} ({len(rows)}): decided Euclide {len(theirs)}, retro {len(ours)}; "
+            f"median time ratio retro/Euclide {median} over {len(both)} decided by both"
+        )
 
 
 def summarize(results: list[dict]) -> None:
@@ -145,6 +212,10 @@ def summarize(results: list[dict]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("-t", "--time-limit", type=float, default=60.0, help="seconds per problem (default 60)")
+    parser.add_argument("-m", "--max-nodes", type=int, default=None, help="node budget per problem")
+    parser.add_argument("--rows", choices=("even", "odd", "all"), default="all", help="rows of the file (0-based)")
+    parser.add_argument("--limit", type=int, default=None, help="only the first K problems (file order)")
+    parser.add_argument("--euclide", help="path of euclide-run.py: run Euclide side by side")
     parser.add_argument("-j", "--jobs", type=int, default=1, help="parallel processes (default 1)")
     parser.add_argument("--max-plies", type=int, default=None, help="only problems of at most N plies")
     parser.add_argument("--verdict", nargs="+", choices=VERDICTS, help="only problems with these Euclide verdicts")
@@ -152,24 +223,30 @@ def main() -> None:
     parser.add_argument("--data", default=str(DATA / "spg-dev.jsonl"))
     parser.add_argument("--out", help="write one JSON line per problem to this file")
     args = parser.parse_args()
-    rows = [json.loads(line) for line in open(args.data, encoding="utf-8")]
+    rows = [dict(json.loads(line), row=index) for index, line in enumerate(open(args.data, encoding="utf-8"))]
     rows = [
         r
         for r in rows
-        if (args.max_plies is None or r["plies"] <= args.max_plies)
+        if (args.rows == "all" or r["row"] % 2 == (args.rows == "odd"))
+        and (args.max_plies is None or r["plies"] <= args.max_plies)
         and (not args.verdict or r["euclide_verdict"] in args.verdict)
         and (not args.id or r["id"] in args.id)
     ]
+    rows = rows[: args.limit] if args.limit is not None else rows
     rows.sort(key=lambda r: r["plies"])
-    print(f"{len(rows)} problems, {args.time_limit:g} s each, {args.jobs} job(s); load {os.getloadavg()}", flush=True)
+    budget = f", {args.max_nodes:,} nodes" if args.max_nodes else ""
+    load = os.getloadavg()
+    print(f"{len(rows)} problems, {args.time_limit:g} s{budget} each, {args.jobs} job(s); load {load}", flush=True)
     out = open(args.out, "w", encoding="utf-8") if args.out else None
     results = []
-    tasks = [(row, args.time_limit) for row in rows]
+    tasks = [(row, args.time_limit, args.max_nodes, args.euclide) for row in rows]
     with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
         for r in pool.imap(_worker, tasks):
             results.append(r)
             euclide = r["euclide_positions"] if r["euclide_positions"] is not None else "-"
             flag = " CONTRADICTION" if r["contradictions"] else ""
+            if r["euclide_run"] is not None:
+                flag += f" | euclide-run {r['euclide_run']['verdict']} {r['euclide_run']['wall']:.2f} s"
             print(
                 f"{r['id']:28s} {r['plies']:3d} euclide {r['euclide_verdict']:13s} {euclide!s:>9} | "
                 f"ours {r['status']:11s} {r['found']} {r['nodes']:>9,} {r['seconds']:7.2f} s{flag}",
@@ -181,6 +258,8 @@ def main() -> None:
     if out:
         out.close()
     summarize(results)
+    summarize_halves(results)
+    summarize_euclide(results)
     sys.exit(1 if any(r["contradictions"] for r in results) else 0)
 
 

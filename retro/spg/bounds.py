@@ -57,7 +57,64 @@ For a colour C at a node (current board), with F the frozen squares
   rank beyond the capture square it skipped, so for pawns the region also holds the
   squares beyond its third-rank (sixth-rank for Black) squares.
 
-The bound is ``max(G, U, K)``, each term being a lower bound on C's remaining moves.
+* **Assignment** ``A`` (the whole side at once, not a sum of per-unit minimums). Every
+  free current unit of C ends the game either on exactly one free goal square of C (a
+  unit it can become: its own type, or a pawn promoting) or captured, and distinct
+  units end on distinct squares; so the units' destinations are an assignment of the
+  free units (rows) to the free goal squares plus ``e`` *capture* columns (there are
+  exactly as many rows as columns: frozen units stand on their own goal squares).
+  A move moves one unit (castling is counted as the king's, as above), so C's moves are
+  at least the sum over its units of each unit's least cost to its destination: the
+  costs of ``G`` and ``U`` per pair, 0 for a capture column (the king: never). So the
+  least-cost assignment is a lower bound (``scipy.optimize.linear_sum_assignment``);
+  it is at least ``G`` and at least ``U``, as both relax it. Capture columns are
+  sharpened by the regions of the next rule: the units the enemy's pawns must capture in
+  distinct regions are distinct units of C, so one capture column per region costs the
+  unit's distance to the region (up to ``e`` regions; the other capture columns cost 0).
+  *Settled units left out*: a unit s of C standing on a goal square g of its own type
+  that it need not leave (and that cannot castle) is matched to g, and both are left
+  out. Proof that this keeps a lower bound: in a real game the destinations form an
+  assignment D. If D sends s to a column c and a unit x to g, match s to g (cost 0)
+  and x to c: x's cost to c is at most x's real moves plus s's real moves, because x's
+  real route to g followed by s's real route from g is a way from x's square to c
+  (piece distances are shortest paths on one graph; a pawn's file changes on both
+  routes are captures of C, so at most C's captures left; a promoting pawn reaches a
+  piece's square through its own promotion route; a capture column costs 0, and a
+  region column is a distance to a set, which obeys the same inequality). Repeating the
+  exchange along chains of settled units uses each unit's real moves once, so the
+  least assignment with every settled unit at home is still at most C's real moves.
+  *Castling*: a game castles at most once per side (castling loses both rights), so
+  ``A`` is the least over the options "no castling" (the king and rooks pay their plain
+  distances) and "castling with the rook of corner c" (the king pays 1 for the castling
+  move plus its distance from its castling square, the rook of c its distance from its
+  own castling square, the other rook its plain distance). Per-unit minimums could give
+  the castling move to both rooks at once; the options cannot.
+
+* **Pawns settled for good** (used by ``A``). A pawn of a colour X on a free goal pawn
+  square g of X, such that no other pawn of X can still reach g (within X's captures
+  left), never moves again and is never captured: g must hold a pawn of X at the end,
+  pawns are never created and never move back, and no other pawn of X can come to g.
+  So g is blocked for every piece route from now on, and ``A``'s piece distances (and
+  a promoted piece's, from its promotion square) avoid these squares of both colours
+  (X's captures left: C's for C's pawns, ``e`` for the enemy's). C's king also avoids
+  the squares such an enemy pawn attacks: the pawn never moves, so the king could
+  only come there by moving into check (its goal square is not avoided: the pawn may
+  have arrived giving check to a king already there; a king now on such a square may
+  step off, :func:`astar.paths.piece_distances`).
+
+* **Pieces staying for good** (used by the search, :meth:`MoveBounds.staying`). Let a
+  piece s of C stand on a goal square g of its type, need not move (no right to lose)
+  and be unable to castle, and let no other unit of C be able to end on g (no other
+  free unit of the type; a king, or no pawn of C that can promote and reach g). If C
+  has at most ``A + 1`` moves left, s never moves again. Proof: at the end g holds s,
+  so if s moves it moves at least twice (away and back); the other units' moves are at
+  least ``A`` (the least assignment without s and g, by the exchange argument above),
+  so C would make at least ``A + 2`` moves. So s's square is blocked for good, for both
+  colours (nothing passes it, and it is never captured); the search adds these squares
+  (of both colours) to the blocked squares of ``A`` for both sides' bounds.
+
+The bound is ``max(U, K, A)``, each term being a lower bound on C's remaining moves
+(``A >= G``, so ``G`` is not computed).
 """
 
 from __future__ import annotations
@@ -65,6 +122,8 @@ from __future__ import annotations
 from functools import cache
 
 import chess
+import numpy as np
+from scipy.optimize import linear_sum_assignment
 
 from astar.paths import INF, king_forbidden_mask, pawn_distance, piece_distances
 from retro.spg.frozen import first_step_mask
@@ -75,6 +134,7 @@ SideMasks = tuple[int, int, int, int, int, int]
 """One colour's pawns, knights, bishops, rooks, queens and kings (bitboards)."""
 
 _REGION_LIMIT = 12  # larger capture regions are skipped (a weaker bound, never unsound)
+_BIG = 10_000  # a forbidden pair of the assignment (any feasible assignment costs far less)
 _MEMO_LIMIT = 1_000_000  # memoised side bounds; cleared beyond (memo lost, never soundness)
 
 _PIECES = (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
@@ -126,7 +186,13 @@ class MoveBounds:
                 self.nearest[color, kind], self.nearest_other[color, kind] = near, other
         self._promo: dict[tuple[chess.Color, chess.Square, chess.Square, int], int] = {}
         self._pawn_unit: dict[tuple[chess.Color, chess.Square, int], int] = {}
-        self._needs: dict[tuple[chess.Color, SideMasks, int, int, int], int] = {}
+        self._needs: dict[tuple[chess.Color, SideMasks, int, int, int, int], int] = {}
+        self._tables: dict[tuple[chess.Color, chess.Square, int], tuple[int, ...]] = {}
+        self._forbidden = {color: king_forbidden_mask(color, goal, frozen) for color in chess.COLORS}
+        # memo lost beyond the limit, never soundness: assignment rows; per side configuration
+        # (the key of ``_needs`` without extra squares), A and the stay candidates
+        self._rows: dict[tuple, list[int]] = {}
+        self._info: dict[tuple, tuple[int, int]] = {}
 
     # -- pawns ------------------------------------------------------------------------------------------
 
@@ -238,17 +304,33 @@ class MoveBounds:
             board.pawns & board.occupied_co[not color],
         )
 
-    def side_needs(self, color: chess.Color, masks: SideMasks, rights: int, enemy_units: int, enemy_pawns: int) -> int:
+    def side_needs(
+        self, color: chess.Color, masks: SideMasks, rights: int, enemy_units: int, enemy_pawns: int, extra: int = 0
+    ) -> int:
         """:meth:`needs` from what it depends on: ``color``'s six piece masks (pawns .. kings), its
         clean castling rights, the enemy's number of units and the enemy's pawns (memoised:
-        the same side configuration recurs under many of the other side's)."""
-        key = (color, masks, rights, enemy_units, enemy_pawns)
+        the same side configuration recurs under many of the other side's). ``extra``: squares
+        of units that stay for good (:meth:`staying`), blocked for the assignment's routes."""
+        key = (color, masks, rights, enemy_units, enemy_pawns, extra)
         cached = self._needs.get(key)
         if cached is None:
             if len(self._needs) >= _MEMO_LIMIT:
                 self._needs.clear()
-            cached = self._needs[key] = self._side_needs(color, masks, rights, enemy_units, enemy_pawns)
+                self._info.clear()
+            cached = self._needs[key] = self._side_needs(color, masks, rights, enemy_units, enemy_pawns, extra)
         return cached
+
+    def staying(
+        self, color: chess.Color, masks: SideMasks, rights: int, enemy_units: int, enemy_pawns: int, allowance: int
+    ) -> int:
+        """Squares of ``color``'s pieces that stay for good with ``allowance`` moves left
+        (module docstring, "Pieces staying for good")."""
+        key = (color, masks, rights, enemy_units, enemy_pawns, 0)
+        if key not in self._info:
+            self._needs.pop(key, None)
+            self.side_needs(color, masks, rights, enemy_units, enemy_pawns)
+        assigned, candidates = self._info.get(key, (INF, 0))
+        return candidates if allowance - assigned <= 1 else 0
 
     # -- units the enemy's pawns must capture ------------------------------------------------------------
 
@@ -296,7 +378,9 @@ class MoveBounds:
             best = min(best, piece_distances(kind, q, self.frozen)[square])
         return best
 
-    def _side_needs(self, color: chess.Color, masks: SideMasks, rights: int, enemy_units: int, enemy_pawns: int) -> int:
+    def _side_needs(
+        self, color: chess.Color, masks: SideMasks, rights: int, enemy_units: int, enemy_pawns: int, extra: int
+    ) -> int:
         enemy = not color
         mine = masks[0] | masks[1] | masks[2] | masks[3] | masks[4] | masks[5]
         captures = enemy_units - self.goal_count[enemy]
@@ -308,18 +392,11 @@ class MoveBounds:
         if must is None:
             return INF
         castles = self.castling_units(color, rooks, kings, rights)
-        pawns = masks[0] & ~self.frozen
-        goal_sum = 0
         units: list[tuple[int, chess.Square, chess.PieceType]] = []  # (cost, square, type), king apart
         king_cost = 0
         for kind in chess.PIECE_TYPES:
             have = masks[kind - 1] & ~self.frozen
             want = self.goal_mask[color, kind]
-            # goal side: free goal squares of this type not holding a settled unit of it
-            goal = self._goal_squares_cost(color, kind, want & ~(have & ~must), have, pawns, castles, captures)
-            if goal >= INF:
-                return INF
-            goal_sum += goal
             # unit side: every free unit's least cost to a goal square it can fill (settled: 0)
             for s in chess.scan_forward(have):
                 cost = self._unit_cost(color, kind, s, want, must, castles, captures)
@@ -330,50 +407,186 @@ class MoveBounds:
         unit_sum = king_cost + _sum_without_largest([cost for cost, _, _ in units], spare)
         if unit_sum >= INF:
             return INF
+        regions: list[int] = []
         if spare:
+            regions = [r for r in self.capture_regions(enemy, enemy_pawns, spare) if chess.popcount(r) <= _REGION_LIMIT]
             unit_sum = king_cost + self._captured_units_cost(
-                color, enemy_pawns, spare, units, captures, unit_sum - king_cost
+                color, regions, spare, units, captures, unit_sum - king_cost
             )
-        return max(goal_sum, unit_sum, captures)
+        settled = self.settled_pawns(color, masks[0], captures) | self.settled_pawns(enemy, enemy_pawns, spare)
+        assigned = self.assignment(color, masks, must, castles, captures, spare, regions[:spare], settled | extra)
+        if not extra:
+            key = (color, masks, rights, enemy_units, enemy_pawns, 0)
+            self._info[key] = (assigned, self._stay_candidates(color, masks, must, castles, captures))
+        return max(unit_sum, captures, assigned)  # A >= G: G is not computed
 
-    def _goal_squares_cost(
+    def _stay_candidates(
+        self, color: chess.Color, masks: SideMasks, must: int, castles: int, captures: int
+    ) -> chess.Bitboard:
+        """``color``'s pieces on a goal square of their type that no other unit of ``color``
+        can fill (no other free unit of the type, no pawn that can promote there), and that
+        need not move (not bound to move by lost rights, unable to castle)."""
+        pawns = masks[0] & ~self.frozen
+        candidates = 0
+        for kind in _PIECES:
+            have = masks[kind - 1] & ~self.frozen
+            if chess.popcount(have) != 1 or not have & self.goal_mask[color, kind] & ~must & ~castles:
+                continue
+            g = chess.lsb(have)
+            if kind != chess.KING and any(
+                self.promotion(color, p, g, captures) < INF for p in chess.scan_forward(pawns)
+            ):
+                continue
+            candidates |= have
+        return candidates
+
+    def assignment(
+        self,
+        color: chess.Color,
+        masks: SideMasks,
+        must: chess.Bitboard,
+        castles: chess.Bitboard,
+        captures: int,
+        spare: int,
+        regions: list[int],
+        blocked: chess.Bitboard = 0,
+    ) -> int:
+        """The least-cost assignment ``A`` (module docstring) of ``color``'s free units to its
+        free goal squares, one column per region of ``regions`` and ``spare - len(regions)``
+        free capture columns (INF when no assignment is feasible); piece routes avoid
+        ``blocked`` (pawns settled for good)."""
+        rows: list[tuple[chess.PieceType, chess.Square]] = []
+        goals: list[tuple[chess.PieceType, chess.Square]] = []
+        all_settled = 0
+        for kind in chess.PIECE_TYPES:
+            have = masks[kind - 1] & ~self.frozen
+            want = self.goal_mask[color, kind]
+            settled = have & want & ~must & ~castles
+            all_settled |= settled
+            rows.extend((kind, s) for s in chess.scan_forward(have & ~settled))
+            goals.extend((kind, g) for g in chess.scan_forward(want & ~settled))
+        if not rows:
+            return 0
+        if len(rows) != len(goals) + spare:
+            return INF  # the unit counts do not match: no game (never happens once the counts are checked)
+        cost = np.full((len(rows), len(rows)), _BIG, dtype=np.int64)
+        context = (color, all_settled, spare, captures, tuple(regions), blocked)  # fixes the columns and the costs
+        for i, (kind, s) in enumerate(rows):
+            key = (context, kind, s, bool(must & chess.BB_SQUARES[s]))
+            row = self._rows.get(key)
+            if row is None:
+                if len(self._rows) >= _MEMO_LIMIT:
+                    self._rows.clear()
+                row = self._rows[key] = self.unit_row(
+                    color, kind, s, None, goals, len(rows), must, captures, regions, blocked
+                )
+            cost[i] = row
+        best = _least_assignment(cost)
+        # one game castles at most once: each castling option charges the king the
+        # castling move and lets only that corner's rook start from its castling square
+        king_row = next((i for i, (kind, _) in enumerate(rows) if kind == chess.KING and castles), None)
+        if king_row is None:
+            return best
+        for corner in chess.scan_forward(castles & masks[chess.ROOK - 1]):
+            if (chess.ROOK, corner) not in rows:
+                continue  # a frozen rook never castles
+            rook_to, king_to = _CASTLE[corner]
+            option = cost.copy()
+            king = rows[king_row][1]
+            size = len(rows)
+            option[king_row] = self.unit_row(color, chess.KING, king, king_to, goals, size, must, captures, [], blocked)
+            rook_row = rows.index((chess.ROOK, corner))
+            option[rook_row] = self.unit_row(
+                color, chess.ROOK, corner, rook_to, goals, size, must, captures, regions, blocked
+            )
+            best = min(best, _least_assignment(option))
+        return best
+
+    def unit_row(
         self,
         color: chess.Color,
         kind: chess.PieceType,
-        goals: chess.Bitboard,
-        have: chess.Bitboard,
-        pawns: chess.Bitboard,
-        castles: chess.Bitboard,
+        s: chess.Square,
+        castled_to: chess.Square | None,
+        goals: list[tuple[chess.PieceType, chess.Square]],
+        size: int,
+        must: chess.Bitboard,
         captures: int,
-    ) -> int:
-        """The sum over the ``goals`` squares of the least cost of a unit to fill each
-        (a unit of the type, or a pawn promoting), INF when one cannot be filled."""
-        total = 0
-        for g in chess.scan_forward(goals):
-            if kind == chess.PAWN:
-                best = INF
-                for s in chess.scan_forward(pawns):
-                    cost = 2 if s == g else self.pawn_to(color, s, g, captures)
-                    if cost < best:
-                        best = cost
+        regions: list[int],
+        blocked: chess.Bitboard = 0,
+    ) -> list[int]:
+        """The assignment costs of the unit of type ``kind`` on ``s`` to every column; with
+        ``castled_to``, the unit (a king or rook) castles first and goes on from there
+        (the king's castling move is charged to the king). Piece routes avoid ``blocked``."""
+        row = [_BIG] * size
+        bit = chess.BB_SQUARES[s]
+        for j, (target, g) in enumerate(goals):
+            if target == kind:
+                if castled_to is not None:
+                    value = self.table(color, g, blocked)[castled_to] + (1 if kind == chess.KING else 0)
+                elif s == g:
+                    value = 2 if must & bit else 0
+                elif kind == chess.PAWN:
+                    value = self.pawn_to(color, s, g, captures)
+                else:
+                    value = self.table(color, g, blocked)[s]
+            elif kind == chess.PAWN and target != chess.KING:
+                value = (
+                    self.promotion(color, s, g, captures)
+                    if not blocked
+                    else self._promotion(color, s, g, captures, blocked)
+                )
             else:
-                table = self.dist[color, g]
-                best = INF
-                for s in chess.scan_forward(have):
-                    cost = 2 if s == g else table[s]
-                    if castles and castles & chess.BB_SQUARES[s]:
-                        cost = min(cost, self.castled(table, s, kind, castles))
-                    if cost < best:
-                        best = cost
-                if kind != chess.KING:
-                    for s in chess.scan_forward(pawns):
-                        cost = self.promotion(color, s, g, captures)
-                        if cost < best:
-                            best = cost
-            if best >= INF:
-                return INF
-            total += best
-        return total
+                continue
+            row[j] = min(value, _BIG)
+        if kind != chess.KING:
+            start = s if castled_to is None else castled_to
+            for j in range(len(goals), size):
+                k = j - len(goals)
+                row[j] = min(self.reach_cost(color, kind, start, regions[k], captures), _BIG) if k < len(regions) else 0
+        return row
+
+    def table(self, color: chess.Color, g: chess.Square, blocked: chess.Bitboard) -> tuple[int, ...]:
+        """Distances to the free goal piece on ``g`` avoiding the frozen squares and ``blocked``."""
+        if not blocked:
+            return self.dist[color, g]
+        key = (color, g, blocked)
+        cached = self._tables.get(key)
+        if cached is None:
+            if len(self._tables) >= _MEMO_LIMIT:
+                self._tables.clear()
+            kind = self.goal_type[color][g]
+            forbidden = 0
+            if kind == chess.KING:  # squares attacked by frozen or settled enemy pawns
+                forbidden = self._forbidden[color]
+                for pawn in chess.scan_forward(blocked & self.goal_mask[not color, chess.PAWN]):
+                    forbidden |= chess.BB_PAWN_ATTACKS[not color][pawn] & ~chess.BB_SQUARES[g]
+            cached = self._tables[key] = piece_distances(kind, g, self.frozen | blocked, forbidden)
+        return cached
+
+    def _promotion(
+        self, color: chess.Color, start: chess.Square, g: chess.Square, captures: int, blocked: chess.Bitboard
+    ) -> int:
+        """:meth:`promotion` with the piece's route from its promotion square avoiding ``blocked``."""
+        table = self.table(color, g, blocked)
+        last = 7 if color == chess.WHITE else 0
+        best = INF
+        for file in range(8):
+            square = chess.square(file, last)
+            if self.frozen & chess.BB_SQUARES[square] or table[square] >= INF:
+                continue
+            best = min(best, self.pawn_to(color, start, square, captures) + table[square])
+        return best
+
+    def settled_pawns(self, color: chess.Color, pawns: chess.Bitboard, captures: int) -> chess.Bitboard:
+        """``color``'s pawns settled for good (module docstring): on a free goal pawn square
+        that no other of its pawns can reach with ``captures`` captures."""
+        free = pawns & ~self.frozen
+        settled = 0
+        for g in chess.scan_forward(free & self.goal_mask[color, chess.PAWN]):
+            if not any(p != g and self.pawn_to(color, p, g, captures) < INF for p in chess.scan_forward(free)):
+                settled |= chess.BB_SQUARES[g]
+        return settled
 
     def _unit_cost(
         self,
@@ -402,16 +615,15 @@ class MoveBounds:
     def _captured_units_cost(
         self,
         color: chess.Color,
-        enemy_pawns: int,
+        regions: list[int],
         spare: int,
         units: list[tuple[int, chess.Square, chess.PieceType]],
         captures: int,
         without_regions: int,
     ) -> int:
         """The units' sum (``without_regions`` when no capture region applies) raised by
-        the regions where the enemy's pawns must capture one of this side's spare units:
+        the ``regions`` where the enemy's pawns must capture one of this side's spare units:
         the unit taken in a region must reach it, and is one of those left out of the sum."""
-        regions = [r for r in self.capture_regions(not color, enemy_pawns, spare) if chess.popcount(r) <= _REGION_LIMIT]
         if not regions:
             return without_regions
         reach = [[self.reach_cost(color, kind, s, region, captures) for _, s, kind in units] for region in regions]
@@ -427,6 +639,13 @@ class MoveBounds:
             )
             best = max(best, here + sum(least) - least[special])
         return best
+
+
+def _least_assignment(cost: np.ndarray) -> int:
+    """The least total cost of a perfect assignment of ``cost``'s rows to its columns (INF: none)."""
+    row_index, column_index = linear_sum_assignment(cost)
+    total = int(cost[row_index, column_index].sum())
+    return INF if total >= _BIG else total
 
 
 def _sum_without_largest(costs: list[int], dropped: int) -> int:

@@ -14,6 +14,11 @@ A depth-first search over legal moves (python-chess), pruned by the per-side bou
   capture removes an enemy unit and the right of a rook taken on its corner); a quiet
   move of a piece leaves the other side's bound unchanged. Only children within both allowances
   are played.
+* **Pieces staying for good** (:meth:`MoveBounds.staying`): at a child, the pieces of
+  either side that can no longer move (their side has at most its assignment bound
+  plus one moves left, and no other unit can fill their goal square) block every route
+  of both sides; a child whose bounds with those squares blocked exceed an allowance
+  is pruned as well.
 * **Transposition table** on ``(position, plies left)``, the position being
   python-chess's transposition key (placement, side to move, castling rights and a
   *usable* en-passant square: exactly what decides the future legal moves). The games
@@ -21,6 +26,10 @@ A depth-first search over legal moves (python-chess), pruned by the per-side bou
   the node's solution suffixes (``()`` for none) and a repeated subtree is counted,
   not searched again. Each full solution is registered once: when the search reaches
   the goal, or a table entry with suffixes, along the path that got there.
+* **Route squares** (:mod:`retro.spg.routes`): a unit moves (a pawn promotes) only to
+  a square its type (the promoted type) can stand on in some game of N plies,
+  computed once at the root for each side; the other moves are in no game and are not
+  generated (python-chess generates the moves of each piece type to its squares only).
 * **Budgets.** ``max_nodes`` (moves generated and bounded) and ``time_limit`` end the search
   with :attr:`SearchOutcome.complete` false; ``cap`` solutions end it as well
   (``cap_reached``). Only a complete search supports "unique" or "no solution".
@@ -40,6 +49,7 @@ import chess
 
 from retro.spg.bounds import MoveBounds, SideMasks, side_masks
 from retro.spg.problem import SpgProblem
+from retro.spg.routes import RouteSquares, route_squares
 
 __all__ = ["SearchOutcome", "search_games", "Progress"]
 
@@ -48,6 +58,7 @@ Progress = Callable[[int, float, int, str], None]
 
 _TT_LIMIT = 2_000_000  # entries; the table is cleared (memo lost, never soundness) beyond it
 _CHECK_EVERY = 4096  # nodes between clock checks
+_ROUTED = (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
 _BACK_RANK = {chess.WHITE: chess.BB_RANK_1, chess.BLACK: chess.BB_RANK_8}
 # castling as python-chess writes it (the king's two-square move) -> the rook's from and to squares
 _CASTLING_ROOK = {
@@ -84,8 +95,10 @@ class _Search:
         time_limit: float | None,
         cap: int,
         progress: Progress | None,
+        routes: dict[chess.Color, RouteSquares] | None = None,
     ) -> None:
         self.problem = problem
+        self.routes = routes
         self.bounds = bounds
         self.board = problem.init.copy(stack=False)
         self.max_nodes = max_nodes
@@ -125,6 +138,21 @@ class _Search:
             self.stop_reason = f"{self.cap} solutions found (the cap)"
             raise _Stop
 
+    def moves(self, board: chess.Board) -> list[chess.Move]:
+        """The mover's pseudo-legal moves, pieces and promotions to their route squares only."""
+        if self.routes is None:
+            return list(board.generate_pseudo_legal_moves())
+        routes, own = self.routes[board.turn], board.occupied_co[board.turn]
+        moves = [
+            move
+            for move in board.generate_pseudo_legal_moves(own & board.pawns, routes[chess.PAWN] | chess.BB_BACKRANKS)
+            if not move.promotion or routes[move.promotion] & chess.BB_SQUARES[move.to_square]
+        ]
+        for kind in _ROUTED:
+            if routes[kind]:
+                moves.extend(board.generate_pseudo_legal_moves(board.pieces_mask(kind, board.turn), routes[kind]))
+        return moves
+
     def visit(self, plies: int, white_need: int, black_need: int) -> tuple[tuple[chess.Move, ...], ...]:
         """Solution suffixes from the current board with ``plies`` left (bounds already checked)."""
         board = self.board
@@ -150,7 +178,7 @@ class _Search:
         mine_rights, their_rights = rights & _BACK_RANK[mover], rights & _BACK_RANK[other]
         mine_count, their_count = chess.popcount(board.occupied_co[mover]), chess.popcount(board.occupied_co[other])
         found: list[tuple[chess.Move, ...]] = []
-        moves = list(board.generate_pseudo_legal_moves())  # legality checked for the children kept
+        moves = self.moves(board)  # legality checked for the children kept
         root = not board.move_stack
         if root:
             self.root_moves = moves
@@ -163,8 +191,9 @@ class _Search:
             # the child's bounds from the move alone (no push): module docstring, "Allowance"
             after, after_rights, captured = _after_move(board, move, mine, mine_rights)
             their_after = _masks([m & ~captured for m in theirs]) if captured else theirs
+            after_masks = _masks(after)
             new_mover = bounds.side_needs(
-                mover, _masks(after), after_rights, their_count - (1 if captured else 0), their_after[0]
+                mover, after_masks, after_rights, their_count - (1 if captured else 0), their_after[0]
             )
             if new_mover > mover_allow:
                 continue
@@ -173,6 +202,18 @@ class _Search:
                 new_other = bounds.side_needs(other, their_after, their_rights & ~captured, mine_count, after[0])
                 if new_other > other_allow:
                     continue
+            stay = bounds.staying(
+                mover, after_masks, after_rights, their_count - (1 if captured else 0), their_after[0], mover_allow
+            ) | bounds.staying(other, their_after, their_rights & ~captured, mine_count, after[0], other_allow)
+            if stay and (
+                bounds.side_needs(
+                    mover, after_masks, after_rights, their_count - (1 if captured else 0), their_after[0], stay
+                )
+                > mover_allow
+                or bounds.side_needs(other, their_after, their_rights & ~captured, mine_count, after[0], stay)
+                > other_allow
+            ):
+                continue
             if board.is_into_check(move):
                 continue
             board.push(move)
@@ -230,10 +271,19 @@ def search_games(
     time_limit: float | None = None,
     cap: int = 8,
     progress: Progress | None = None,
+    route: bool = True,
 ) -> SearchOutcome:
     """Every game of ``problem.plies`` plies from ``problem.init`` reaching the goal, up to ``cap``
-    (module docstring). The root's bounds must already fit the allowance."""
-    search = _Search(problem, bounds, max_nodes=max_nodes, time_limit=time_limit, cap=cap, progress=progress)
+    (module docstring). The root's bounds must already fit the allowance. ``route``: generate
+    only moves to route squares (:mod:`retro.spg.routes`)."""
+    first = (problem.plies + 1) // 2
+    moves = {problem.init.turn: first, not problem.init.turn: problem.plies - first}
+    routes = (
+        {color: route_squares(bounds, problem.init, color, moves[color]) for color in chess.COLORS} if route else None
+    )
+    search = _Search(
+        problem, bounds, max_nodes=max_nodes, time_limit=time_limit, cap=cap, progress=progress, routes=routes
+    )
     board = search.board
     white_need, black_need = bounds.needs(board, chess.WHITE), bounds.needs(board, chess.BLACK)
     try:

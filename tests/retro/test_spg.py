@@ -12,9 +12,10 @@ import pytest
 
 from retro.core.status import LegalityStatus, SpgStatus
 from retro.spg import SpgVerdict, parse_problem, solve
-from retro.spg.bounds import MoveBounds
+from retro.spg.bounds import MoveBounds, side_masks
 from retro.spg.frozen import frozen_mask
 from retro.spg.parity import knight_parity
+from retro.spg.routes import route_squares
 from retro.spg.shortest import shortest_proof_game
 from retro.spg.solve import moves_of
 from tests.random_games import play_random
@@ -237,3 +238,152 @@ def test_no_castling_over_a_frozen_unit() -> None:
     problem = parse_problem(row["board"], row["plies"])
     bounds = MoveBounds(problem.goal, frozen_mask(problem.init, problem.goal), rights_count=False)
     assert bounds.needs(problem.init, chess.WHITE) >= 12
+
+
+# -- the assignment rule --------------------------------------------------------------------------------
+
+
+def test_assignment_bounds_the_whole_side() -> None:
+    """natch-test-problems-53 (1.b4 c5 2.b5 Nc6 3.b6 Rb8 4.bxa7 b6 5.a8=R Bb7 6.Ra3 Ba8 7.Rh3
+    Rb7 8.a4 Qb8 9.a5): the b-pawn must promote on a8 and the a-pawn reach a5, and no
+    one unit can do both. Each goal square's nearest unit and each unit's nearest goal
+    square give White 4 moves; the least assignment of units to squares gives all 9 of
+    White's moves at the root."""
+    row = ROWS["natch-test-problems-53"]
+    problem = parse_problem(row["board"], row["plies"])
+    bounds = MoveBounds(problem.goal, frozen_mask(problem.init, problem.goal), rights_count=False)
+    assert bounds.needs(problem.init, chess.WHITE) == 9
+
+
+def test_assignment_decides_single_capture_52() -> None:
+    """single-capture-52 (19 plies) is decided unique within 100,000 nodes with the
+    assignment bound at every node (the per-unit sums leave it unknown at 200,000)."""
+    row, verdict = _solve_row("single-capture-52", max_nodes=100_000, time_limit=None)
+    assert verdict.status == SpgStatus.UNIQUE
+    assert verdict.solutions == row["solutions_san"]
+
+
+def test_assignment_castles_once() -> None:
+    """no-captures-31 (both sides castle short, then Qe1/Qe8 and Rd1/Rd8): with the castling
+    move given to each rook separately, both rooks of a side reach d1 and f1 for one move;
+    a side castles once, so each side needs all 11 of its moves at the root."""
+    row = ROWS["no-captures-31"]
+    problem = parse_problem(row["board"], row["plies"])
+    bounds = MoveBounds(problem.goal, frozen_mask(problem.init, problem.goal), rights_count=False)
+    assert bounds.needs(problem.init, chess.WHITE) == 11
+    assert bounds.needs(problem.init, chess.BLACK) == 11
+
+
+# -- route squares --------------------------------------------------------------------------------------
+
+
+def test_route_squares_hold_every_move_of_every_euclide_solution() -> None:
+    """Every move of every replayable Euclide game goes to a route square of its piece
+    type (the promoted type for a promotion), computed at the start for N plies."""
+    checked = 0
+    for row in ROWS.values():
+        problem = parse_problem(row["board"], row["plies"])
+        bounds = MoveBounds(problem.goal, frozen_mask(problem.init, problem.goal), rights_count=False)
+        moves = moves_of(problem.init, problem.plies)
+        routes = {color: route_squares(bounds, problem.init, color, moves[color]) for color in chess.COLORS}
+        for game in row["solutions"] or []:
+            if not game:
+                continue
+            board = problem.init.copy()
+            for uci in game:
+                move = chess.Move.from_uci(uci)
+                kind = move.promotion or board.piece_type_at(move.from_square)
+                assert kind is not None
+                assert routes[board.turn][kind] & chess.BB_SQUARES[move.to_square], (row["id"], uci)
+                board.push(move)
+            checked += 1
+    assert checked == 148
+
+
+def test_route_squares_shrink_the_search() -> None:
+    """single-capture-11 (8 plies, Euclide's game 1.c3 e6 2.Qa4 Ke7 3.b3 d6 4.Qe8+ Kxe8):
+    decided unique within 40,000 nodes when only moves to route squares are generated
+    (about 58,000 nodes when every pseudo-legal move is)."""
+    row, verdict = _solve_row("single-capture-11", max_nodes=40_000, time_limit=None)
+    assert verdict.status == SpgStatus.UNIQUE
+    assert verdict.solutions == row["solutions_san"]
+
+
+# -- pawns settled for good -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("row_id", ["no-captures-47", "no-captures-65"])
+def test_settled_pawns_block_routes(row_id: str) -> None:
+    """Once a pawn stands on its goal square and no other pawn of its side can reach that
+    square, it never moves again and blocks every piece route: with this, no-captures-47
+    (26 plies) and no-captures-65 (34 plies) are decided unique within 60,000 nodes
+    (unknown at 200,000 without it)."""
+    row, verdict = _solve_row(row_id, max_nodes=60_000, time_limit=None)
+    assert verdict.status == SpgStatus.UNIQUE
+    assert verdict.solutions == row["solutions_san"]
+
+
+def test_settled_pawns() -> None:
+    """no-captures-31's goal has a white pawn on e4 and no capture: after 1.e4 that pawn is
+    settled for good (the d2 and f2 pawns cannot reach e4 without a capture); Black's
+    pawns all stand on the seventh rank, none on a goal pawn square of Black's."""
+    row = ROWS["no-captures-31"]  # both sides play e4/e5, c4/c5, d4/d5, f4/f5
+    problem = parse_problem(row["board"], row["plies"])
+    bounds = MoveBounds(problem.goal, frozen_mask(problem.init, problem.goal), rights_count=False)
+    board = chess.Board()
+    board.push_san("e4")
+    white_pawns = board.pawns & board.occupied_co[chess.WHITE]
+    assert bounds.settled_pawns(chess.WHITE, white_pawns, 0) == chess.BB_E4
+    black_pawns = board.pawns & board.occupied_co[chess.BLACK]
+    assert bounds.settled_pawns(chess.BLACK, black_pawns, 0) == 0
+
+
+def test_king_avoids_squares_of_settled_enemy_pawns() -> None:
+    """edupuis-18's white king walks h4-g5-g6-h7-g8 before Black plays f6 and while h5 is
+    Black's. With Black's f6 and h5 pawns settled for good, g5 and g4 are attacked for
+    good and h5 is blocked: from h4 the king needs 6 moves to g8 (back through g3), not 4."""
+    row = ROWS["edupuis-18"]
+    problem = parse_problem(row["board"], row["plies"])
+    bounds = MoveBounds(problem.goal, frozen_mask(problem.init, problem.goal), rights_count=False)
+    assert bounds.table(chess.WHITE, chess.G8, 0)[chess.H4] == 4
+    assert bounds.table(chess.WHITE, chess.G8, chess.BB_F6 | chess.BB_H5)[chess.H4] == 6
+    # a king already on an attacked square steps off: g5 is 3 moves from g8 either way
+    assert bounds.table(chess.WHITE, chess.G8, chess.BB_F6 | chess.BB_H5)[chess.G5] == 3
+
+
+# -- pieces staying for good ----------------------------------------------------------------------------
+
+
+def _edupuis_18_after(plies: int) -> tuple[MoveBounds, chess.Board]:
+    row = ROWS["edupuis-18"]
+    problem = parse_problem(row["board"], row["plies"])
+    bounds = MoveBounds(problem.goal, frozen_mask(problem.init, problem.goal), rights_count=False)
+    board = chess.Board()
+    for san in row["solutions_san"][0][:plies]:
+        board.push_san(san)
+    return bounds, board
+
+
+def test_king_stays_for_good() -> None:
+    """edupuis-18 after 8.Kxg8: White's king is on its goal square, White needs 5 more
+    moves (Qe1, bxa3, Bb2, Bd4, Bf2). With 5 or 6 moves left the king never moves again
+    (leaving g8 and coming back costs 2); with 7 it could."""
+    bounds, board = _edupuis_18_after(15)
+    white = chess.WHITE
+    args = (
+        side_masks(board, white),
+        0,
+        chess.popcount(board.occupied_co[chess.BLACK]),
+        board.pawns & board.occupied_co[chess.BLACK],
+    )
+    assert bounds.needs(board, white) == 5
+    assert bounds.staying(white, *args, 5) == bounds.staying(white, *args, 6) == chess.BB_G8
+    assert bounds.staying(white, *args, 7) == 0
+
+
+def test_staying_pieces_shrink_the_search() -> None:
+    """edupuis-18 (26 plies) is decided unique within 56,000 nodes when pieces staying for
+    good block routes (65,008 nodes without)."""
+    row, verdict = _solve_row("edupuis-18", max_nodes=56_000, time_limit=None)
+    assert verdict.status == SpgStatus.UNIQUE
+    assert verdict.solutions == row["solutions_san"]

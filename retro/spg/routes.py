@@ -1,0 +1,171 @@
+"""Route squares: the squares a piece of each type and colour can ever stand on in a game
+of N plies from ``init`` to the goal, so that the search generates only moves to them.
+
+Rule. Let C be a colour with ``M`` moves in the game, and ``A`` the assignment bound of
+:mod:`retro.spg.bounds` at ``init``: each free unit of C (a row) goes to a free goal
+square of C or to a capture column, a row's cost to a column being a lower bound on
+that unit's own moves to end there (castling: the least of the plain and castled
+costs, each a lower bound on the unit's own moves whatever castling is played). For a
+unit u of C and a square t, let ``A_t(u)`` be the least assignment where u's row is
+replaced by the costs *through t*: for a column of u's type T, ``d_T(u, t) + d_T(t, g)``;
+for a capture column, ``d_T(u, t)`` (plus the distance from t to the column's region).
+For a pawn u and a piece type T it may promote to, the same with ``d_T(u, t)`` replaced
+by the pawn's moves to a promotion square q plus ``d_T(q, t)``, and only columns of type
+T or capture columns. A piece of type T of C stands on t in some game only
+if ``A_t(u) <= M`` for some unit u of C of type T, or some pawn u of C promoting to T.
+
+Proof. Take a game and a moment when a piece of type T of C stands on t. That piece is
+a unit u of ``init`` (units are never created; a promoted piece is its pawn, which
+then became T). Its route goes through t, so its own moves are at least its cost
+through t to its real destination (the moves before t at least ``d_T(u, t)`` or the
+promotion route to t, those after at least the distance from t). Every other unit's
+own moves are at least its row's cost to its destination, the destinations form a
+perfect assignment of rows to columns (:mod:`retro.spg.bounds`, rule A), and C's moves
+are at least the sum of its units' own moves (castling counted once, as the king's).
+So ``M >= A_t(u)``. The same holds for a pawn standing on t as a pawn (its costs
+through t: its pawn moves to t, then to a pawn square, a promotion or a capture) and
+for a king that cannot castle; a king that may castle is not restricted.
+
+A move of a piece of type T to a square outside T's route squares is therefore in no
+game, and the search does not generate it (:mod:`retro.spg.search`).
+"""
+
+from __future__ import annotations
+
+import chess
+import numpy as np
+
+from astar.paths import INF, piece_distances
+from retro.spg.bounds import _BIG, _CASTLE, _REGION_LIMIT, MoveBounds, _least_assignment, side_masks
+
+__all__ = ["route_squares"]
+
+RouteSquares = dict[chess.PieceType, chess.Bitboard]
+
+_PROMOTED = (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
+
+
+def route_squares(bounds: MoveBounds, board: chess.Board, color: chess.Color, moves: int) -> RouteSquares:
+    """Per piece type, the squares ``color``'s pieces of that type can
+    stand on in a game of ``moves`` moves of ``color`` from ``board`` (module docstring)."""
+    enemy = not color
+    masks = side_masks(board, color)
+    mine = board.occupied_co[color]
+    captures = chess.popcount(board.occupied_co[enemy]) - bounds.goal_count[enemy]
+    spare = chess.popcount(mine) - bounds.goal_count[color]
+    every = {kind: chess.BB_ALL for kind in chess.PIECE_TYPES}
+    if captures < 0 or spare < 0:
+        return every
+    rights = board.clean_castling_rights() & (chess.BB_RANK_1 if color == chess.WHITE else chess.BB_RANK_8)
+    must = bounds.must_move(color, mine, masks[chess.ROOK - 1], masks[chess.KING - 1], rights)
+    if must is None:
+        return every
+    castles = bounds.castling_units(color, masks[chess.ROOK - 1], masks[chess.KING - 1], rights)
+    regions: list[int] = []
+    if spare:
+        regions = [
+            r
+            for r in bounds.capture_regions(enemy, board.pawns & board.occupied_co[enemy], spare)
+            if chess.popcount(r) <= _REGION_LIMIT
+        ][:spare]
+    rows: list[tuple[chess.PieceType, chess.Square]] = []
+    goals: list[tuple[chess.PieceType, chess.Square]] = []
+    for kind in chess.PIECE_TYPES:
+        rows.extend((kind, s) for s in chess.scan_forward(masks[kind - 1] & ~bounds.frozen))
+        goals.extend((kind, g) for g in chess.scan_forward(bounds.goal_mask[color, kind]))
+    size = len(rows)
+    if not rows or size != len(goals) + spare:
+        return every
+    base = np.full((size, size), _BIG, dtype=np.int64)
+    for i, (kind, s) in enumerate(rows):
+        row = bounds.unit_row(color, kind, s, None, goals, size, must, captures, regions)
+        if castles & chess.BB_SQUARES[s]:
+            for corner in chess.scan_forward(castles & masks[chess.ROOK - 1]):
+                rook_to, king_to = _CASTLE[corner]
+                if kind == chess.KING:
+                    other = bounds.unit_row(color, kind, s, king_to, goals, size, must, captures, [])
+                elif s == corner:
+                    other = bounds.unit_row(color, kind, s, rook_to, goals, size, must, captures, regions)
+                else:
+                    continue
+                row = [min(a, b) for a, b in zip(row, other, strict=True)]
+        base[i] = row
+    if _least_assignment(base) > moves:
+        return {kind: 0 for kind in chess.PIECE_TYPES}
+    allowed = {kind: 0 for kind in chess.PIECE_TYPES}
+    for i, (kind, s) in enumerate(rows):
+        if kind == chess.KING and castles:
+            allowed[chess.KING] = chess.BB_ALL
+            continue
+        for piece in (chess.PAWN, *_PROMOTED) if kind == chess.PAWN else (kind,):
+            for t in chess.SQUARES:
+                if allowed[piece] & chess.BB_SQUARES[t] or bounds.frozen & chess.BB_SQUARES[t]:
+                    continue
+                start = _cost_to(bounds, color, kind, piece, s, t, castles, captures)
+                if start >= INF:
+                    continue
+                via = base.copy()
+                via[i] = _row_through(bounds, color, piece, t, start, goals, size, regions, captures)
+                if _least_assignment(via) <= moves:
+                    allowed[piece] |= chess.BB_SQUARES[t]
+    return allowed
+
+
+def _cost_to(
+    bounds: MoveBounds,
+    color: chess.Color,
+    kind: chess.PieceType,
+    piece: chess.PieceType,
+    s: chess.Square,
+    t: chess.Square,
+    castles: chess.Bitboard,
+    captures: int,
+) -> int:
+    """Least own moves of the unit of type ``kind`` on ``s`` to stand on ``t`` as a ``piece``."""
+    if piece == chess.PAWN:
+        return bounds.pawn_to(color, s, t, captures) if t != s else 0
+    table = piece_distances(piece, t, bounds.frozen)
+    if kind != chess.PAWN:
+        cost = table[s]
+        if castles & chess.BB_SQUARES[s] and kind == chess.ROOK and s in _CASTLE:
+            cost = min(cost, table[_CASTLE[s][0]])
+        return cost
+    last = 7 if color == chess.WHITE else 0
+    best = INF
+    for file in range(8):
+        q = chess.square(file, last)
+        if bounds.frozen & chess.BB_SQUARES[q] or table[q] >= INF:
+            continue
+        best = min(best, bounds.pawn_to(color, s, q, captures) + table[q])
+    return best
+
+
+def _row_through(
+    bounds: MoveBounds,
+    color: chess.Color,
+    piece: chess.PieceType,
+    t: chess.Square,
+    start: int,
+    goals: list[tuple[chess.PieceType, chess.Square]],
+    size: int,
+    regions: list[int],
+    captures: int,
+) -> list[int]:
+    """The costs of a unit that stands on ``t`` as a ``piece`` after ``start`` own moves
+    (a pawn on t may still end on a pawn square or promote)."""
+    row = [_BIG] * size
+    for j, (target, g) in enumerate(goals):
+        if piece == chess.PAWN:
+            if target == chess.PAWN:
+                row[j] = min(start + (0 if t == g else bounds.pawn_to(color, t, g, captures)), _BIG)
+            elif target != chess.KING:
+                row[j] = min(start + bounds.promotion(color, t, g, captures), _BIG)
+        elif target == piece:
+            row[j] = min(start + bounds.dist[color, g][t], _BIG)
+    if piece == chess.KING:
+        return row
+    for j in range(len(goals), size):
+        k = j - len(goals)
+        extra = bounds.reach_cost(color, piece, t, regions[k], captures) if k < len(regions) else 0
+        row[j] = min(start + extra, _BIG)
+    return row

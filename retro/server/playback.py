@@ -21,9 +21,9 @@ from __future__ import annotations
 import chess
 import chess.pgn
 
+from retro.api import retractions as revmoves
 from retro.core.position import parse_board, parse_fen
 from retro.core.revmoves import predecessor, retractions
-from retro.api import retractions as revmoves
 from retro.lastmove.notation import forward_notation
 from retro.lastmove.solver import diagram_positions
 

@@ -399,7 +399,10 @@ const panels = {
     if (!records) return;
     const record = records[0], result = $(".result", panel);
     const stats = `${record.nodes} states, ${record.seconds} s`;
-    if (record.status === "cage") verdict(result, "verified", "good", `cage verified: ${record.reason}`, stats);
+    if (record.status === "cage") {
+      verdict(result, "verified", "good", `cage verified: ${record.reason}`, stats);
+      keepCage({ fen: params.fen, zone: record.zone, frozen: params.frozen, forbid: params.forbid, depth: params.depth });
+    }
     else {
       verdict(result, "not verified", "bad", record.reason, stats);
       const div = document.createElement("div");
@@ -527,6 +530,45 @@ function showLastmove(result, record) {
   rawRecord(result, record);
 }
 
+// ---------------------------------------------------------------- verified cages of the session
+// Each cage the Cage panel verifies is kept (in this tab's sessionStorage) as the request that verified it:
+// the partial position, the zone searched, the frozen units, the forbidden captures and the depth. They are for the
+// last-move solver, whose request does not take a list of cages yet: the Last move panel says how many are kept.
+const CAGES_KEY = "retro.verifiedCages";
+
+function sessionCages() {
+  try { return JSON.parse(sessionStorage.getItem(CAGES_KEY) || "[]"); } catch (error) { return []; }
+}
+
+function keepCage(cage) {
+  const cages = sessionCages(), key = JSON.stringify(cage);
+  if (!cages.some((kept) => JSON.stringify(kept) === key)) cages.push(cage);
+  sessionStorage.setItem(CAGES_KEY, JSON.stringify(cages));
+  showSessionCages();
+}
+
+function showSessionCages() {
+  const cages = sessionCages();
+  $("#panel-cage .session-cages").hidden = !cages.length;
+  $("#panel-cage .cage-list").replaceChildren(...cages.map((cage, index) => {
+    const item = document.createElement("li");
+    item.className = "cage-entry";
+    item.innerHTML = html`<span class="moves">${cage.fen}</span> zone ${cage.zone.join(" ")}` +
+      html`${cage.frozen.length ? `; frozen ${cage.frozen.join(" ")}` : ""}` +
+      html`${cage.forbid.length ? `; forbid ${cage.forbid.join(" ")}` : ""}; depth ${cage.depth} ` +
+      "<button type=\"button\" class=\"remove\">Remove</button>";
+    $(".remove", item).addEventListener("click", () => {
+      sessionStorage.setItem(CAGES_KEY, JSON.stringify(sessionCages().filter((_, i) => i !== index)));
+      showSessionCages();
+    });
+    return item;
+  }));
+  const note = $("#panel-lastmove .session-cages-note");
+  note.hidden = !cages.length;
+  note.textContent = `${cages.length} verified cage${cages.length === 1 ? "" : "s"} kept in this session ` +
+    "(not sent: the lastmove request has no cages list yet)";
+}
+
 // ---------------------------------------------------------------- retract by hand
 // A revmoves row is taken back with POST /api/v1/unmove (the server checks it is one of the position's retractions);
 // the predecessor becomes the set-up, so every panel works on it, and the revmoves list is asked again.
@@ -637,6 +679,7 @@ function init() {
   loadFen(START);
   syncEditor();
   showMarks();
+  showSessionCages();
   $$("#tabs button").forEach((b) => b.addEventListener("click", () => selectPanel(b.dataset.panel)));
   $$(".panel").forEach((panel) => {
     const name = panel.id.replace("panel-", "");

@@ -159,11 +159,15 @@ def test_workbench_page(live_server: str, browser: WebDriver) -> None:
     _wait_for(driver, "#panel-cage .verdict", "verified")
     assert "not verified" not in panel.find_element(By.CSS_SELECTOR, ".result").text
     assert not driver.find_element(By.ID, "view-banner").is_displayed()
+    kept = panel.find_elements(By.CSS_SELECTOR, ".session-cages li.cage-entry")  # the verified cage is kept
+    assert len(kept) == 1 and "8/8/8/8/8/8/6PP/6Nr" in kept[0].text and "frozen g1" in kept[0].text
+    assert "d1" in kept[0].text.split("zone")[1]
     _shot(driver, "cage")
 
     # Last move (Angelini, README): a diagram in which White retracts 3 moves; the solution shows its predecessors.
     _load(driver, "8/8/3r4/4K3/8/4kqpb/8/8 b - - 0 1")
     panel = _tab(driver, "lastmove")
+    assert "1 verified cage kept in this session" in panel.find_element(By.CSS_SELECTOR, ".session-cages-note").text
     panel.find_element(By.NAME, "placement_only").click()
     panel.find_element(By.CSS_SELECTOR, 'select[name=retract] option[value="w"]').click()
     moves = panel.find_element(By.NAME, "moves")

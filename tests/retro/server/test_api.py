@@ -16,6 +16,7 @@ import chess
 import pytest
 from fastapi.testclient import TestClient
 
+from retro.batch import BAD_LINES_EXIT
 from retro.cli import main as cli_main
 from retro.server.app import Settings, create_app
 from retro.server.commands import REQUESTS, DeadRequest, Limits, ProofgameRequest, own_time
@@ -37,10 +38,10 @@ def client() -> Iterator[TestClient]:
         yield test_client
 
 
-def _cli_json(argv: list[str]) -> list[dict[str, Any]]:
+def _cli_json(argv: list[str], code: int = 0) -> list[dict[str, Any]]:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        assert cli_main(argv) == 0
+        assert cli_main(argv) == code
     return [json.loads(line) for line in out.getvalue().splitlines()]
 
 
@@ -157,7 +158,8 @@ def _cli_json_batch(fens: list[str], tmp: str = "/tmp") -> list[dict[str, Any]]:
     with tempfile.NamedTemporaryFile("w", suffix=".txt", dir=tmp) as handle:
         handle.write("\n".join(fens) + "\n")
         handle.flush()
-        return _cli_json(["dead", "-f", handle.name, "--json"])
+        bad = any(not fen.strip() or len(fen.split()) < 4 for fen in fens)
+        return _cli_json(["dead", "-f", handle.name, "--json"], code=BAD_LINES_EXIT if bad else 0)
 
 
 def test_budgets_are_capped_by_the_operator() -> None:

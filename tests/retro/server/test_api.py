@@ -333,6 +333,16 @@ def test_spg_gets_a_time_limit_below_the_kill() -> None:
     assert call.argv[call.argv.index("-m") + 1] == "77" and call.argv[-2:] == [SPG_KINGS, "4"]
 
 
+def test_spg_that_runs_out_of_its_own_time_answers_200(client: TestClient) -> None:
+    """A 20-ply Sicilian diagram is far beyond 1.3 s of search: told 2 s, spg stops itself and answers
+    its budget-exhausted record before the server's kill."""
+    board = "r2q1rk1/1p1nbppp/p2pbn2/4p3/4P3/1NN1BP2/PPPQ2PP/2KR1B1R"
+    response = client.post("/api/v1/spg", json={"board": board, "plies": 20, "time_limit": 2})
+    assert response.status_code == 200, response.text
+    record = response.json()
+    assert record["status"] == "unknown" and "time limit" in record["reason"] and record["seconds"] < 2
+
+
 def test_unmove_takes_back_one_revmoves_retraction(client: TestClient) -> None:
     """Retract by hand: every record `retro revmoves` lists is taken back to its predecessor
     (which, played forward, gives the position again); a record it does not list is refused."""

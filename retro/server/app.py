@@ -2,8 +2,8 @@
 
 API (``/docs`` and ``/openapi.json`` describe it):
 
-* ``POST /api/v1/<command>`` for check, revmoves, proofgame, lastmove, cage, unwinnable
-  and dead: the command's ``--json`` record (200), the CLI's one-line message for bad
+* ``POST /api/v1/<command>`` for check, revmoves, proofgame, lastmove, cage, unwinnable,
+  dead and spg: the command's ``--json`` record (200), the CLI's one-line message for bad
   input (400), 503 when every worker is busy and the queue is full, 504 when the
   time limit ran out (the job is stopped and its worker replaced).
 * ``POST /api/v1/dead/batch``: ``{"fens": [...]}`` gives ``{"records": [...]}``, one
@@ -117,7 +117,7 @@ async def _client_gone(request: Request) -> None:
 
 
 class JobRequest(BaseModel):
-    command: str = Field(description="check, revmoves, proofgame, lastmove, cage, unwinnable, dead or dead/batch")
+    command: str = Field(description="check, revmoves, proofgame, lastmove, cage, unwinnable, dead, spg or dead/batch")
     params: dict[str, Any] = Field(description="the fields of that command's request")
 
 

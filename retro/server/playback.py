@@ -97,13 +97,19 @@ def unmove(fen: str, record: dict[str, str | None]) -> dict[str, object]:
     """The position before the retraction ``record`` (a ``retro revmoves --json``
     retraction of ``fen``): ``{"fen": predecessor, "retraction": record, "move": the
     move in retro-problem notation (uncapture and unpromotion included), "uci"}``.
+    The predecessor's clocks follow from ``fen``'s (:func:`~retro.core.revmoves.predecessor`;
+    0 and 1 when ``fen`` has none).
     A bad FEN is the CLI's ``InvalidFenError``; a record that is not one of the
     position's retractions is a :class:`ValueError` naming it."""
     verdict = revmoves(fen)
     wanted = {key: record.get(key) for key in ("move", "captured", "castling", "ep")}
     for retraction in verdict.retractions:
         if retraction.as_dict() == wanted:
-            before = predecessor(parse_fen(verdict.fen).board, retraction)
+            position = parse_fen(fen)
+            board = position.board.copy(stack=False)
+            board.halfmove_clock = position.field5 if position.field5 is not None else 0
+            board.fullmove_number = position.field6 if position.field6 is not None else 1
+            before = predecessor(board, retraction)
             return {
                 "fen": before.fen(),
                 "retraction": wanted,

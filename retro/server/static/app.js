@@ -417,7 +417,8 @@ const panels = {
   },
 
   async revmoves(panel) {
-    const records = await runJob(panel, "revmoves", { fen: setupFen() });
+    const fen = setupFen();
+    const records = await runJob(panel, "revmoves", { fen });
     if (!records) return;
     const record = records[0], result = $(".result", panel);
     verdict(result, `${record.count} retractions`, record.count ? "" : "bad",
@@ -432,7 +433,7 @@ const panels = {
         Object.assign(row.dataset, { move: r.move, captured: r.captured || "-", castling: r.castling, ep: r.ep || "-" });
         row.innerHTML = html`<td class="moves">${r.move}</td><td>${r.captured || "-"}</td>
           <td>${r.castling || "-"}</td><td>${r.ep || "-"}</td>`;
-        row.addEventListener("click", () => takeBack(record.fen, r, result));
+        row.addEventListener("click", () => takeBack(fen, r, result));  // the full FEN the list is of
         table.appendChild(row);
       }
       result.appendChild(table);

@@ -358,6 +358,9 @@ def test_unmove_takes_back_one_revmoves_retraction(client: TestClient) -> None:
     answer = client.post("/api/v1/unmove", json={"fen": REVMOVES_README, "retraction": bishop}).json()
     assert answer["fen"] == "rnbqk1nr/ppp2ppp/4p3/3p4/3P4/b1N5/PPPQPPPP/R1B1KBNR b KQkq - 0 1"
     assert answer["move"] == "Ba3-b4"
+    clocks = REVMOVES_README.replace(" 0 1", " 3 7")  # the FEN's clocks are the user's: a reversible move back
+    answer = client.post("/api/v1/unmove", json={"fen": clocks, "retraction": bishop}).json()
+    assert answer["fen"] == "rnbqk1nr/ppp2ppp/4p3/3p4/3P4/b1N5/PPPQPPPP/R1B1KBNR b KQkq - 2 6"
     # An uncapture and an unpromotion are part of the record.
     promoted = "4k2Q/8/8/8/8/8/8/4K3 b - - 0 1"
     record = {"move": "g7h8q", "captured": "R", "castling": "-", "ep": None}

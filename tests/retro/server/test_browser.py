@@ -352,14 +352,14 @@ def test_retract_by_hand(live_server: str, browser: WebDriver) -> None:
     driver = browser
     driver.get(live_server + "/")
     driver.execute_script(RECORD_JOBS)
-    after = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    after = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 7"  # clocks as given: move 7
     _load(driver, after)
     panel = _tab(driver, "revmoves")
     panel.find_element(By.CSS_SELECTOR, ".run").click()
     _wait_for(driver, "#panel-revmoves .verdict", "retractions")
 
     _take_back(driver, "e7e5", "KQkq")
-    after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 6"  # the full FEN was sent
     assert _setup_fen(driver) == after_e4
     assert _piece_on(driver, "e7") == "bP" and _piece_on(driver, "e5") is None and _piece_on(driver, "e4") == "wP"
     assert driver.find_element(By.CSS_SELECTOR, "input[name=turn][value=b]").is_selected()
@@ -368,14 +368,14 @@ def test_retract_by_hand(live_server: str, browser: WebDriver) -> None:
     assert driver.execute_script("return window.sentJobs[window.sentJobs.length - 1].params.fen") == after_e4
 
     _take_back(driver, "e2e4", "KQkq")
-    assert _setup_fen(driver) == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    assert _setup_fen(driver) == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 6"
     assert _piece_on(driver, "e2") == "wP" and _piece_on(driver, "e4") is None
     assert [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#retracted-moves li")] == ["e2-e4", "e7-e5"]
     verdict = driver.find_element(By.CSS_SELECTOR, "#panel-revmoves .verdict").text
     assert "4 retractions" in verdict  # the knights' moves back (Black moved last)
     driver.find_element(By.ID, "copy-line").click()
     text = _wait_for(driver, "#line-text", "e4 e5").text
-    assert text.splitlines() == ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "e4 e5"]
+    assert text.splitlines() == ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 6", "e4 e5"]
     _shot(driver, "retract")
 
     driver.find_element(By.ID, "undo-retraction").click()

@@ -263,7 +263,8 @@ class SpgRequest(Budgets):
     def call(self, limits: Limits) -> Call:
         if "\n" in self.board or "\r" in self.board:
             raise ValueError("board: one line")
-        own = ["--solutions", str(self.solutions), *(["-i", self.init] if self.init else [])]
+        # --progress: the search's progress lines (stderr, every 5 s) reach the page's job poll
+        own = ["--solutions", str(self.solutions), *(["-i", self.init] if self.init else []), "--progress"]
         argv = ["spg", "--json", *self.budget_options(limits), *own, "--", self.board, str(self.plies)]
         return Call(argv, self.seconds(limits))
 

@@ -343,6 +343,20 @@ def test_spg_that_runs_out_of_its_own_time_answers_200(client: TestClient) -> No
     assert record["status"] == "unknown" and "time limit" in record["reason"] and record["seconds"] < 2
 
 
+def test_spg_job_reports_progress_and_cancels(client: TestClient) -> None:
+    """The SPG panel's job: the search's progress line (every 5 s) reaches the poll; Cancel stops it."""
+    board = "r2q1rk1/1p1nbppp/p2pbn2/4p3/4P3/1NN1BP2/PPPQ2PP/2KR1B1R"
+    job = client.post("/api/v1/jobs", json={"command": "spg", "params": {"board": board, "plies": 20}}).json()
+    deadline = time.monotonic() + 15
+    while not (state := client.get(f"/api/v1/jobs/{job['id']}").json())["progress"]:
+        assert state["state"] in ("queued", "running") and time.monotonic() < deadline, state
+        time.sleep(0.2)
+    assert state["progress"][-1].startswith("spg: ") and "nodes" in state["progress"][-1]
+    cancelled = client.delete(f"/api/v1/jobs/{job['id']}").json()
+    assert cancelled["state"] == "cancelled" and cancelled["records"] == []
+    _wait_ready(client, 2)
+
+
 def test_unmove_takes_back_one_revmoves_retraction(client: TestClient) -> None:
     """Retract by hand: every record `retro revmoves` lists is taken back to its predecessor
     (which, played forward, gives the position again); a record it does not list is refused."""

@@ -401,7 +401,7 @@ const panels = {
     const stats = `${record.nodes} states, ${record.seconds} s`;
     if (record.status === "cage") {
       verdict(result, "verified", "good", `cage verified: ${record.reason}`, stats);
-      keepCage({ fen: params.fen, zone: record.zone, frozen: params.frozen, forbid: params.forbid, depth: params.depth });
+      keepCage({ fen: params.fen, zone: params.zone, frozen: params.frozen, forbid: params.forbid, depth: params.depth });
     }
     else {
       verdict(result, "not verified", "bad", record.reason, stats);
@@ -533,8 +533,18 @@ function showLastmove(result, record) {
 
 // ---------------------------------------------------------------- verified cages of the session
 // Each cage the Cage panel verifies is kept (in this tab's sessionStorage) as the request that verified it:
-// the partial position, the zone searched, the frozen units, the forbidden captures and the depth. They are for the
-// last-move solver, whose request does not take a list of cages yet: the Last move panel says how many are kept.
+// the partial position, the squares added to the default zone, the frozen units, the forbidden captures and the
+// depth; as a line of a known-cage library (`retro cage -f`, `retro lastmove --cages FILE`) it is cageLine(). They
+// are for the last-move solver, whose request does not take a list of cages yet: the Last move panel says how many.
+function cageLine(cage) {
+  const tokens = [cage.fen];
+  if (cage.zone.length) tokens.push(`zone=${cage.zone.join(",")}`);
+  if (cage.frozen.length) tokens.push(`frozen=${cage.frozen.join(",")}`);
+  tokens.push(`depth=${cage.depth}`);
+  if (cage.forbid.length) tokens.push(`forbid=${cage.forbid.join(",")}`);
+  return tokens.join(" ");
+}
+
 const CAGES_KEY = "retro.verifiedCages";
 
 function sessionCages() {
@@ -554,9 +564,7 @@ function showSessionCages() {
   $("#panel-cage .cage-list").replaceChildren(...cages.map((cage, index) => {
     const item = document.createElement("li");
     item.className = "cage-entry";
-    item.innerHTML = html`<span class="moves">${cage.fen}</span> zone ${cage.zone.join(" ")}` +
-      html`${cage.frozen.length ? `; frozen ${cage.frozen.join(" ")}` : ""}` +
-      html`${cage.forbid.length ? `; forbid ${cage.forbid.join(" ")}` : ""}; depth ${cage.depth} ` +
+    item.innerHTML = html`<span class="moves">${cageLine(cage)}</span> ` +
       "<button type=\"button\" class=\"remove\">Remove</button>";
     $(".remove", item).addEventListener("click", () => {
       sessionStorage.setItem(CAGES_KEY, JSON.stringify(sessionCages().filter((_, i) => i !== index)));
@@ -564,6 +572,7 @@ function showSessionCages() {
     });
     return item;
   }));
+  $("#panel-cage .cage-lines").textContent = cages.map((cage) => `${cageLine(cage)}\n`).join("");
   const note = $("#panel-lastmove .session-cages-note");
   note.hidden = !cages.length;
   note.textContent = `${cages.length} verified cage${cages.length === 1 ? "" : "s"} kept in this session ` +

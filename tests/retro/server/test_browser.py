@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 import urllib.error
 import urllib.request
@@ -160,8 +162,17 @@ def test_workbench_page(live_server: str, browser: WebDriver) -> None:
     assert "not verified" not in panel.find_element(By.CSS_SELECTOR, ".result").text
     assert not driver.find_element(By.ID, "view-banner").is_displayed()
     kept = panel.find_elements(By.CSS_SELECTOR, ".session-cages li.cage-entry")  # the verified cage is kept
-    assert len(kept) == 1 and "8/8/8/8/8/8/6PP/6Nr" in kept[0].text and "frozen g1" in kept[0].text
-    assert "d1" in kept[0].text.split("zone")[1]
+    assert len(kept) == 1 and kept[0].text.startswith("8/8/8/8/8/8/6PP/6Nr zone=d1 frozen=g1 depth=5")
+    library = str(driver.execute_script("return document.querySelector('#panel-cage .cage-lines').textContent"))
+    verified = subprocess.run(  # the kept line, as a known-cage library line, is the same cage for the CLI
+        [sys.executable, "-m", "retro.cli", "cage", "-f", "-", "--json"],
+        input=library,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=dict(os.environ, PYTHONPATH=str(DOCS.parent)),
+    )
+    assert json.loads(verified.stdout)["status"] == "cage"
     _shot(driver, "cage")
 
     # Last move (Angelini, README): a diagram in which White retracts 3 moves; the solution shows its predecessors.

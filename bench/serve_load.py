@@ -2,12 +2,14 @@
 
 Usage::
 
-    .venv/bin/python bench/serve_load.py [--requests 2000] [--clients 8] [--workers 2] [--deadline 900]
+    .venv/bin/python bench/serve_load.py [--requests 2000] [--clients 8] [--workers 2] [--deadline 900] [--batch K]
 
 Starts ``retro serve`` on a free port of 127.0.0.1, waits until its workers are ready, then
 ``--clients`` threads (each with one keep-alive HTTP connection) send ``POST /api/v1/dead``
 for the first ``--requests`` positions of data/lichess-30k-positions.txt (FEN + game id per
-line), in turn. Prints the throughput, the p50 / p90 / p99 / max latency, the verdict
+line), in turn; with ``--batch K`` each request is a ``POST /api/v1/dead/batch`` of K of
+those positions (adjudication as a service: one record per FEN, in order), and the
+throughput is given in positions too. Prints the throughput, the p50 / p90 / p99 / max latency, the verdict
 counts, and the peak resident memory of the server and its workers (sampled every 50 ms,
 summed over the process tree). Every request must answer 200 with a record for its FEN:
 the script exits 1 otherwise. The run is bounded by ``--requests`` and ``--deadline``
@@ -93,33 +95,43 @@ class _MemorySampler(threading.Thread):
 
 
 def _client(
-    port: int, jobs: collections.deque, latencies: list[float], results: list[tuple[str, int, dict]], deadline: float
+    port: int,
+    jobs: collections.deque,
+    latencies: list[float],
+    results: list[tuple[str, int, dict]],
+    deadline: float,
+    batch: bool,
 ) -> None:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    """Send the chunks of ``jobs`` (one FEN each, or K with ``batch``); one result per FEN."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+    path = "/api/v1/dead/batch" if batch else "/api/v1/dead"
     try:
         while time.monotonic() < deadline:
             try:
-                fen = jobs.popleft()
+                chunk = jobs.popleft()
             except IndexError:
                 return
-            body = json.dumps({"fen": fen})
+            body = json.dumps({"fens": chunk} if batch else {"fen": chunk[0]})
             start = time.perf_counter()
             try:
-                connection.request("POST", "/api/v1/dead", body, {"Content-Type": "application/json"})
+                connection.request("POST", path, body, {"Content-Type": "application/json"})
                 response = connection.getresponse()
                 payload = response.read()
                 status = response.status
             except (OSError, http.client.HTTPException) as error:
                 connection.close()
-                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-                results.append((fen, 0, {"error": repr(error)}))
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+                results.extend((fen, 0, {"error": repr(error)}) for fen in chunk)
                 continue
             latencies.append(time.perf_counter() - start)
             try:
-                record = json.loads(payload)
+                answer = json.loads(payload)
             except ValueError:
-                record = {"error": payload[:200].decode(errors="replace")}
-            results.append((fen, status, record))
+                answer = {"error": payload[:200].decode(errors="replace")}
+            records = answer.get("records", []) if batch and status == 200 else [answer] * len(chunk)
+            if len(records) != len(chunk):
+                records = [{"error": f"{len(records)} records for {len(chunk)} FENs"}] * len(chunk)
+            results.extend((fen, status, record) for fen, record in zip(chunk, records, strict=True))
     finally:
         connection.close()
 
@@ -130,10 +142,15 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--deadline", type=float, default=900.0, help="stop sending after this many seconds")
+    parser.add_argument("--batch", type=int, default=0, metavar="K", help="K positions per dead/batch request")
     args = parser.parse_args()
     if not 1 <= args.requests <= 30_000 or not 1 <= args.clients <= 64:
         parser.error("--requests must be 1..30000 and --clients 1..64")
+    if not 0 <= args.batch <= 1000:
+        parser.error("--batch must be 0..1000 (the server's default --max-batch)")
     fens = _fens(args.requests)
+    size = max(1, args.batch)
+    chunks = [fens[i : i + size] for i in range(0, len(fens), size)]
     port = _free_port()
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     server = subprocess.Popen(
@@ -158,13 +175,13 @@ def main() -> int:
         _wait_ready(server, port, args.workers)
         sampler = _MemorySampler(server.pid)
         sampler.start()
-        jobs: collections.deque[str] = collections.deque(fens)
+        jobs: collections.deque[list[str]] = collections.deque(chunks)
         latencies: list[float] = []
         results: list[tuple[str, int, dict]] = []
         deadline = time.monotonic() + args.deadline
         start = time.perf_counter()
         threads = [
-            threading.Thread(target=_client, args=(port, jobs, latencies, results, deadline))
+            threading.Thread(target=_client, args=(port, jobs, latencies, results, deadline, args.batch > 0))
             for _ in range(args.clients)
         ]
         for thread in threads:
@@ -191,11 +208,14 @@ def main() -> int:
     def quantile(q: float) -> float:
         return 1e3 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
+    kind = f"dead/batch requests of {args.batch} positions" if args.batch else "dead requests"
     print(
-        f"retro serve load: {len(results)} of {len(fens)} dead requests, {args.clients} clients, "
-        f"{args.workers} workers, loopback"
+        f"retro serve load: {len(results)} of {len(fens)} positions in {len(latencies)} {kind}, "
+        f"{args.clients} clients, {args.workers} workers, loopback"
     )
-    print(f"  wall {wall:.1f} s, throughput {len(results) / wall:.1f} requests/s")
+    print(
+        f"  wall {wall:.1f} s, throughput {len(latencies) / wall:.1f} requests/s, {len(results) / wall:.1f} positions/s"
+    )
     if ordered:
         print(
             f"  latency p50 {quantile(0.50):.1f} ms, p90 {quantile(0.90):.1f} ms, p99 {quantile(0.99):.1f} ms, "

@@ -2,8 +2,8 @@
 
 API (``/docs`` and ``/openapi.json`` describe it):
 
-* ``POST /api/v1/<command>`` for check, revmoves, proofgame, lastmove, cage, unwinnable
-  and dead: the command's ``--json`` record (200), the CLI's one-line message for bad
+* ``POST /api/v1/<command>`` for check, revmoves, proofgame, lastmove, cage, unwinnable,
+  dead and spg: the command's ``--json`` record (200), the CLI's one-line message for bad
   input (400), 503 when every worker is busy and the queue is full, 504 when the
   time limit ran out (the job is stopped and its worker replaced).
 * ``POST /api/v1/dead/batch``: ``{"fens": [...]}`` gives ``{"records": [...]}``, one
@@ -11,7 +11,9 @@ API (``/docs`` and ``/openapi.json`` describe it):
 * ``POST /api/v1/jobs`` (``{"command", "params"}``), ``GET``/``DELETE
   /api/v1/jobs/{id}``: background jobs for the page (:mod:`retro.server.jobs`).
 * ``POST /api/v1/replay`` and ``POST /api/v1/retract``: positions along a line for
-  playback (:mod:`retro.server.playback`); ``GET /api/v1/status``: pool and limits.
+  playback; ``POST /api/v1/unmove``: the position before one ``retro revmoves``
+  retraction (retract by hand) (:mod:`retro.server.playback`); ``GET /api/v1/status``:
+  pool and limits.
 
 A request whose client disconnects before the answer has its job stopped (its worker
 killed and replaced) and the server logs one line. Bodies over ``max_body`` bytes get
@@ -44,7 +46,7 @@ from pydantic import BaseModel, Field, ValidationError
 import retro
 from retro.server.commands import REQUESTS, Budgets, Call, DeadBatchRequest, Limits
 from retro.server.jobs import JobStore, error_message
-from retro.server.playback import replay, retract
+from retro.server.playback import replay, retract, unmove
 from retro.server.pool import JobTimeout, PoolFull, WorkerLost, WorkerPool
 
 __all__ = ["Settings", "create_app"]
@@ -115,7 +117,7 @@ async def _client_gone(request: Request) -> None:
 
 
 class JobRequest(BaseModel):
-    command: str = Field(description="check, revmoves, proofgame, lastmove, cage, unwinnable, dead or dead/batch")
+    command: str = Field(description="check, revmoves, proofgame, lastmove, cage, unwinnable, dead, spg or dead/batch")
     params: dict[str, Any] = Field(description="the fields of that command's request")
 
 
@@ -128,6 +130,18 @@ class RetractRequest(BaseModel):
     fen: str = Field(max_length=200, description="the diagram (piece placement)")
     retract: str = Field(description="the side that moved last: w or b")
     moves: list[str] = Field(max_length=20, description="a lastmove solution, latest move first")
+
+
+class RetractionRecord(BaseModel):
+    move: str = Field(max_length=5, description="the forward move, UCI (e.g. e7e8q)")
+    captured: str | None = Field(None, max_length=1, description="the captured unit type (Q R B N P), null for none")
+    castling: str = Field("-", max_length=4, description="the predecessor's castling rights (KQkq or -)")
+    ep: str | None = Field(None, max_length=2, description="the predecessor's en-passant square, null for none")
+
+
+class UnmoveRequest(BaseModel):
+    fen: str = Field(max_length=200, description="the position (FEN, as retro revmoves reads it)")
+    retraction: RetractionRecord = Field(description="one record of its `retro revmoves --json` retractions")
 
 
 def _parse(model: type[Budgets], params: Any) -> Budgets:
@@ -284,6 +298,16 @@ async def retract_line(params: RetractRequest) -> JSONResponse:
     """The position before each move of a lastmove solution (its predecessors)."""
     try:
         return JSONResponse({"positions": retract(params.fen, params.retract, params.moves)})
+    except ValueError as error:
+        raise BadRequest(str(error)) from None
+
+
+@service.post("/unmove", tags=["playback"])
+async def unmove_one(params: UnmoveRequest) -> JSONResponse:
+    """The position before one retraction of `retro revmoves` (uncapture and unpromotion
+    included): `{fen, retraction, move, uci}`, `move` in retro-problem notation."""
+    try:
+        return JSONResponse(unmove(params.fen, params.retraction.model_dump()))
     except ValueError as error:
         raise BadRequest(str(error)) from None
 

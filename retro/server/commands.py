@@ -10,7 +10,7 @@ and default to the command's default node budget and to the operator's maximum t
 Time limits. A request's time limit T is the server's kill: at T the pool kills the
 worker (and replaces it) and the answer is 504. That is the backstop, not the normal
 path: every command that searches has a time limit of its own (``time_option``:
-proofgame, lastmove, cage, unwinnable, dead), and is given :func:`own_time` (T) =
+proofgame, lastmove, cage, unwinnable, dead, spg), and is given :func:`own_time` (T) =
 max(0.9 T - 0.5 s, T / 2), so it stops itself and answers 200 with its budget-exhausted
 record (``unknown``, ``undetermined``, ``not_verified``, ...) while the margin, at least
 0.5 s and a tenth of T (half of T below 1 s), covers what runs past the command's own
@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from retro.server.worker import INPUT
 
-__all__ = ["Limits", "Call", "CommandRequest", "REQUESTS", "Budgets", "DeadBatchRequest", "own_time"]
+__all__ = ["Limits", "Call", "CommandRequest", "REQUESTS", "Budgets", "DeadBatchRequest", "SpgRequest", "own_time"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -256,7 +256,33 @@ class DeadBatchRequest(Budgets):
         return Call(argv, self.seconds(limits), inputs="".join(fen + "\n" for fen in self.fens))
 
 
-REQUESTS: dict[str, type[CommandRequest]] = {
+class SpgRequest(Budgets):
+    """``retro spg``: every game of exactly ``plies`` plies reaching the diagram (unique, cooked, none)."""
+
+    command: ClassVar[str] = "spg"
+    node_option: ClassVar[str] = "-m"
+    time_option: ClassVar[str] = "-t"
+    board: str = Field(
+        max_length=200, description="the diagram: a placement, 'placement side', or a FEN (its rights then count)"
+    )
+    plies: int = Field(ge=0, le=200, description="the number of plies (N)")
+    solutions: int = Field(8, ge=2, le=1000, description="stop after K games, reported as cooked (--solutions)")
+    init: str | None = Field(None, max_length=200, description="initial position FEN (-i; default: the start)")
+
+    def nodes(self, limits: Limits) -> int:
+        """The request's node budget, else the server's maximum (``retro spg`` has no default one)."""
+        return min(self.max_nodes or limits.max_nodes, limits.max_nodes)
+
+    def call(self, limits: Limits) -> Call:
+        if "\n" in self.board or "\r" in self.board:
+            raise ValueError("board: one line")
+        # --progress: the search's progress lines (stderr, every 5 s) reach the page's job poll
+        own = ["--solutions", str(self.solutions), *(["-i", self.init] if self.init else []), "--progress"]
+        argv = ["spg", "--json", *self.budget_options(limits), *own, "--", self.board, str(self.plies)]
+        return Call(argv, self.seconds(limits))
+
+
+REQUESTS: dict[str, type[Budgets]] = {
     model.command: model
     for model in (
         CheckRequest,
@@ -266,5 +292,6 @@ REQUESTS: dict[str, type[CommandRequest]] = {
         CageRequest,
         UnwinnableRequest,
         DeadRequest,
+        SpgRequest,
     )
 }

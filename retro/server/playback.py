@@ -9,6 +9,11 @@ page shows is exactly the one the moves lead to:
 * :func:`retract` undoes a ``retro lastmove`` solution (moves in retro-problem notation,
   latest first) with :func:`retro.core.revmoves.retractions`, and gives the position before
   each move: the solution's predecessors.
+* :func:`unmove` takes back one retraction of ``retro revmoves`` (a record ``{move,
+  captured, castling, ep}``) with :func:`retro.core.revmoves.predecessor`: the page's
+  retract-by-hand. The FEN is read by the CLI's parser (``retro revmoves``'s), and the
+  record must be one of the position's retractions, so a by-hand line is exactly a path
+  through ``retro revmoves`` lists.
 """
 
 from __future__ import annotations
@@ -16,12 +21,13 @@ from __future__ import annotations
 import chess
 import chess.pgn
 
+from retro.api import retractions as revmoves
 from retro.core.position import parse_board, parse_fen
 from retro.core.revmoves import predecessor, retractions
 from retro.lastmove.notation import forward_notation
 from retro.lastmove.solver import diagram_positions
 
-__all__ = ["replay", "retract"]
+__all__ = ["replay", "retract", "unmove"]
 
 MAX_MOVES = 2000
 
@@ -85,3 +91,30 @@ def retract(board_fen: str, retracting: str, moves: list[str]) -> list[str]:
         if positions is not None:
             return positions
     raise ValueError(f"{' '.join(moves)} cannot be retracted from {board_fen}")
+
+
+def unmove(fen: str, record: dict[str, str | None]) -> dict[str, object]:
+    """The position before the retraction ``record`` (a ``retro revmoves --json``
+    retraction of ``fen``): ``{"fen": predecessor, "retraction": record, "move": the
+    move in retro-problem notation (uncapture and unpromotion included), "uci"}``.
+    The predecessor's clocks follow from ``fen``'s (:func:`~retro.core.revmoves.predecessor`;
+    0 and 1 when ``fen`` has none).
+    A bad FEN is the CLI's ``InvalidFenError``; a record that is not one of the
+    position's retractions is a :class:`ValueError` naming it."""
+    verdict = revmoves(fen)
+    wanted = {key: record.get(key) for key in ("move", "captured", "castling", "ep")}
+    for retraction in verdict.retractions:
+        if retraction.as_dict() == wanted:
+            position = parse_fen(fen)
+            board = position.board.copy(stack=False)
+            board.halfmove_clock = position.field5 if position.field5 is not None else 0
+            board.fullmove_number = position.field6 if position.field6 is not None else 1
+            before = predecessor(board, retraction)
+            return {
+                "fen": before.fen(),
+                "retraction": wanted,
+                "move": forward_notation(before, retraction.move),
+                "uci": retraction.move.uci(),
+            }
+    shown = " ".join(f"{key}={value if value is not None else '-'}" for key, value in wanted.items())
+    raise ValueError(f"{shown} is not a retraction of {verdict.fen} (see retro revmoves)")

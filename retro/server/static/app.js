@@ -10,8 +10,10 @@ const $$ = (selector, root = document) => Array.from(root.querySelectorAll(selec
 // The fields after the placement are kept as the user gave them (a FEN's fields are the user's statement):
 // the editor's controls change them, the page never rewrites them, and the commands judge them.
 const setup = { squares: new Array(64).fill(""), turn: "w", castling: "KQkq", ep: "-", counters: "0 1" };
+// `line` is the retract-by-hand line, latest retraction last: each entry holds the position after the move (`after`),
+// the retraction record, and the move in retro notation; the set-up is the position before the last one.
 const state = { flipped: false, tool: "P", view: null, marks: { zone: new Set(), frozen: new Set() }, searched: new Set(),
-  panel: "check" };
+  panel: "check", line: [] };
 
 function squareName(index) { return FILES[index % 8] + (Math.floor(index / 8) + 1); }
 function squareIndex(name) { return FILES.indexOf(name[0]) + 8 * (Number(name[1]) - 1); }
@@ -100,7 +102,7 @@ function drawBoard() {
   const board = $("#board");
   board.replaceChildren();
   const squares = state.view ? squaresOf(state.view.fens[state.view.index].split(" ")[0]) : setup.squares;
-  const highlight = state.view ? state.view.highlight || new Set() : new Set();
+  const highlight = state.view ? state.view.highlight || new Set() : retractedSquares();
   const showMarks = !state.view && state.panel === "cage";
   for (let index = 0; index < 64; index++) {
     const file = index % 8, rank = Math.floor(index / 8);
@@ -141,6 +143,7 @@ function clickSquare(name) {
   }
   const index = squareIndex(name);
   state.searched.clear();
+  forgetLine();
   setup.squares[index] = state.tool === "x" || setup.squares[index] === state.tool ? "" : state.tool;
   syncEditor();
 }
@@ -190,6 +193,13 @@ function closeView() {
   $("#playback").hidden = true;
   $$(".moves span.m.current, tr.pick.current").forEach((n) => n.classList.remove("current"));
   drawBoard();
+}
+
+// The squares whose unit differs between two placements: a move's from and to squares (and the rook's in castling,
+// the captured pawn's in en passant), which is how a predecessor view marks the retracted move.
+function changedSquares(before, after) {
+  const a = squaresOf(before.split(" ")[0]), b = squaresOf(after.split(" ")[0]);
+  return new Set(a.map((piece, i) => (piece !== b[i] ? squareName(i) : null)).filter(Boolean));
 }
 
 function moveHighlights(uci) {
@@ -389,7 +399,10 @@ const panels = {
     if (!records) return;
     const record = records[0], result = $(".result", panel);
     const stats = `${record.nodes} states, ${record.seconds} s`;
-    if (record.status === "cage") verdict(result, "verified", "good", `cage verified: ${record.reason}`, stats);
+    if (record.status === "cage") {
+      verdict(result, "verified", "good", `cage verified: ${record.reason}`, stats);
+      keepCage({ fen: params.fen, zone: params.zone, frozen: params.frozen, forbid: params.forbid, depth: params.depth });
+    }
     else {
       verdict(result, "not verified", "bad", record.reason, stats);
       const div = document.createElement("div");
@@ -404,17 +417,59 @@ const panels = {
   },
 
   async revmoves(panel) {
-    const records = await runJob(panel, "revmoves", { fen: setupFen() });
+    const fen = setupFen();
+    const records = await runJob(panel, "revmoves", { fen });
     if (!records) return;
     const record = records[0], result = $(".result", panel);
     verdict(result, `${record.count} retractions`, record.count ? "" : "bad",
       record.count ? "" : "no legal predecessor: the position is illegal, or the initial position");
     if (record.count) {
       const table = document.createElement("table");
-      table.innerHTML = "<tr><th>last move</th><th>captured</th><th>castling before</th><th>e.p. before</th></tr>" +
-        record.retractions.map((r) => html`<tr><td class="moves">${r.move}</td><td>${r.captured || "-"}</td>
-          <td>${r.castling || "-"}</td><td>${r.ep || "-"}</td></tr>`).join("");
+      table.innerHTML = "<tr><th>last move</th><th>captured</th><th>castling before</th><th>e.p. before</th></tr>";
+      for (const r of record.retractions) {
+        const row = document.createElement("tr");
+        row.className = "pick";
+        row.title = "take this move back on the board";
+        Object.assign(row.dataset, { move: r.move, captured: r.captured || "-", castling: r.castling, ep: r.ep || "-" });
+        row.innerHTML = html`<td class="moves">${r.move}</td><td>${r.captured || "-"}</td>
+          <td>${r.castling || "-"}</td><td>${r.ep || "-"}</td>`;
+        row.addEventListener("click", () => takeBack(fen, r, result));  // the full FEN the list is of
+        table.appendChild(row);
+      }
       result.appendChild(table);
+    }
+    rawRecord(result, record);
+  },
+
+  async spg(panel) {
+    const placementOnly = $("[name=placement_only]", panel).checked;
+    const params = { board: placementOnly ? placementOf(setup.squares) : setupFen(), plies: numberOf(panel, "plies") ?? 0,
+      solutions: numberOf(panel, "solutions") || 8, time_limit: numberOf(panel, "time_limit"),
+      max_nodes: numberOf(panel, "max_nodes") };
+    const records = await runJob(panel, "spg", params);
+    if (!records) return;
+    const record = records[0], result = $(".result", panel);
+    const kind = { unique: "good", no_solution: "bad", solutions: "warn" }[record.status] || "warn";
+    const title = { unique: "unique", solutions: `${record.solutions.length} solutions${record.cooked ? " (cooked)" : ""}`,
+      no_solution: "no solution" }[record.status] || record.status;
+    verdict(result, title, kind, record.reason, `${record.nodes} nodes, ${record.seconds} s`);
+    for (const [number, moves] of record.solutions.entries()) {
+      const line = await api("/api/v1/replay", { moves });
+      const head = document.createElement("div");
+      head.className = "side";
+      head.textContent = `Game ${number + 1}`;
+      result.appendChild(head);
+      const list = movesList(result, line.san, { onClick: (ply) => show(ply) });
+      list.classList.add("spg-game");
+      const show = (ply) => showLine(`SPG game ${number + 1} of ${record.solutions.length}`, line.fens, {
+        index: ply, highlights: moveHighlights(line.uci), onStep: (i) => markCurrent(list, i) });
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "play";
+      button.textContent = `Step through game ${number + 1}`;
+      button.addEventListener("click", () => show(0));
+      result.appendChild(button);
+      if (number === 0) show(0);
     }
     rawRecord(result, record);
   },
@@ -458,7 +513,9 @@ function showLastmove(result, record) {
         try {
           const { positions } = await api("/api/v1/retract",
             { fen: record.fen.split(" ")[0], retract: side.retract, moves: solution.moves });
-          showLine(`Before ${solution.moves.join(" ")}`, [setupFen(), ...positions], { index: 1 });
+          const fens = [setupFen(), ...positions];
+          const label = `Before ${solution.moves.join(" ")}${solution.checked === false ? " (unchecked candidate)" : ""}`;
+          showLine(label, fens, { index: 1, highlights: fens.map((fen, i) => (i ? changedSquares(fen, fens[i - 1]) : null)) });
           $$("tr.pick", result).forEach((r) => r.classList.toggle("current", r === row));
         } catch (error) { showError(result, error.message); }
       });
@@ -472,6 +529,125 @@ function showLastmove(result, record) {
       survived it (then the answer is 'multiple' whatever they give)</div>`);
   }
   rawRecord(result, record);
+}
+
+// ---------------------------------------------------------------- verified cages of the session
+// Each cage the Cage panel verifies is kept (in this tab's sessionStorage) as the request that verified it:
+// the partial position, the squares added to the default zone, the frozen units, the forbidden captures and the
+// depth; as a line of a known-cage library (`retro cage -f`, `retro lastmove --cages FILE`) it is cageLine(). They
+// are for the last-move solver, whose request does not take a list of cages yet: the Last move panel says how many.
+function cageLine(cage) {
+  const tokens = [cage.fen];
+  if (cage.zone.length) tokens.push(`zone=${cage.zone.join(",")}`);
+  if (cage.frozen.length) tokens.push(`frozen=${cage.frozen.join(",")}`);
+  tokens.push(`depth=${cage.depth}`);
+  if (cage.forbid.length) tokens.push(`forbid=${cage.forbid.join(",")}`);
+  return tokens.join(" ");
+}
+
+const CAGES_KEY = "retro.verifiedCages";
+
+function sessionCages() {
+  try { return JSON.parse(sessionStorage.getItem(CAGES_KEY) || "[]"); } catch (error) { return []; }
+}
+
+function keepCage(cage) {
+  const cages = sessionCages(), key = JSON.stringify(cage);
+  if (!cages.some((kept) => JSON.stringify(kept) === key)) cages.push(cage);
+  sessionStorage.setItem(CAGES_KEY, JSON.stringify(cages));
+  showSessionCages();
+}
+
+function showSessionCages() {
+  const cages = sessionCages();
+  $("#panel-cage .session-cages").hidden = !cages.length;
+  $("#panel-cage .cage-list").replaceChildren(...cages.map((cage, index) => {
+    const item = document.createElement("li");
+    item.className = "cage-entry";
+    item.innerHTML = html`<span class="moves">${cageLine(cage)}</span> ` +
+      "<button type=\"button\" class=\"remove\">Remove</button>";
+    $(".remove", item).addEventListener("click", () => {
+      sessionStorage.setItem(CAGES_KEY, JSON.stringify(sessionCages().filter((_, i) => i !== index)));
+      showSessionCages();
+    });
+    return item;
+  }));
+  $("#panel-cage .cage-lines").textContent = cages.map((cage) => `${cageLine(cage)}\n`).join("");
+  const note = $("#panel-lastmove .session-cages-note");
+  note.hidden = !cages.length;
+  note.textContent = `${cages.length} verified cage${cages.length === 1 ? "" : "s"} kept in this session ` +
+    "(not sent: the lastmove request has no cages list yet)";
+}
+
+// ---------------------------------------------------------------- retract by hand
+// A revmoves row is taken back with POST /api/v1/unmove (the server checks it is one of the position's retractions);
+// the predecessor becomes the set-up, so every panel works on it, and the revmoves list is asked again.
+async function takeBack(fen, retraction, result) {
+  try {
+    const answer = await api("/api/v1/unmove", { fen, retraction });
+    state.line.push({ after: setupFen(), retraction, move: answer.move, uci: answer.uci });
+    setSetup(answer.fen);
+  } catch (error) { showError(result, error.message); }
+}
+
+function undoRetraction() {
+  const entry = state.line.pop();
+  if (entry) setSetup(entry.after);
+}
+
+function setSetup(fen) {
+  closeView();
+  loadFen(fen);
+  syncEditor();
+  renderLine();
+  panels.revmoves($("#panel-revmoves"));
+}
+
+// The squares of the last retraction (from and to), marked on the set-up board while the line lasts.
+function retractedSquares() {
+  const last = state.line[state.line.length - 1];
+  return last ? new Set([last.uci.slice(0, 2), last.uci.slice(2, 4)]) : new Set();
+}
+
+function forgetLine() {
+  if (!state.line.length) return;
+  state.line = [];
+  renderLine();
+}
+
+function renderLine() {
+  $("#retracted").hidden = !state.line.length;
+  $("#line-text").hidden = true;
+  $("#retracted-moves").replaceChildren(...[...state.line].reverse().map((entry) => {
+    const item = document.createElement("li");
+    item.textContent = entry.move;
+    item.title = `${entry.retraction.move} captured ${entry.retraction.captured || "-"} castling ` +
+      `${entry.retraction.castling} e.p. ${entry.retraction.ep || "-"}`;
+    return item;
+  }));
+}
+
+// The retracted line as a game: the set-up (the earliest position) and the moves forward to the diagram.
+async function lineGame() {
+  return api("/api/v1/replay", { fen: setupFen(), moves: [...state.line].reverse().map((entry) => entry.uci) });
+}
+
+async function copyLine() {
+  const box = $("#line-text");
+  try {
+    const game = await lineGame();
+    box.textContent = `${setupFen()}\n${game.san.join(" ")}\n`;
+  } catch (error) {
+    // a line the forward replay refuses (e.g. a retraction into a position with a stated e.p. square) is still shown
+    box.textContent = `${setupFen()}\n${[...state.line].reverse().map((entry) => entry.move).join(" ")}\n`;
+  }
+  box.hidden = false;
+  if (navigator.clipboard) navigator.clipboard.writeText(box.textContent).catch(() => {});
+}
+
+async function saveLine() {
+  try { download("retracted-line.pgn", (await lineGame()).pgn); }
+  catch (error) { showError($("#panel-revmoves .result"), error.message); }
 }
 
 function download(name, text) {
@@ -513,17 +689,24 @@ function init() {
   loadFen(START);
   syncEditor();
   showMarks();
+  showSessionCages();
   $$("#tabs button").forEach((b) => b.addEventListener("click", () => selectPanel(b.dataset.panel)));
   $$(".panel").forEach((panel) => {
     const name = panel.id.replace("panel-", "");
     $(".run", panel).addEventListener("click", () => panels[name](panel));
   });
-  $$("input[name=turn], #castling input, #ep").forEach((input) => input.addEventListener("change", readEditor));
+  $$("input[name=turn], #castling input, #ep").forEach((input) => input.addEventListener("change", (event) => {
+    forgetLine();
+    readEditor(event);
+  }));
   $("#flip").addEventListener("click", () => { state.flipped = !state.flipped; drawBoard(); });
-  $("#start").addEventListener("click", () => { closeView(); loadFen(START); syncEditor(); });
-  $("#clear").addEventListener("click", () => { closeView(); loadFen("8/8/8/8/8/8/8/8 w - - 0 1"); syncEditor(); });
+  $("#start").addEventListener("click", () => { closeView(); forgetLine(); loadFen(START); syncEditor(); });
+  $("#clear").addEventListener("click", () => { closeView(); forgetLine(); loadFen("8/8/8/8/8/8/8/8 w - - 0 1"); syncEditor(); });
+  $("#undo-retraction").addEventListener("click", undoRetraction);
+  $("#copy-line").addEventListener("click", copyLine);
+  $("#save-line").addEventListener("click", saveLine);
   const load = () => {
-    try { closeView(); loadFen($("#fen").value); syncEditor(); }
+    try { closeView(); loadFen($("#fen").value); forgetLine(); syncEditor(); }
     catch (error) { $("#fen-error").textContent = error.message; $("#fen-error").hidden = false; }
   };
   $("#load").addEventListener("click", load);

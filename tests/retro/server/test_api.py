@@ -12,9 +12,11 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import chess
 import pytest
 from fastapi.testclient import TestClient
 
+from retro.batch import BAD_LINES_EXIT
 from retro.cli import main as cli_main
 from retro.server.app import Settings, create_app
 from retro.server.commands import REQUESTS, CageRequest, DeadRequest, Limits, ProofgameRequest, own_time
@@ -25,6 +27,8 @@ AFTER_E4_D5 = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
 KQK = "8/8/8/4k3/8/8/8/3QK3 b - - 0 1"
 DEAD_BLOCKED = "8/1p3k2/pPp3p1/P1Pp1pPp/2bP1P1P/4BK2/8/8 w - - 0 1"  # README: dead (Ambrona's blocked example)
 # Tromp's 1bQ2b2/... (tests/astar/test_initial_path.py): a proof search that runs out of any budget of seconds.
+SPG_KINGS = "rnbq1bnr/ppppkppp/8/4p3/4P3/8/PPPPKPPP/RNBQ1BNR"  # 4 plies: unique 1.e4 e5 2.Ke2 Ke7
+REVMOVES_README = "rnbqk1nr/ppp2ppp/4p3/3p4/1b1P4/2N5/PPPQPPPP/R1B1KBNR w KQkq - 0 1"  # README: a bishop check
 LONG_SEARCH = "1bQ2b2/1K1Nr3/2p5/1kPQpb2/N2QP3/1q1bR3/1nnN2P1/nq1N1bn1 b - - 0 1"
 
 
@@ -69,6 +73,8 @@ def _timeless(record: Any) -> Any:
             # this server has no cage library: the command line's equivalent is --no-cages
             ["lastmove", "8/8/3r4/4K3/8/4kqpb/8/8", "--retract", "w", "--moves", "3", "--no-legality", "--no-cages"],
         ),
+        ("spg", {"board": SPG_KINGS, "plies": 4}, ["spg", SPG_KINGS, "4"]),
+        ("spg", {"board": SPG_KINGS + " w", "plies": 4, "solutions": 2}, ["spg", SPG_KINGS + " w", "4"]),
     ],
 )
 def test_each_command_answers_the_cli_json_record(
@@ -112,6 +118,10 @@ def test_bad_fen_gets_400_with_the_cli_message(client: TestClient, body: dict[st
         ("/api/v1/unwinnable", {"fen": KQK, "winner": "green"}, "winner: Input should be 'white' or 'black'"),
         ("/api/v1/dead/batch", {"fens": [KQK] * 6}, "at most 5 FENs per batch request, got 6"),
         ("/api/v1/dead/batch", {"fens": [KQK, "# comment"]}, "fens[1]: each FEN must be one non-empty line"),
+        ("/api/v1/spg", {"board": SPG_KINGS}, "plies: Field required"),
+        ("/api/v1/spg", {"board": SPG_KINGS, "plies": 4, "solutions": 1}, "solutions: Input should be greater"),
+        ("/api/v1/spg", {"board": "rnbq1bnr/ppppkppp/8", "plies": 4}, "retro spg: error: "),
+        ("/api/v1/unmove", {"fen": REVMOVES_README}, "retraction: Field required"),
     ],
 )
 def test_invalid_request_gets_400_in_one_line(client: TestClient, path: str, body: Any, part: str) -> None:
@@ -149,7 +159,8 @@ def _cli_json_batch(fens: list[str], tmp: str = "/tmp") -> list[dict[str, Any]]:
     with tempfile.NamedTemporaryFile("w", suffix=".txt", dir=tmp) as handle:
         handle.write("\n".join(fens) + "\n")
         handle.flush()
-        return _cli_json(["dead", "-f", handle.name, "--json"], code=2 if "not a fen" in fens else 0)
+        bad = any(not fen.strip() or len(fen.split()) < 4 for fen in fens)
+        return _cli_json(["dead", "-f", handle.name, "--json"], code=BAD_LINES_EXIT if bad else 0)
 
 
 def test_budgets_are_capped_by_the_operator() -> None:
@@ -309,9 +320,79 @@ def test_retract_shows_the_predecessors_of_a_lastmove_solution(client: TestClien
     assert bad.status_code == 400 and "cannot be retracted" in bad.json()["error"]
 
 
+def test_spg_answers_the_unique_game_and_plays_it(client: TestClient) -> None:
+    record = client.post("/api/v1/spg", json={"board": SPG_KINGS, "plies": 4}).json()
+    assert record["status"] == "unique" and record["solutions"] == [["e4", "e5", "Ke2", "Ke7"]]
+    line = client.post("/api/v1/replay", json={"moves": record["solutions"][0]}).json()
+    assert line["fens"][-1].split()[0] == SPG_KINGS
+    cooked = client.post("/api/v1/spg", json={"board": SPG_KINGS, "plies": 3}).json()
+    assert cooked["status"] == "no_solution"  # the side to move after 3 plies is Black; no game of 3 plies fits
+
+
+def test_spg_gets_a_time_limit_below_the_kill() -> None:
+    from retro.server.commands import SpgRequest
+
+    call = SpgRequest.model_validate({"board": SPG_KINGS, "plies": 4, "time_limit": 5}).call(Limits(max_nodes=77))
+    assert call.time_limit == 5 and float(call.argv[call.argv.index("-t") + 1]) == own_time(5)
+    assert call.argv[call.argv.index("-m") + 1] == "77" and call.argv[-2:] == [SPG_KINGS, "4"]
+
+
+def test_spg_that_runs_out_of_its_own_time_answers_200(client: TestClient) -> None:
+    """A 20-ply Sicilian diagram is far beyond 1.3 s of search: told 2 s, spg stops itself and answers
+    its budget-exhausted record before the server's kill."""
+    board = "r2q1rk1/1p1nbppp/p2pbn2/4p3/4P3/1NN1BP2/PPPQ2PP/2KR1B1R"
+    response = client.post("/api/v1/spg", json={"board": board, "plies": 20, "time_limit": 2})
+    assert response.status_code == 200, response.text
+    record = response.json()
+    assert record["status"] == "unknown" and "time limit" in record["reason"] and record["seconds"] < 2
+
+
+def test_spg_job_reports_progress_and_cancels(client: TestClient) -> None:
+    """The SPG panel's job: the search's progress line (every 5 s) reaches the poll; Cancel stops it."""
+    board = "r2q1rk1/1p1nbppp/p2pbn2/4p3/4P3/1NN1BP2/PPPQ2PP/2KR1B1R"
+    job = client.post("/api/v1/jobs", json={"command": "spg", "params": {"board": board, "plies": 20}}).json()
+    deadline = time.monotonic() + 15
+    while not (state := client.get(f"/api/v1/jobs/{job['id']}").json())["progress"]:
+        assert state["state"] in ("queued", "running") and time.monotonic() < deadline, state
+        time.sleep(0.2)
+    assert state["progress"][-1].startswith("spg: ") and "nodes" in state["progress"][-1]
+    cancelled = client.delete(f"/api/v1/jobs/{job['id']}").json()
+    assert cancelled["state"] == "cancelled" and cancelled["records"] == []
+    _wait_ready(client, 2)
+
+
+def test_unmove_takes_back_one_revmoves_retraction(client: TestClient) -> None:
+    """Retract by hand: every record `retro revmoves` lists is taken back to its predecessor
+    (which, played forward, gives the position again); a record it does not list is refused."""
+    records = client.post("/api/v1/revmoves", json={"fen": REVMOVES_README}).json()["retractions"]
+    assert records
+    for record in records:
+        answer = client.post("/api/v1/unmove", json={"fen": REVMOVES_README, "retraction": record})
+        assert answer.status_code == 200, (record, answer.text)
+        before = chess.Board(answer.json()["fen"])
+        before.push(chess.Move.from_uci(record["move"]))
+        assert before.board_fen() == REVMOVES_README.split()[0] and before.turn == chess.WHITE
+    bishop = next(r for r in records if r["move"] == "a3b4" and r["captured"] is None)
+    answer = client.post("/api/v1/unmove", json={"fen": REVMOVES_README, "retraction": bishop}).json()
+    assert answer["fen"] == "rnbqk1nr/ppp2ppp/4p3/3p4/3P4/b1N5/PPPQPPPP/R1B1KBNR b KQkq - 0 1"
+    assert answer["move"] == "Ba3-b4"
+    clocks = REVMOVES_README.replace(" 0 1", " 3 7")  # the FEN's clocks are the user's: a reversible move back
+    answer = client.post("/api/v1/unmove", json={"fen": clocks, "retraction": bishop}).json()
+    assert answer["fen"] == "rnbqk1nr/ppp2ppp/4p3/3p4/3P4/b1N5/PPPQPPPP/R1B1KBNR b KQkq - 2 6"
+    # An uncapture and an unpromotion are part of the record.
+    promoted = "4k2Q/8/8/8/8/8/8/4K3 b - - 0 1"
+    record = {"move": "g7h8q", "captured": "R", "castling": "-", "ep": None}
+    answer = client.post("/api/v1/unmove", json={"fen": promoted, "retraction": record}).json()
+    assert answer["fen"] == "4k2r/6P1/8/8/8/8/8/4K3 w - - 0 1" and answer["move"] == "g7xRh8=Q+"
+    bad = client.post("/api/v1/unmove", json={"fen": REVMOVES_README, "retraction": bishop | {"move": "a3b5"}})
+    assert bad.status_code == 400 and "is not a retraction of" in bad.json()["error"]
+    bad = client.post("/api/v1/unmove", json={"fen": "8/8 w - -", "retraction": bishop})
+    assert bad.status_code == 400 and bad.json()["error"] == "expected 8 ranks separated by '/', got 2 in '8/8'"
+
+
 def test_openapi_describes_every_command(client: TestClient) -> None:
     spec = client.get("/openapi.json").json()
-    for command in ("check", "revmoves", "proofgame", "lastmove", "cage", "unwinnable", "dead", "dead/batch"):
+    for command in ("check", "revmoves", "proofgame", "lastmove", "cage", "unwinnable", "dead", "dead/batch", "spg"):
         assert f"/api/v1/{command}" in spec["paths"]
     schema = spec["paths"]["/api/v1/cage"]["post"]["requestBody"]["content"]["application/json"]["schema"]
     assert {"fen", "zone", "frozen", "depth", "max_nodes", "time_limit"} <= set(schema["properties"])

@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 import urllib.error
 import urllib.request
@@ -96,6 +98,16 @@ def _piece_on(driver: WebDriver, square: str) -> str | None:
     return (images[0].get_attribute("href") or "").rsplit("/", 1)[-1].removesuffix(".svg") if images else None
 
 
+def _marked(driver: WebDriver) -> set[str]:
+    """The squares the board highlights (a move shown or retracted)."""
+    groups = driver.find_elements(By.CSS_SELECTOR, "#board g.sq")
+    return {
+        str(g.get_attribute("data-square"))
+        for g in groups
+        if g.find_elements(By.CSS_SELECTOR, 'rect[fill="var(--mark)"]')
+    }
+
+
 def _shot(driver: WebDriver, name: str) -> None:
     SHOTS.mkdir(exist_ok=True)
     driver.save_screenshot(str(SHOTS / f"serve-{name}.png"))
@@ -149,11 +161,24 @@ def test_workbench_page(live_server: str, browser: WebDriver) -> None:
     _wait_for(driver, "#panel-cage .verdict", "verified")
     assert "not verified" not in panel.find_element(By.CSS_SELECTOR, ".result").text
     assert not driver.find_element(By.ID, "view-banner").is_displayed()
+    kept = panel.find_elements(By.CSS_SELECTOR, ".session-cages li.cage-entry")  # the verified cage is kept
+    assert len(kept) == 1 and kept[0].text.startswith("8/8/8/8/8/8/6PP/6Nr zone=d1 frozen=g1 depth=5")
+    library = str(driver.execute_script("return document.querySelector('#panel-cage .cage-lines').textContent"))
+    verified = subprocess.run(  # the kept line, as a known-cage library line, is the same cage for the CLI
+        [sys.executable, "-m", "retro.cli", "cage", "-f", "-", "--json"],
+        input=library,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=dict(os.environ, PYTHONPATH=str(DOCS.parent)),
+    )
+    assert json.loads(verified.stdout)["status"] == "cage"
     _shot(driver, "cage")
 
     # Last move (Angelini, README): a diagram in which White retracts 3 moves; the solution shows its predecessors.
     _load(driver, "8/8/3r4/4K3/8/4kqpb/8/8 b - - 0 1")
     panel = _tab(driver, "lastmove")
+    assert "1 verified cage kept in this session" in panel.find_element(By.CSS_SELECTOR, ".session-cages-note").text
     panel.find_element(By.NAME, "placement_only").click()
     panel.find_element(By.CSS_SELECTOR, 'select[name=retract] option[value="w"]').click()
     moves = panel.find_element(By.NAME, "moves")
@@ -167,6 +192,7 @@ def test_workbench_page(live_server: str, browser: WebDriver) -> None:
     row.click()
     _wait_for(driver, "#view-label", "Before Kf5xNe5")
     assert _piece_on(driver, "f5") == "wK" and _piece_on(driver, "e5") == "bN"
+    assert _marked(driver) == {"f5", "e5"}  # the retracted move
     _shot(driver, "lastmove")
     driver.find_element(By.ID, "view-close").click()
     panel.find_element(By.NAME, "placement_only").click()
@@ -310,3 +336,93 @@ def test_lastmove_marks_unchecked_candidates(live_server: str, browser: WebDrive
     assert len(checked) >= 2 and unchecked and all("(unchecked)" in row.text for row in unchecked)
     note = panel.find_element(By.CSS_SELECTOR, ".unchecked-note").text
     assert note.startswith(f"{len(unchecked)} candidates marked unchecked")
+    unchecked[0].click()  # its predecessor is shown, marked as unchecked
+    _wait_for(driver, "#view-label", "(unchecked candidate)")
+    checked[0].click()
+    label = driver.find_element(By.ID, "view-label")
+    WebDriverWait(driver, 30, poll_frequency=0.1).until(lambda d: "unchecked" not in label.text)
+    assert label.text.startswith("Before")
+
+
+def _setup_fen(driver: WebDriver) -> str:
+    return str(driver.find_element(By.ID, "fen").get_attribute("value"))
+
+
+def _take_back(driver: WebDriver, move: str, castling: str) -> None:
+    """Click the Revmoves row of ``move`` (no capture, predecessor castling ``castling``), once the list is shown."""
+    css = f'#panel-revmoves tr.pick[data-move="{move}"][data-captured="-"][data-castling="{castling}"]'
+    before = _setup_fen(driver)
+    _wait_for(driver, css).click()
+    WebDriverWait(driver, 30, poll_frequency=0.1).until(lambda d: _setup_fen(d) != before)
+    _wait_for(driver, "#panel-revmoves .verdict", "retractions")  # the new position's list
+
+
+def test_retract_by_hand(live_server: str, browser: WebDriver) -> None:
+    """After 1.e4 e5: take back e7-e5 and e2-e4 by clicking Revmoves rows (the set-up follows, and the Check
+    panel works on it), undo one, and save the line as a FEN plus its moves."""
+    driver = browser
+    driver.get(live_server + "/")
+    driver.execute_script(RECORD_JOBS)
+    after = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 7"  # clocks as given: move 7
+    _load(driver, after)
+    panel = _tab(driver, "revmoves")
+    panel.find_element(By.CSS_SELECTOR, ".run").click()
+    _wait_for(driver, "#panel-revmoves .verdict", "retractions")
+
+    _take_back(driver, "e7e5", "KQkq")
+    after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 6"  # the full FEN was sent
+    assert _setup_fen(driver) == after_e4
+    assert _piece_on(driver, "e7") == "bP" and _piece_on(driver, "e5") is None and _piece_on(driver, "e4") == "wP"
+    assert driver.find_element(By.CSS_SELECTOR, "input[name=turn][value=b]").is_selected()
+    assert [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#retracted-moves li")] == ["e7-e5"]
+    assert _marked(driver) == {"e7", "e5"}
+    assert driver.execute_script("return window.sentJobs[window.sentJobs.length - 1].params.fen") == after_e4
+
+    _take_back(driver, "e2e4", "KQkq")
+    assert _setup_fen(driver) == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 6"
+    assert _piece_on(driver, "e2") == "wP" and _piece_on(driver, "e4") is None
+    assert [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#retracted-moves li")] == ["e2-e4", "e7-e5"]
+    verdict = driver.find_element(By.CSS_SELECTOR, "#panel-revmoves .verdict").text
+    assert "4 retractions" in verdict  # the knights' moves back (Black moved last)
+    driver.find_element(By.ID, "copy-line").click()
+    text = _wait_for(driver, "#line-text", "e4 e5").text
+    assert text.splitlines() == ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 6", "e4 e5"]
+    _shot(driver, "retract")
+
+    driver.find_element(By.ID, "undo-retraction").click()
+    WebDriverWait(driver, 30, poll_frequency=0.1).until(lambda d: _setup_fen(d) == after_e4)
+    assert _piece_on(driver, "e4") == "wP" and _piece_on(driver, "e2") is None and _piece_on(driver, "e7") == "bP"
+    assert [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#retracted-moves li")] == ["e7-e5"]
+    # The other panels work on the new set-up: Check sends it.
+    job = _run(driver, "check")
+    assert job["params"]["fen"] == after_e4
+    _wait_for(driver, "#panel-check .verdict", "no static objection")
+
+
+def test_spg_panel_solves_and_steps_through(live_server: str, browser: WebDriver) -> None:
+    """1.e4 e5 2.Ke2 Ke7 is the unique 4-ply game to this diagram; step through it on the board."""
+    driver = browser
+    driver.get(live_server + "/")
+    driver.execute_script(RECORD_JOBS)
+    fen = "rnbq1bnr/ppppkppp/8/4p3/4P3/8/PPPPKPPP/RNBQ1BNR w - - 0 3"
+    _load(driver, fen)
+    panel = _tab(driver, "spg")
+    plies = panel.find_element(By.NAME, "plies")
+    plies.clear()
+    plies.send_keys("4")
+    job = _run(driver, "spg")
+    assert job["params"]["board"] == fen and job["params"]["plies"] == 4
+    _wait_for(driver, "#panel-spg .verdict", "unique")
+    assert [m.text for m in panel.find_elements(By.CSS_SELECTOR, ".moves span.m")] == ["e4", "e5", "Ke2", "Ke7"]
+    assert _piece_on(driver, "e2") == "wP" and _piece_on(driver, "e1") == "wK"  # the game starts at move 0
+    next_button = driver.find_element(By.CSS_SELECTOR, '#playback [data-step="next"]')
+    expected = [("e4", "wP"), ("e5", "bP"), ("e2", "wK"), ("e7", "bK")]
+    for ply, (square, piece) in enumerate(expected, start=1):
+        next_button.click()
+        assert _piece_on(driver, square) == piece, ply
+        assert f"position {ply} of 4" in driver.find_element(By.ID, "ply-label").text
+        if ply == 3:
+            _shot(driver, "spg")
+    assert _piece_on(driver, "e1") is None and _piece_on(driver, "e8") is None
+    driver.find_element(By.ID, "view-close").click()
+    assert _setup_fen(driver) == fen  # the set-up is unchanged

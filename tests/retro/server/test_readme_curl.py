@@ -13,6 +13,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -59,6 +60,8 @@ def test_the_readme_has_an_example_for_each_endpoint() -> None:
         "jobs",
         "replay",
         "retract",
+        "unmove",
+        "spg",
         "status",
     ):
         assert f"localhost:8000/api/v1/{path}" in commands, path
@@ -81,3 +84,19 @@ def test_readme_curl_examples(live_server: str) -> None:
         assert _stable(answer) == _stable(expected), command
         if isinstance(answer, dict) and "/api/v1/jobs" in command and "id" in answer:
             job_id = answer["id"]
+
+
+def test_readme_pgn_adjudication_example(live_server: str) -> None:
+    """The README's Python example (final positions of a PGN's games to ``dead/batch``) prints what it shows."""
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("**Dead position adjudication as a service.**") : text.index("**Load.**")]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    shown = section.split("prints\n\n```\n", 1)[1].split("```", 1)[0]
+    done = subprocess.run(
+        [sys.executable, "-c", code.replace("http://127.0.0.1:8000", live_server)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert done.stdout == shown

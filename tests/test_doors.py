@@ -270,3 +270,24 @@ def test_proofgame_uses_tempo_parity_as_spg_does() -> None:
     for extra in ([], ["--shortest"]):
         code, records, _ = _cli(["proofgame", start_black, "-t", "10", "--json", *extra])
         assert code == 0 and records[0]["status"] == "illegal", (extra, records)
+
+
+def test_lastmove_takes_cage_claims_verified_by_the_server(client: TestClient) -> None:
+    """A last-move request may bring its own cages (as the page sends the cages verified in
+    its Cage panel): the server verifies each before use and then uses these alone. The
+    claim ``k1br2b1/ppKppp1B/2p3p1`` (depth 30; in ``data/cages.txt``) refutes Qe8xRd8 and
+    Qf8xRd8 in the problem ``k1bQ2b1/ppKppp1B/2p3p1`` (White retracts), listed as the known
+    cage that removed them; ``6Nr`` over ``6PP`` is no cage (the knight and rook can
+    retract, Ne2-g1 Ra1-h1), so a request claiming it is refused with the reason."""
+    body: dict[str, Any] = {"fen": "k1bQ2b1/ppKppp1B/2p3p1/8/8/8/8/8", "retract": "w", "time_limit": 25}
+    claim = {"fen": "k1br2b1/ppKppp1B/2p3p1/8/8/8/8/8", "depth": 30}
+    response = client.post("/api/v1/lastmove", json={**body, "cages": [claim]})
+    assert response.status_code == 200, response.text
+    record = response.json()
+    assert "known cages" in record["filters"]
+    removed = [r["moves"] for r in record["rejected"] if r["rule"] == "cage" and "k1br2b1/ppKppp1B" in r["reason"]]
+    assert ["Qe8xRd8"] in removed and ["Qf8xRd8"] in removed
+    bad = client.post("/api/v1/lastmove", json={**body, "cages": [{"fen": "8/8/8/8/8/8/6PP/6Nr", "depth": 5}]})
+    assert bad.status_code == 400 and "is not verified" in bad.json()["error"] and "Ra1-h1" in bad.json()["error"]
+    too_many = client.post("/api/v1/lastmove", json={**body, "cages": [claim] * 33})
+    assert too_many.status_code == 400 and "at most 32" in too_many.json()["error"]

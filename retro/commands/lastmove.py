@@ -105,6 +105,13 @@ def _add_filter_arguments(parser: argparse.ArgumentParser) -> None:
         "--no-cages", action="store_true", help="no known-cage library (the automatic cages still apply, in memory)"
     )
     parser.add_argument(
+        "--verify-cages",
+        action="store_true",
+        help="verify every cage of the --cages file (with its own depth and assumptions) before using it; "
+        "one that the verifier does not prove is an error (exit 2) naming it and the reason. Without it "
+        "the file's cages are taken as verified, as `retro cage -f --library FILE` writes them",
+    )
+    parser.add_argument(
         "--no-save-cages",
         action="store_true",
         help="keep the cages found automatically in memory: do not append them to the --cages FILE",
@@ -165,13 +172,33 @@ def _add_budget_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 @functools.lru_cache(maxsize=4)
-def _load_cages(path: str, save: bool) -> Library:
+def _load_cages(path: str, save: bool, verify: bool = False) -> Library:
     """A library file, read once per process. With ``save`` it is the library the problems
     share: the cages found for one batch line are appended to the file once and help the
-    next lines. Without, it is the read-only original that :func:`_cages` copies."""
+    next lines. Without, it is the read-only original that :func:`_cages` copies. With
+    ``verify`` each of its cages is verified first (:func:`_verified`)."""
     from cages.library import Library
 
-    return Library.load(path, read_only=not save)
+    library = Library.load(path, read_only=not save)
+    if verify:
+        _verified(library, path)
+    return library
+
+
+def _verified(library: Library, path: str) -> None:
+    """Raise ``ValueError`` naming the first cage of ``library`` that the verifier does not
+    prove (with the cage's own depth and assumptions, as ``retro cage`` verifies a line).
+    A cage is a filter that refutes retractions, so an unproven one could refute the true
+    last move: only verified cages may be used."""
+    from cages.library import parse_spec
+    from cages.verify import verify
+
+    for number, cage in enumerate(library, 1):
+        spec = parse_spec(cage.text)
+        verdict = verify(spec.board, extra_zone=spec.zone_extra, options=spec.options, depth=spec.depth)
+        if verdict.status != "cage":
+            line = " ".join(verdict.line) or "(no retraction)"
+            raise ValueError(f"{path}: cage {number} ({cage.text}) is not verified: {verdict.reason} after {line}")
 
 
 def _cages(args: argparse.Namespace) -> Library | None:
@@ -185,10 +212,11 @@ def _cages(args: argparse.Namespace) -> Library | None:
     path = args.cages if args.cages is not None else default_library()
     if path is None:
         return None
+    verify = args.verify_cages and args.cages is not None
     if args.cages is not None and not args.no_save_cages:
-        return _load_cages(str(path), True)
+        return _load_cages(str(path), True, verify)
     library = Library()
-    library.cages = list(_load_cages(str(path), False).cages)
+    library.cages = list(_load_cages(str(path), False, verify).cages)
     return library
 
 

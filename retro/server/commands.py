@@ -136,6 +136,29 @@ class ProofgameRequest(CommandRequest):
         return own + (["-i", self.init] if self.init else []) + ["-v"]
 
 
+MAX_CAGE_CLAIMS = 32
+"""The most cages a last-move request may bring (each is verified before use)."""
+
+
+class CageClaim(BaseModel):
+    """A claimed cage for the last-move solver: a piece placement and the zone, frozen units,
+    forbidden pawn captures and depth bound, as ``retro cage`` takes them."""
+
+    model_config = ConfigDict(extra="forbid")
+    fen: str = Field(description="the cage's units (a piece placement)", max_length=100)
+    zone: list[str] = Field([], max_length=64, description="squares added to the zone")
+    frozen: list[str] = Field([], max_length=64, description="units that may not move")
+    forbid: list[str] = Field([], max_length=14, description="pawn captures that may not be retracted, e.g. dxe")
+    depth: int = Field(20, ge=0, le=200, description="depth bound in retractions")
+
+    def line(self) -> str:
+        """The claim as a line of a known-cage library (``retro cage -f``)."""
+        fields = {"zone": self.zone, "frozen": self.frozen, "forbid": self.forbid}
+        words = [self.fen.split()[0] if self.fen.strip() else "-"]
+        words += [f"{key}={','.join(value)}" for key, value in fields.items() if value]
+        return " ".join([*words, f"depth={self.depth}"])
+
+
 class LastmoveRequest(CommandRequest):
     """``retro lastmove``: which were the last N moves? The FEN goes to the command whole, so
     a full FEN's side to move (the other side moved last), castling rights and en-passant
@@ -154,8 +177,11 @@ class LastmoveRequest(CommandRequest):
     )
     moves: int = Field(1, ge=1, le=20, description="number of moves to retract")
     extra_depth: int = Field(3, ge=0, le=20, description="retro-stalemate depth")
-    cages: bool | None = Field(
-        None, description="use the server's known-cage library (default: when the server has one)"
+    cages: bool | list[CageClaim] | None = Field(
+        None,
+        description="the known cages: None (default) the server's library when it has one, true requires it, "
+        "false none; or a list of cage claims (as the cage command takes them), each verified by the server "
+        "before use (one that is not verified is refused with the reason), and then these alone",
     )
     dead_reckoning: bool = Field(False, description="a dead predecessor is impossible (FIDE 5.2.2)")
     legality: bool = Field(True, description="run the legality pipeline on predecessors")
@@ -163,14 +189,26 @@ class LastmoveRequest(CommandRequest):
     def options(self, limits: Limits) -> list[str]:
         argv = ["--moves", str(self.moves), "--extra-depth", str(self.extra_depth)]
         argv += ["--retract", self.retract] if self.retract is not None else []
-        if self.cages and limits.cages is None:
+        if isinstance(self.cages, list):
+            if len(self.cages) > MAX_CAGE_CLAIMS:
+                raise ValueError(f"at most {MAX_CAGE_CLAIMS} cage claims per request, got {len(self.cages)}")
+            argv += ["--cages", INPUT, "--no-save-cages", "--verify-cages"]
+        elif self.cages and limits.cages is None:
             raise ValueError("this server has no known-cage library (retro serve --cages FILE)")
-        if self.cages is False or limits.cages is None:
+        elif self.cages is False or limits.cages is None:
             argv += ["--no-cages"]
         else:
             argv += ["--cages", limits.cages, "--no-save-cages"]
         argv += ["--dead-reckoning"] if self.dead_reckoning else []
         return argv + ([] if self.legality else ["--no-legality"])
+
+    def call(self, limits: Limits) -> Call:
+        call = super().call(limits)
+        if not isinstance(self.cages, list):
+            return call
+        if any("\n" in claim.line() or not claim.fen.strip() for claim in self.cages):
+            raise ValueError("each cage claim needs a one-line piece placement")
+        return dataclasses.replace(call, inputs="".join(claim.line() + "\n" for claim in self.cages))
 
 
 class CageRequest(CommandRequest):

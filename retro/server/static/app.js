@@ -353,6 +353,8 @@ const panels = {
     const pick = $("[name=retract]", panel).value;
     const fromFen = { w: "b", b: "w" }[setup.turn];
     if (pick !== "auto" && (placementOnly || pick !== fromFen)) params.retract = pick;
+    // The session's verified cages, when ticked, go with the request instead of the server's library.
+    if ($("[name=session_cages]", panel).checked && sessionCages().length) params.cages = sessionCages();
     const records = await runJob(panel, "lastmove", params);
     if (!records) return;
     showLastmove($(".result", panel), records[0]);
@@ -534,8 +536,8 @@ function showLastmove(result, record) {
 // ---------------------------------------------------------------- verified cages of the session
 // Each cage the Cage panel verifies is kept (in this tab's sessionStorage) as the request that verified it:
 // the partial position, the squares added to the default zone, the frozen units, the forbidden captures and the
-// depth; as a line of a known-cage library (`retro cage -f`, `retro lastmove --cages FILE`) it is cageLine(). They
-// are for the last-move solver, whose request does not take a list of cages yet: the Last move panel says how many.
+// depth; as a line of a known-cage library (`retro cage -f`, `retro lastmove --cages FILE`) it is cageLine(). The
+// Last move panel sends them, when ticked, as its request's cages (verified again by the server before use).
 function cageLine(cage) {
   const tokens = [cage.fen];
   if (cage.zone.length) tokens.push(`zone=${cage.zone.join(",")}`);
@@ -575,8 +577,8 @@ function showSessionCages() {
   $("#panel-cage .cage-lines").textContent = cages.map((cage) => `${cageLine(cage)}\n`).join("");
   const note = $("#panel-lastmove .session-cages-note");
   note.hidden = !cages.length;
-  note.textContent = `${cages.length} verified cage${cages.length === 1 ? "" : "s"} kept in this session ` +
-    "(not sent: the lastmove request has no cages list yet)";
+  $(".session-cages-count", note).textContent =
+    `my ${cages.length} verified cage${cages.length === 1 ? "" : "s"} (instead of the library)`;
 }
 
 // ---------------------------------------------------------------- retract by hand

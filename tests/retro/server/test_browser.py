@@ -178,7 +178,7 @@ def test_workbench_page(live_server: str, browser: WebDriver) -> None:
     # Last move (Angelini, README): a diagram in which White retracts 3 moves; the solution shows its predecessors.
     _load(driver, "8/8/3r4/4K3/8/4kqpb/8/8 b - - 0 1")
     panel = _tab(driver, "lastmove")
-    assert "1 verified cage kept in this session" in panel.find_element(By.CSS_SELECTOR, ".session-cages-note").text
+    assert "my 1 verified cage" in panel.find_element(By.CSS_SELECTOR, ".session-cages-note").text
     panel.find_element(By.NAME, "placement_only").click()
     panel.find_element(By.CSS_SELECTOR, 'select[name=retract] option[value="w"]').click()
     moves = panel.find_element(By.NAME, "moves")
@@ -246,6 +246,33 @@ window.fetch = (url, options) => {
   return send(url, options);
 };
 """
+
+
+def test_a_cage_verified_on_the_page_solves_a_last_move_problem(live_server: str, browser: WebDriver) -> None:
+    """A cage verified in the Cage panel goes, ticked, with a last-move request instead of the
+    library (the server verifies it again): ``k1br2b1/ppKppp1B/2p3p1`` (depth 30) refutes
+    Qe8xRd8 and Qf8xRd8, and with the library off and this cage the problem
+    ``k1bQ2b1/ppKppp1B/2p3p1`` (White retracts) is unique, Qf8xQd8."""
+    driver = browser
+    driver.get(live_server + "/")
+    driver.execute_script("sessionStorage.clear()")
+    driver.execute_script(RECORD_JOBS)
+    _load(driver, "k1br2b1/ppKppp1B/2p3p1/8/8/8/8/8 w - - 0 1")
+    panel = _tab(driver, "cage")
+    panel.find_element(By.NAME, "depth").clear()
+    panel.find_element(By.NAME, "depth").send_keys("30")
+    panel.find_element(By.CSS_SELECTOR, ".run").click()
+    _wait_for(driver, "#panel-cage .verdict", "verified", timeout=90)
+    _load(driver, "k1bQ2b1/ppKppp1B/2p3p1/8/8/8/8/8 b - - 0 1")  # Black to move: White moved last
+    panel = _tab(driver, "lastmove")
+    panel.find_element(By.NAME, "session_cages").click()
+    job = _run(driver, "lastmove", timeout=120)
+    assert job["params"]["cages"] == [
+        {"fen": "k1br2b1/ppKppp1B/2p3p1/8/8/8/8/8", "zone": [], "frozen": [], "forbid": [], "depth": 30}
+    ]
+    assert "unique solution" in panel.find_element(By.CSS_SELECTOR, ".verdict").text
+    assert "Qf8xQd8" in panel.find_element(By.CSS_SELECTOR, "tr.pick").text
+    _shot(driver, "lastmove-cages")
 
 
 def _run(driver: WebDriver, name: str, timeout: float = 90) -> dict[str, Any]:

@@ -139,11 +139,14 @@ def _add_filter_arguments(parser: argparse.ArgumentParser) -> None:
 def _add_budget_arguments(parser: argparse.ArgumentParser) -> None:
     """The budgets of the costly filters, and which candidates they check."""
     parser.add_argument(
+        "--max-nodes",
+        "-m",
         "--budget",
+        dest="budget",
         type=int,
         default=20_000,
         metavar="NODES",
-        help="node budget of the legality pipeline per predecessor (default 20000)",
+        help="node budget of the legality pipeline per predecessor (default 20000; --budget and -m are the same)",
     )
     parser.add_argument(
         "--check-single",

@@ -112,6 +112,7 @@ def _add_search_arguments(parser: argparse.ArgumentParser) -> None:
         help="with --shortest: give up (unknown) beyond N plies (default 30)",
     )
     parser.add_argument(
+        "--max-nodes",
         "-m",
         dest="max_nodes",
         type=positive_int,

@@ -170,7 +170,7 @@ class LastmoveRequest(CommandRequest):
 
     command: ClassVar[str] = "lastmove"
     default_nodes: ClassVar[int] = 20_000
-    node_option: ClassVar[str] = "--budget"
+    node_option: ClassVar[str] = "--max-nodes"
     time_option: ClassVar[str] = "--time-limit"
     retract: Literal["w", "b", "both"] | None = Field(
         None, description="the side that made the last move (default: the FEN's, or both for a placement)"

@@ -38,7 +38,8 @@ from pathlib import Path
 
 import chess
 
-from retro.spg import parse_problem, solve
+from retro.spg import parse_problem
+from retro.spg.solve import solve
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 VERDICTS = ("unique", "two_solutions", "cooked", "no_solution", "interrupted")

@@ -260,7 +260,8 @@ def shortest_proof_games(
     ``no_solution`` or ``unknown``. ``board``: a placement, ``placement side``, or a FEN
     whose castling and en-passant rights then count (:mod:`retro.spg.problem`).
     ``progress(nodes, seconds, games found, where)`` is called every few seconds."""
-    from retro.spg import parse_problem, solve
+    from retro.spg import parse_problem
+    from retro.spg.solve import solve
 
     text = board.fen() if isinstance(board, chess.Board) else board
     start = init.fen() if isinstance(init, chess.Board) else init

@@ -12,8 +12,24 @@ search, replay), :mod:`~retro.spg.verdict` (the answer), :mod:`~retro.spg.shorte
 
 from __future__ import annotations
 
-from retro.spg.problem import SpgProblem, parse_problem
-from retro.spg.solve import solve
-from retro.spg.verdict import SpgVerdict
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["SpgProblem", "SpgVerdict", "parse_problem", "solve"]
+if TYPE_CHECKING:
+    from retro.spg.problem import SpgProblem, parse_problem
+    from retro.spg.verdict import SpgVerdict
+
+__all__ = ["SpgProblem", "SpgVerdict", "parse_problem"]
+
+# The solver is :func:`retro.spg.solve.solve` (a package attribute ``solve`` would be the
+# submodule or the function depending on what was imported first).
+_HOME = {"SpgProblem": "problem", "parse_problem": "problem", "SpgVerdict": "verdict"}
+
+
+def __getattr__(name: str) -> Any:
+    """The package's names, imported on first use: a module of the package (``frozen``,
+    ``parity``, which the legality pipeline reads) loads without the search and SciPy."""
+    if name in _HOME:
+        import importlib
+
+        return getattr(importlib.import_module(f"retro.spg.{_HOME[name]}"), name)
+    raise AttributeError(f"module 'retro.spg' has no attribute {name!r}")

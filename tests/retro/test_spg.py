@@ -11,13 +11,13 @@ import chess
 import pytest
 
 from retro.core.status import LegalityStatus, SpgStatus
-from retro.spg import SpgVerdict, parse_problem, solve
+from retro.spg import SpgVerdict, parse_problem
 from retro.spg.bounds import MoveBounds, side_masks
 from retro.spg.frozen import frozen_mask
 from retro.spg.parity import knight_parity
 from retro.spg.routes import route_squares
 from retro.spg.shortest import shortest_proof_game
-from retro.spg.solve import moves_of
+from retro.spg.solve import moves_of, solve
 from tests.random_games import play_random
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "spg-dev.jsonl"

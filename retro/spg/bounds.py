@@ -568,7 +568,11 @@ class MoveBounds:
         self, color: chess.Color, start: chess.Square, g: chess.Square, captures: int, blocked: chess.Bitboard
     ) -> int:
         """:meth:`promotion` with the piece's route from its promotion square avoiding ``blocked``."""
-        table = self.table(color, g, blocked)
+        return self.via_promotion(color, start, self.table(color, g, blocked), captures)
+
+    def via_promotion(self, color: chess.Color, start: chess.Square, table: tuple[int, ...], captures: int) -> int:
+        """Least moves of the pawn on ``start`` to promote on a free square of the last rank
+        and go on as a piece whose distances to its goal are ``table``."""
         last = 7 if color == chess.WHITE else 0
         best = INF
         for file in range(8):

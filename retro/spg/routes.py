@@ -130,14 +130,7 @@ def _cost_to(
         if castles & chess.BB_SQUARES[s] and kind == chess.ROOK and s in _CASTLE:
             cost = min(cost, table[_CASTLE[s][0]])
         return cost
-    last = 7 if color == chess.WHITE else 0
-    best = INF
-    for file in range(8):
-        q = chess.square(file, last)
-        if bounds.frozen & chess.BB_SQUARES[q] or table[q] >= INF:
-            continue
-        best = min(best, bounds.pawn_to(color, s, q, captures) + table[q])
-    return best
+    return bounds.via_promotion(color, s, table, captures)
 
 
 def _row_through(

@@ -109,7 +109,7 @@ def test_the_default_cage_library_is_read_and_never_written(capsys):
     assert main([*quick, "--no-cages"]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["status"] == "multiple" and "known cages" not in record["filters"]
-    defaults = argparse.Namespace(no_cages=False, cages=None, no_save_cages=False)
+    defaults = argparse.Namespace(no_cages=False, cages=None, no_save_cages=False, verify_cages=False)
     first, second = _cages(defaults), _cages(defaults)
     assert first is not None and second is not None and first is not second
     assert first.path is None and len(first.cages) == len(Library.load(DEFAULT_LIBRARY).cages) > 0

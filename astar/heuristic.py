@@ -49,7 +49,7 @@ from scipy.optimize import linear_sum_assignment
 
 from astar.paths import INF, king_forbidden_mask, pawn_cone_mask, pawn_distance, piece_distances, promotion_distance
 
-__all__ = ["Heuristic", "INF", "plies_for_moves", "position_key", "pieces_of_key"]
+__all__ = ["Heuristic", "INF", "plies_for_moves", "node_key", "pieces_of_key"]
 
 _BIG = 1_000_000
 
@@ -287,7 +287,7 @@ class Heuristic:
     # -- whole position ---------------------------------------------------------
     def value(self, board: chess.Board) -> int:
         """Lower bound on plies from ``board`` to the goal, INF when provably unreachable."""
-        return self.value_of_key(position_key(board))
+        return self.value_of_key(node_key(board))
 
     def without_captures(self, key: tuple) -> bool:
         """True when both colours of the position ``key`` have their goal piece counts,
@@ -300,7 +300,7 @@ class Heuristic:
         )
 
     def value_of_key(self, key: tuple, stuck: int | None = None) -> int:
-        """:meth:`value` of the position whose :func:`position_key` is ``key``.
+        """:meth:`value` of the position whose :func:`node_key` is ``key``.
 
         ``stuck``, when given, is a set of pieces known never to move before a capture
         (the search passes the parent's :func:`deadlocked_mask` for a quiet move: the
@@ -357,9 +357,11 @@ class Heuristic:
         return plies_for_moves(w, b, turn, self.goal_turn)
 
 
-def position_key(board: chess.Board) -> tuple:
+def node_key(board: chess.Board) -> tuple:
     """What identifies a search node: the piece masks, White's occupancy, the side to
-    move, the castling rights and the en-passant square when a legal ep capture exists."""
+    move, the castling rights and the en-passant square when a legal ep capture exists.
+    The same identity as :func:`retro.core.position.position_key`, in a layout that
+    :func:`astar.search.child_key` updates from a parent's key without playing the move."""
     ep = board.ep_square if board.ep_square is not None and board.has_legal_en_passant() else None
     return (
         board.pawns,
@@ -376,7 +378,7 @@ def position_key(board: chess.Board) -> tuple:
 
 
 def pieces_of_key(key: tuple) -> chess.BaseBoard:
-    """The pieces of a :func:`position_key` as a ``chess.BaseBoard``, without playing
+    """The pieces of a :func:`node_key` as a ``chess.BaseBoard``, without playing
     the move that leads there."""
     pieces = chess.BaseBoard.__new__(chess.BaseBoard)  # (its __init__ would clear the board first)
     pieces.promoted = 0

@@ -83,7 +83,7 @@ from dataclasses import dataclass, field
 
 import chess
 
-from astar.heuristic import INF, pieces_of_key, position_key
+from astar.heuristic import INF, node_key, pieces_of_key
 from astar.paths import attacks_mask, obstruction, piece_distances
 from astar.search import child_key, cyclic_gc_paused
 from proofkernel.moves import PAWN_X_PAWN, PAWN_X_PIECE, PIECE_X_PAWN, PIECE_X_PIECE, KernelMove
@@ -455,7 +455,7 @@ def _search_leg(
     heap: list[tuple[float, float, int, int, chess.Board, chess.Move | None, tuple[chess.Move, ...]]] = [
         (10 * h0, rng.random(), next(counter), 0, board.copy(stack=False), None, ())
     ]
-    seen = {position_key(board)}
+    seen = {node_key(board)}
     nodes = 0
     unblocked = chess.BB_ALL & ~blocked
     while heap and nodes < max_nodes:
@@ -466,7 +466,7 @@ def _search_leg(
             current = current.copy(stack=False)
             current.push(last)
         nodes += 1
-        current_key = position_key(current)
+        current_key = node_key(current)
         for move in current.generate_legal_moves(unblocked):  # (blocked pieces' moves: skipped anyway)
             if blocked & (chess.BB_SQUARES[move.from_square] | chess.BB_SQUARES[move.to_square]):
                 continue
@@ -475,7 +475,7 @@ def _search_leg(
             key = child_key(current, current_key, move)
             if key is None:  # castling, a promotion, en passant or a double step: played out
                 current.push(move)
-                key = position_key(current)
+                key = node_key(current)
                 current.pop()
             if key in seen:
                 continue

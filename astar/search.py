@@ -54,7 +54,7 @@ from enum import StrEnum
 
 import chess
 
-from astar.heuristic import INF, Heuristic, deadlocked_mask, position_key
+from astar.heuristic import INF, Heuristic, deadlocked_mask, node_key
 from astar.paths import piece_distances
 
 __all__ = [
@@ -64,7 +64,7 @@ __all__ = [
     "search",
     "search_with_restarts",
     "search_descending",
-    "position_key",
+    "node_key",
     "child_key",
 ]
 
@@ -80,7 +80,7 @@ class SearchResult:
 
 
 def child_key(board: chess.Board, key: tuple, move: chess.Move) -> tuple | None:
-    """The :func:`position_key` after ``move`` without playing it, for the common moves
+    """The :func:`node_key` after ``move`` without playing it, for the common moves
     (quiet moves and plain captures); None for castling, promotions, en passant and
     double steps, which the caller plays out instead. Mirrors ``chess.Board.push``:
     the moved piece's mask, the captured piece's mask, White's occupancy, the side to
@@ -222,7 +222,7 @@ class _AStar:
     move, g) and the closed set."""
 
     def __init__(self, goal: chess.Board, heuristic: Heuristic, weight: tuple[int, int], rng: random.Random) -> None:
-        self.goal_key = position_key(goal)
+        self.goal_key = node_key(goal)
         self.heuristic = heuristic
         self.a, self.b = weight
         self.blocked = heuristic.blocked_mask
@@ -247,7 +247,7 @@ class _AStar:
     ) -> SearchResult:
         """Expand nodes best first from ``root`` (heuristic ``h0``) until the goal, an
         empty queue or a budget."""
-        root_key = position_key(root)
+        root_key = node_key(root)
         parents, closed, heap, goal_key = self.parents, self.closed, self.heap, self.goal_key
         parents[root_key] = (None, None, 0)
         best_key, best_h = root_key, INF
@@ -295,7 +295,7 @@ class _AStar:
             ckey = child_key(board, key, move)
             if ckey is None:
                 board.push(move)
-                ckey = position_key(board)
+                ckey = node_key(board)
                 board.pop()
             if ckey in closed:
                 continue
@@ -461,7 +461,7 @@ class Descent:
         self.best_h = INF
         self.best_path: tuple[chess.Move, ...] = ()
         self.fallback = 0  # 1 while the non-admissible heuristic leads
-        self.committed = {position_key(init)}  # the positions the legs of this attempt started from
+        self.committed = {node_key(init)}  # the positions the legs of this attempt started from
         self.finish_nodes = FINISH_LEG_FACTOR * leg_nodes
 
     def run(
@@ -518,12 +518,12 @@ class Descent:
                 self.current = self.current.copy(stack=False)
                 for move in result.best_moves:
                     self.current.push(move)
-                key = position_key(self.current)
+                key = node_key(self.current)
                 dead_end = key in self.committed  # the legs go round in circles (one heuristic undoing the other)
                 self.committed.add(key)
             if dead_end:
                 self.current, self.path, self.fallback = self.init, (), 0  # start over with a new seed
-                self.committed = {position_key(self.init)}
+                self.committed = {node_key(self.init)}
                 continue
             assert result is not None
             if result.best_h < self.best_h:

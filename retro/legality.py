@@ -37,6 +37,7 @@ the start position itself is legal; recursion depth 3 by default.
 from __future__ import annotations
 
 import time
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
@@ -44,6 +45,7 @@ from typing import TYPE_CHECKING
 import chess
 
 from proofkernel.blocked import blocked_squares
+from retro.core.position import position_key
 from retro.core.revmoves import predecessor, retractions
 from retro.core.rules import check_static
 from retro.core.status import CheckStatus, LegalityStatus
@@ -165,12 +167,13 @@ def find_kernel(
 #: time limit it had (None: none). A caller that needs the kernel of one of these
 #: positions again (``retro.proofgame``: the predecessor behind a forced last move) reads it
 #: here instead of searching again.
-KernelMemo = dict[str, tuple[KernelResult, float | None]]
+KernelMemo = dict[Hashable, tuple[KernelResult, float | None]]
 
 
-def memo_key(board: chess.Board) -> str:
-    """The key of ``board`` in a :data:`KernelMemo`: its FEN without the move counters."""
-    return board.epd()
+def memo_key(board: chess.Board) -> Hashable:
+    """The key of ``board`` in a :data:`KernelMemo`: the position's identity
+    (:func:`retro.core.position.position_key`)."""
+    return position_key(board)
 
 
 class _Budget:

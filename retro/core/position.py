@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Hashable
 
 import chess
 
@@ -40,6 +41,7 @@ __all__ = [
     "require_valid",
     "require_stated_fields",
     "stated_fields_objection",
+    "position_key",
     "castling_field_objection",
     "ep_field_objection",
 ]
@@ -156,6 +158,18 @@ _INVALID = {
     chess.STATUS_OPPOSITE_CHECK: "the side not to move is in check",
     chess.STATUS_TOO_MANY_CHECKERS: "more than two pieces give check",
 }
+
+
+def position_key(board: chess.Board) -> Hashable:
+    """What makes two positions the same (FIDE Article 9.2.3): the same units on the same
+    squares, the same side to move, the same castling rights and the same en-passant
+    capture possible; the move counters and the history do not count. It is python-chess's
+    transposition key (the piece masks, the side to move, the clean castling rights, and
+    the en-passant square only when a legal en-passant capture exists). The searches'
+    transposition tables and memos key positions by it; the A* search keeps an equivalent
+    tuple of its own (:func:`astar.heuristic.node_key`), whose layout lets a child's
+    key be computed from its parent's without playing the move."""
+    return board._transposition_key()
 
 
 def castling_field_objection(board: chess.Board, castling_field: str) -> str | None:

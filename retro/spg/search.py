@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 
 import chess
 
+from retro.core.position import position_key
 from retro.spg.bounds import MoveBounds, SideMasks, side_masks
 from retro.spg.problem import SpgProblem
 from retro.spg.routes import RouteSquares, route_squares
@@ -161,7 +162,7 @@ class _Search:
                 self.register(((),))
                 return ((),)
             return ()
-        key = (board._transposition_key(), plies)
+        key = (position_key(board), plies)
         known = self.table.get(key)
         if known is not None:
             if known:

@@ -43,6 +43,8 @@ from chess import (
     BB_SQUARES,
 )
 
+from retro.core.position import position_key
+
 __all__ = [
     "State",
     "from_board",
@@ -593,7 +595,7 @@ def _reference_play(state: State, move: int) -> State:
 
 
 def _reference_key(state: State) -> Hashable:
-    return to_board(state)._transposition_key()
+    return position_key(to_board(state))
 
 
 #: The generator of this module (the default of every search).

@@ -5,7 +5,7 @@ from __future__ import annotations
 import chess
 import pytest
 
-from astar.heuristic import INF, Heuristic, deadlocked_mask, position_key
+from astar.heuristic import INF, Heuristic, deadlocked_mask, node_key
 from astar.paths import king_forbidden_mask, pawn_distance, piece_distances
 from tests.conftest import texel_cases
 from tests.random_games import game_moves, play_random
@@ -167,7 +167,7 @@ def test_deadlocked_piece_off_its_goal_square_makes_the_goal_unreachable() -> No
     # can ever move, so the goal's rook on h1 (a1 empty) cannot be reached.
     start = chess.Board("4k3/8/8/8/8/p1p5/P1P5/RB2K3 w - - 0 1")
     goal = chess.Board("4k3/8/8/8/8/p1p5/P1P5/1B2K2R w - - 0 1")
-    key = position_key(start)
+    key = node_key(start)
     assert chess.SquareSet(deadlocked_mask(key[:6], key[6])) == chess.SquareSet(
         [chess.A1, chess.B1, chess.A2, chess.C2, chess.A3, chess.C3]
     )
@@ -176,7 +176,7 @@ def test_deadlocked_piece_off_its_goal_square_makes_the_goal_unreachable() -> No
     assert heuristic.value(start) == INF
     # with one black piece still to be captured the deadlock could be broken: no verdict
     with_capture = chess.Board("4k3/8/8/8/8/p1p5/P1P5/RB2K2n w - - 0 1")
-    capture_key = position_key(with_capture)
+    capture_key = node_key(with_capture)
     assert deadlocked_mask(capture_key[:6], capture_key[6])
     assert heuristic.value(with_capture) < INF
 
@@ -190,7 +190,7 @@ def test_deadlocked_pieces_on_their_goal_squares_block_a_promotion() -> None:
     goal = chess.Board("6BR/5p1P/5P2/8/8/8/8/k1N4K w - - 0 1")
     start = chess.Board("6BR/5p1P/5P2/8/8/7P/8/k6K w - - 0 1")
     heuristic = Heuristic(goal)
-    assert heuristic._value(position_key(start)) < INF
+    assert heuristic._value(node_key(start)) < INF
     assert heuristic.value(start) == INF
     # The paper: with the pawn on h6 instead, it is reachable (the rook steps aside, the
     # h6 pawn promotes, the rook comes back, the h3 pawn walks to h7); nothing deadlocks
@@ -211,7 +211,7 @@ def test_deadlocked_pieces_never_move_until_a_capture() -> None:
         history = [(before, before.is_capture(move)) for before, move in game_moves(board)]
         history.append((board, True))
         for i, (position, _capture) in enumerate(history):
-            key = position_key(position)
+            key = node_key(position)
             stuck = deadlocked_mask(key[:6], key[6])
             if not stuck:
                 continue

@@ -292,13 +292,13 @@ def test_pieces_of_a_key_are_the_pieces_of_the_position() -> None:
     and so a leg's guide, are the ones python-chess has."""
     import random
 
-    from astar.heuristic import pieces_of_key, position_key
+    from astar.heuristic import node_key, pieces_of_key
     from astar.initial_path import _Leg
 
     leg = _Leg({chess.WHITE: chess.BB_RANK_2, chess.BLACK: chess.BB_RANK_7}, [(chess.WHITE, (chess.KNIGHT,), chess.D4)])
     for seed in range(5):
         for board in game_positions(play_random(random.Random(seed), 150)):
-            pieces = pieces_of_key(position_key(board))
+            pieces = pieces_of_key(node_key(board))
             assert pieces.piece_map() == board.piece_map(), board.fen()
             assert leg.guide(pieces, 0) == leg.guide(board, 0)
 

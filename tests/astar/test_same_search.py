@@ -11,7 +11,7 @@ import random
 import chess
 import pytest
 
-from astar.heuristic import Heuristic, position_key
+from astar.heuristic import Heuristic, node_key
 from astar.nonadmissible import NonAdmissibleHeuristic
 from astar.paths import attacks_mask, path_obstruction, shortest_path_layers
 from astar.search import cyclic_gc_paused, search
@@ -84,7 +84,7 @@ def test_king_danger_equals_its_straightforward_computation() -> None:
         for mask in (0, blocked_squares(goal, chess.Board())):
             heuristic = NonAdmissibleHeuristic(goal, mask)
             for board in game[:-1]:
-                key = position_key(board)
+                key = node_key(board)
                 for color in chess.COLORS:
                     own = board.occupied_co[color]
                     enemy = board.occupied_co[not color]

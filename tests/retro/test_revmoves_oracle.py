@@ -16,10 +16,10 @@ import itertools
 import chess
 import pytest
 
+from retro.core.position import position_key
 from retro.core.revmoves import piece_counts_possible, retractions
 from tests.conftest import data_path
 from tests.retro.revmoves_games import random_game_positions
-from tests.retro.test_revmoves_property import position_key
 
 _CASTLING_ROOK = {
     (chess.E1, chess.G1): (chess.H1, chess.F1),

@@ -15,28 +15,13 @@ from __future__ import annotations
 import chess
 import pytest
 
+from retro.core.position import position_key
 from retro.core.revmoves import Retraction, predecessor, retractions
 from tests.conftest import data_path
 from tests.retro.revmoves_games import random_game_positions
 
 CHUNKS = 8
 POSITIONS_PER_CHUNK = 1_250
-
-
-def position_key(board: chess.Board) -> tuple:
-    return (
-        board.pawns,
-        board.knights,
-        board.bishops,
-        board.rooks,
-        board.queens,
-        board.kings,
-        board.occupied_co[chess.WHITE],
-        board.occupied_co[chess.BLACK],
-        board.turn,
-        board.clean_castling_rights(),
-        board.ep_square if board.has_legal_en_passant() else None,
-    )
 
 
 def describe(board: chess.Board, retraction: Retraction, q: chess.Board) -> str:

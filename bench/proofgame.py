@@ -11,7 +11,19 @@ The default budget is ``retro proofgame``'s (``prove``'s defaults: 200,000 nodes
 left unknown); the load average and the CPU seconds of the run are printed with the
 figures (the machine is shared: wall-clock budgets shrink under load).
 
+With ``--texel PATH`` (texel's ``texelutil``) the benchmark runs both programs side by side
+instead, one position at a time and back to back in the same run: ``texelutil -j 1
+proofgame -f -o OUT`` with the position alone on its stdin (its verdict is the status line of
+its last pass file), then ``python -m retro.cli proofgame FEN --json -t S -m N`` as a
+subprocess of this interpreter with this tree on PYTHONPATH, so that both walls include the
+process start. It prints both verdicts and walls per position, then per program the
+verdicts, median/mean/max wall and the ratio retro/texel of the medians and of the means,
+with the load. The positions: ``--positions FILE`` (one FEN per line, or a pass file's
+status lines), else the selected rows of the dev file, its legal ones or with
+``--illegal`` its illegal ones. Every retro proof game is replayed with python-chess.
+
 usage: .venv/bin/python bench/proofgame.py [--limit N] [--only I,J,..] [--nodes N] [--seconds S] [--weight A:B]
+       .venv/bin/python bench/proofgame.py --texel PATH [--positions FILE | [--illegal] [--limit N]] [--seconds S]
 """
 
 from __future__ import annotations
@@ -24,6 +36,9 @@ import json
 import os
 import resource
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -70,6 +85,96 @@ def _prove(fen: str, **options: Any) -> ProofGameVerdict:
     return verdict
 
 
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _texel_call(texel: str, fen: str, seconds: float) -> tuple[str, float]:
+    """Texel's verdict word (legal, illegal, unknown, or timeout past ``seconds``) and the
+    wall seconds of one ``texelutil -j 1 proofgame -f -o OUT`` call on ``fen`` alone."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "pg"
+        start = time.perf_counter()
+        try:
+            subprocess.run(
+                [texel, "-j", "1", "proofgame", "-f", "-o", str(out)],
+                input=fen + "\n",
+                capture_output=True,
+                text=True,
+                timeout=seconds,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            return "timeout", time.perf_counter() - start
+        wall = time.perf_counter() - start
+        passes = sorted(Path(folder).glob("pg[0-9][0-9]"))
+        line = passes[-1].read_text().strip() if passes else ""
+        words = line.split()[6:7]  # after the six FEN fields: "legal:", "illegal:", "unknown:"
+        return (words[0].rstrip(":") if words else "error"), wall
+
+
+def _retro_call(fen: str, seconds: float, nodes: int) -> tuple[str, float, str]:
+    """retro's verdict, the wall seconds of one ``retro proofgame`` process (start-up
+    included) and its reason; a legal verdict's proof game is replayed to the goal."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    command = [sys.executable, "-m", "retro.cli", "proofgame", fen, "--json", "-t", str(seconds), "-m", str(nodes)]
+    start = time.perf_counter()
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - start
+    try:
+        record = json.loads(done.stdout.strip().splitlines()[-1])
+    except (IndexError, json.JSONDecodeError):
+        return "error", wall, done.stderr.strip()[-200:]
+    status = str(record.get("status"))
+    if status == "legal":
+        board = chess.Board()
+        for move in record["proof"]:
+            board.push_san(move)
+        goal = chess.Board(fen)
+        assert board.board_fen() == goal.board_fen() and board.turn == goal.turn, fen
+    return status, wall, str(record.get("reason") or "")
+
+
+def _summary(name: str, walls: list[float], verdicts: collections.Counter[str]) -> str:
+    return (
+        f"{name:6s} {dict(verdicts)}; wall median {statistics.median(walls):.2f} s, "
+        f"mean {statistics.mean(walls):.2f} s, max {max(walls):.2f} s"
+    )
+
+
+def side_by_side(texel: str, fens: list[str], seconds: float, nodes: int) -> None:
+    """The ``--texel`` run: see the module docstring."""
+    load = os.getloadavg()
+    print(f"load average at the start {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; {len(fens)} positions")
+    print(f"{'#':>3s} {'texel':8s} {'wall':>7s}   {'retro':8s} {'wall':>7s}  ratio  reason (retro)")
+    texel_walls, retro_walls = [], []
+    texel_verdicts: collections.Counter[str] = collections.Counter()
+    retro_verdicts: collections.Counter[str] = collections.Counter()
+    for number, fen in enumerate(fens):
+        texel_status, texel_wall = _texel_call(texel, fen, seconds + 30)
+        retro_status, retro_wall, reason = _retro_call(fen, seconds, nodes)
+        texel_walls.append(texel_wall)
+        retro_walls.append(retro_wall)
+        texel_verdicts[texel_status] += 1
+        retro_verdicts[retro_status] += 1
+        print(
+            f"{number:3d} {texel_status:8s} {texel_wall:6.2f}s   {retro_status:8s} {retro_wall:6.2f}s "
+            f"{retro_wall / max(texel_wall, 1e-3):6.1f}  {reason[:70]}",
+            flush=True,
+        )
+    print(_summary("texel", texel_walls, texel_verdicts))
+    print(_summary("retro", retro_walls, retro_verdicts))
+    print(
+        f"ratio retro/texel: medians {statistics.median(retro_walls) / statistics.median(texel_walls):.2f}, "
+        f"means {statistics.mean(retro_walls) / statistics.mean(texel_walls):.2f}"
+    )
+    print("load average at the end " + " ".join(f"{x:.1f}" for x in os.getloadavg()))
+
+
+def _positions(path: Path) -> list[str]:
+    """The FENs of a file: the first six fields of each non-blank line."""
+    return [" ".join(line.split()[:6]) for line in path.read_text().splitlines() if line.strip()]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--limit", type=int, default=176, help="first N legal positions (file order)")
@@ -94,9 +199,20 @@ def main() -> None:
         action="store_true",
         help="time limits count each worker's CPU seconds instead of wall-clock seconds (a shared machine)",
     )
+    parser.add_argument("--texel", metavar="PATH", help="texelutil: run it and retro side by side (see above)")
+    parser.add_argument("--positions", type=Path, help="with --texel: the positions, one FEN per line")
+    parser.add_argument("--illegal", action="store_true", help="with --texel: the dev file's illegal rows")
     args = parser.parse_args()
     a, b = (int(x) for x in args.weight.split(":"))
     rows = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
+    if args.texel:
+        if args.positions:
+            fens = _positions(args.positions)
+        else:
+            chosen = [row["fen"] for row in rows if row["legal"] != args.illegal][: args.limit]
+            fens = [chosen[int(text)] for text in args.only.split(",")] if args.only else chosen
+        side_by_side(args.texel, fens, args.seconds, args.nodes)
+        return
     legal = [row for row in rows if row["legal"]][: args.limit]
     indices = list(range(len(legal)))
     if args.only:

@@ -14,10 +14,11 @@ figures (the machine is shared: wall-clock budgets shrink under load).
 With ``--texel PATH`` (texel's ``texelutil``) the benchmark runs both programs side by side
 instead, one position at a time and back to back in the same run: ``texelutil -j 1
 proofgame -f -o OUT`` with the position alone on its stdin (its verdict is the status line of
-its last pass file), then ``python -m retro.cli proofgame FEN --json -t S -m N`` as a
+its last pass file; it has no time limit: past ``--seconds`` + 30 s it is stopped,
+``timeout``), then ``python -m retro.cli proofgame FEN --json -t S -m N`` as a
 subprocess of this interpreter with this tree on PYTHONPATH, so that both walls include the
-process start. It prints both verdicts and walls per position, then per program the
-verdicts, median/mean/max wall and the ratio retro/texel of the medians and of the means,
+process start. It prints both verdicts, walls and CPU seconds per position, then per program
+the verdicts, median/mean/max wall, median/mean CPU and the ratio retro/texel of the medians and of the means,
 with the load. The positions: ``--positions FILE`` (one FEN per line, or a pass file's
 status lines), else the selected rows of the dev file, its legal ones or with
 ``--illegal`` its illegal ones. Every retro proof game is replayed with python-chess.
@@ -88,11 +89,19 @@ def _prove(fen: str, **options: Any) -> ProofGameVerdict:
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _texel_call(texel: str, fen: str, seconds: float) -> tuple[str, float]:
-    """Texel's verdict word (legal, illegal, unknown, or timeout past ``seconds``) and the
-    wall seconds of one ``texelutil -j 1 proofgame -f -o OUT`` call on ``fen`` alone."""
+def _child_cpu() -> float:
+    """CPU seconds (user + system) of the waited-for child processes so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _texel_call(texel: str, fen: str, seconds: float) -> tuple[str, float, float]:
+    """Texel's verdict word (legal, illegal, unknown, or timeout past ``seconds``), the
+    wall and the CPU seconds of one ``texelutil -j 1 proofgame -f -o OUT`` call on ``fen``
+    alone."""
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "pg"
+        cpu = _child_cpu()
         start = time.perf_counter()
         try:
             subprocess.run(
@@ -104,26 +113,29 @@ def _texel_call(texel: str, fen: str, seconds: float) -> tuple[str, float]:
                 check=False,
             )
         except subprocess.TimeoutExpired:
-            return "timeout", time.perf_counter() - start
+            return "timeout", time.perf_counter() - start, _child_cpu() - cpu
         wall = time.perf_counter() - start
         passes = sorted(Path(folder).glob("pg[0-9][0-9]"))
         line = passes[-1].read_text().strip() if passes else ""
         words = line.split()[6:7]  # after the six FEN fields: "legal:", "illegal:", "unknown:"
-        return (words[0].rstrip(":") if words else "error"), wall
+        return (words[0].rstrip(":") if words else "error"), wall, _child_cpu() - cpu
 
 
-def _retro_call(fen: str, seconds: float, nodes: int) -> tuple[str, float, str]:
-    """retro's verdict, the wall seconds of one ``retro proofgame`` process (start-up
-    included) and its reason; a legal verdict's proof game is replayed to the goal."""
+def _retro_call(fen: str, seconds: float, nodes: int) -> tuple[str, float, float, str]:
+    """retro's verdict, the wall and CPU seconds of one ``retro proofgame`` process
+    (start-up included) and its reason; a legal verdict's proof game is replayed to the
+    goal."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     command = [sys.executable, "-m", "retro.cli", "proofgame", fen, "--json", "-t", str(seconds), "-m", str(nodes)]
+    cpu = _child_cpu()
     start = time.perf_counter()
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - start
+    cpu = _child_cpu() - cpu
     try:
         record = json.loads(done.stdout.strip().splitlines()[-1])
     except (IndexError, json.JSONDecodeError):
-        return "error", wall, done.stderr.strip()[-200:]
+        return "error", wall, cpu, done.stderr.strip()[-200:]
     status = str(record.get("status"))
     if status == "legal":
         board = chess.Board()
@@ -131,13 +143,14 @@ def _retro_call(fen: str, seconds: float, nodes: int) -> tuple[str, float, str]:
             board.push_san(move)
         goal = chess.Board(fen)
         assert board.board_fen() == goal.board_fen() and board.turn == goal.turn, fen
-    return status, wall, str(record.get("reason") or "")
+    return status, wall, cpu, str(record.get("reason") or "")
 
 
-def _summary(name: str, walls: list[float], verdicts: collections.Counter[str]) -> str:
+def _summary(name: str, walls: list[float], cpus: list[float], verdicts: collections.Counter[str]) -> str:
     return (
         f"{name:6s} {dict(verdicts)}; wall median {statistics.median(walls):.2f} s, "
-        f"mean {statistics.mean(walls):.2f} s, max {max(walls):.2f} s"
+        f"mean {statistics.mean(walls):.2f} s, max {max(walls):.2f} s; CPU median {statistics.median(cpus):.2f} s, "
+        f"mean {statistics.mean(cpus):.2f} s"
     )
 
 
@@ -145,27 +158,32 @@ def side_by_side(texel: str, fens: list[str], seconds: float, nodes: int) -> Non
     """The ``--texel`` run: see the module docstring."""
     load = os.getloadavg()
     print(f"load average at the start {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; {len(fens)} positions")
-    print(f"{'#':>3s} {'texel':8s} {'wall':>7s}   {'retro':8s} {'wall':>7s}  ratio  reason (retro)")
-    texel_walls, retro_walls = [], []
+    columns = f"{'texel':8s} {'wall':>7s} {'cpu':>6s}   {'retro':8s} {'wall':>7s} {'cpu':>6s}"
+    print(f"{'#':>3s} {columns}  ratio  reason (retro)")
+    texel_walls, retro_walls, texel_cpus, retro_cpus = [], [], [], []
     texel_verdicts: collections.Counter[str] = collections.Counter()
     retro_verdicts: collections.Counter[str] = collections.Counter()
     for number, fen in enumerate(fens):
-        texel_status, texel_wall = _texel_call(texel, fen, seconds + 30)
-        retro_status, retro_wall, reason = _retro_call(fen, seconds, nodes)
+        texel_status, texel_wall, texel_cpu = _texel_call(texel, fen, seconds + 30)
+        retro_status, retro_wall, retro_cpu, reason = _retro_call(fen, seconds, nodes)
         texel_walls.append(texel_wall)
         retro_walls.append(retro_wall)
+        texel_cpus.append(texel_cpu)
+        retro_cpus.append(retro_cpu)
         texel_verdicts[texel_status] += 1
         retro_verdicts[retro_status] += 1
         print(
-            f"{number:3d} {texel_status:8s} {texel_wall:6.2f}s   {retro_status:8s} {retro_wall:6.2f}s "
+            f"{number:3d} {texel_status:8s} {texel_wall:6.2f}s {texel_cpu:5.2f}s   "
+            f"{retro_status:8s} {retro_wall:6.2f}s {retro_cpu:5.2f}s "
             f"{retro_wall / max(texel_wall, 1e-3):6.1f}  {reason[:70]}",
             flush=True,
         )
-    print(_summary("texel", texel_walls, texel_verdicts))
-    print(_summary("retro", retro_walls, retro_verdicts))
+    print(_summary("texel", texel_walls, texel_cpus, texel_verdicts))
+    print(_summary("retro", retro_walls, retro_cpus, retro_verdicts))
     print(
         f"ratio retro/texel: medians {statistics.median(retro_walls) / statistics.median(texel_walls):.2f}, "
-        f"means {statistics.mean(retro_walls) / statistics.mean(texel_walls):.2f}"
+        f"means {statistics.mean(retro_walls) / statistics.mean(texel_walls):.2f}; CPU medians "
+        f"{statistics.median(retro_cpus) / max(statistics.median(texel_cpus), 1e-3):.2f}"
     )
     print("load average at the end " + " ".join(f"{x:.1f}" for x in os.getloadavg()))
 

@@ -129,7 +129,7 @@ def _retro_call(fen: str, seconds: float, nodes: int) -> tuple[str, float, float
     command = [sys.executable, "-m", "retro.cli", "proofgame", fen, "--json", "-t", str(seconds), "-m", str(nodes)]
     cpu = _child_cpu()
     start = time.perf_counter()
-    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False, cwd=ROOT)
     wall = time.perf_counter() - start
     cpu = _child_cpu() - cpu
     try:

@@ -53,12 +53,13 @@ def run_times(argv: list[str], runs: int, root: Path = ROOT) -> tuple[list[float
     load) of ``runs`` runs."""
     env = dict(os.environ, PYTHONPATH=str(root))
     command = [sys.executable, "-m", "retro.cli", *argv]
-    subprocess.run(command, env=env, capture_output=True, check=True)  # warm-up (file cache)
+    # run from the tree: ``python -m`` puts the working directory before PYTHONPATH
+    subprocess.run(command, env=env, capture_output=True, check=True, cwd=root)  # warm-up (file cache)
     walls, cpus = [], []
     for _ in range(runs):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        subprocess.run(command, env=env, capture_output=True, check=True)
+        subprocess.run(command, env=env, capture_output=True, check=True, cwd=root)
         walls.append(time.perf_counter() - start)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)

@@ -320,7 +320,7 @@ def _attempts(
         units, explore = portfolio.next_slice()
         line: tuple[chess.Move, ...] | None
         if explore:
-            arm = _explore(portfolio, plans, deadline)
+            arm = _explore(portfolio, plans, deadline, max_nodes - plans.nodes - searched)
             if arm is None:  # every start is a dead end
                 break
             line = arm.prefix
@@ -359,19 +359,23 @@ def _attempts(
 
 
 def _explore(
-    portfolio: Portfolio[InitialPath | None], plans: _Plans, deadline: float | None
+    portfolio: Portfolio[InitialPath | None], plans: _Plans, deadline: float | None, nodes_left: int | None = None
 ) -> Arm[InitialPath | None] | None:
     """The arm of an exploring slice: the next pawn plan's initial path (one that stops
     short only while no live arm has a complete one; else up to :data:`PLANS_PER_SLICE`
     plans are tried); the initial position, once, when the plans are exhausted or an arm
     proved a dead end (where texel and the previous searches restarted); else the best
-    arm again, from its start with a new seed. None when no start is left."""
+    arm again, from its start with a new seed. None when no start is left. The initial
+    paths spend at most ``nodes_left`` search nodes in all (the run's node budget)."""
     from astar.portfolio import Arm
 
-    path, tries = None, 0
+    path, tries, began = None, 0, plans.nodes
     while path is None and not plans.exhausted and (deadline is None or time.monotonic() < deadline):
         complete = any(arm.origin is not None and not arm.origin.reason for arm in portfolio.live())
-        path = plans.next_path(deadline, have_complete=complete)
+        left = None if nodes_left is None else nodes_left - (plans.nodes - began)
+        if left is not None and left <= 0:
+            break
+        path = plans.next_path(deadline, have_complete=complete, max_nodes=left)
         tries += 1
         if portfolio.live() and tries >= PLANS_PER_SLICE:
             break  # while an arm can take the slice instead
@@ -512,13 +516,16 @@ class _Plans:
         self.label = ""  # the plan of the path last returned
         self.nodes = 0
 
-    def next_path(self, deadline: float | None, *, have_complete: bool) -> InitialPath | None:
+    def next_path(
+        self, deadline: float | None, *, have_complete: bool, max_nodes: int | None = None
+    ) -> InitialPath | None:
         """A new initial path, or None when no plan is left. The first call plays the
         late plan and, while the path stops short, the early one, the unplaced one and
         up to :data:`SHUFFLED_PLANS` random ones (half of the time left), returning the best
         path. A later call plays the next plan (a quarter of the time left, and the nodes
         of a one-unit slice: a plan that gets stuck must not eat the run); with
-        ``have_complete``, a path that stops short is passed over."""
+        ``have_complete``, a path that stops short is passed over. The plans of one call
+        spend at most ``max_nodes`` search nodes in all."""
         from astar.initial_path import initial_path
         from proofkernel.extended import extend_kernel
 
@@ -529,7 +536,13 @@ class _Plans:
         began = time.monotonic()
         tries = 3 + SHUFFLED_PLANS if first else 1
         path, label, best_label = None, "", ""
+        spent = self.nodes
         while self.queue and tries > 0 and (deadline is None or time.monotonic() < deadline):
+            cap = None if first else SLICE_NODES
+            if max_nodes is not None:
+                cap = max_nodes - (self.nodes - spent) if cap is None else min(cap, max_nodes - (self.nodes - spent))
+                if cap <= 0:
+                    break
             label, late, shuffle, place = self.queue.pop(0)
             solve = MODEL_TIME_LIMIT if deadline is None else min(MODEL_TIME_LIMIT, deadline - time.monotonic())
             extended = extend_kernel(
@@ -554,7 +567,7 @@ class _Plans:
                 self.blocked,
                 goal=self.target,
                 place=place,
-                max_nodes=None if first else SLICE_NODES,
+                max_nodes=cap,
                 time_limit=left,
                 seed=self.seed,
             )

@@ -17,7 +17,10 @@ squares and their king-move neighbours, :func:`cages.verify.default_zone`):
 * the same for each group of clusters joined through a king (a king two steps from a
   unit of another cluster, :func:`linked_groups`): kings keep a square apart, so such
   clusters confine each other (Ceriani's 2bk1K1N: Black's Kd8 keeps White's Kf8 off e8).
-  The first ``per_position`` proposals of the clusters are tried, then as many of the groups.
+  The first ``per_position`` proposals (smallest first) of each cluster are tried, then as
+  many of each group: a cap over all clusters together would spend it on the small
+  proposals of one cluster and never reach those of another (a position with a cluster
+  on each side of the board).
 
 **Positions before a candidate** (:meth:`CageFinder.find`). When no proposal of a
 position Q proves a cage, the finder looks one or two retractions deeper: if every
@@ -115,34 +118,50 @@ def _king_reach(kings: chess.Bitboard) -> chess.Bitboard:
     return near
 
 
-def proposals(board: chess.Board, *, linked: bool = False) -> Iterator[chess.Board]:
+def proposals(board: chess.Board, *, linked: bool = False, per_cluster: int | None = None) -> Iterator[chess.Board]:
     """The partial positions of the module docstring, each once, smallest first: those of
     the clusters, or with ``linked`` those of the groups of clusters joined through kings
-    (:func:`linked_groups`)."""
+    (:func:`linked_groups`); with ``per_cluster``, only the first (smallest) that many of
+    each cluster or group."""
     masks: set[chess.Bitboard] = set()
     for cluster in linked_groups(board) if linked else clusters(board):
         if chess.popcount(cluster) < 2 or not cluster & board.pawns:
             continue
-        pieces = cluster & (board.queens | board.rooks | board.bishops | board.knights)
-        masks.add(cluster)
-        for square in chess.SquareSet(pieces):
-            masks.add(cluster & ~chess.BB_SQUARES[square])
-        masks.add(cluster & ~pieces)
-        units = {square: piece for square, piece in board.piece_map().items() if cluster & chess.BB_SQUARES[square]}
-        for square in chess.SquareSet(cluster & board.pawns):
-            if cage_retractions(units, square):
-                masks.add(cluster & ~chess.BB_SQUARES[square])
-        for color in chess.COLORS:
-            own = cluster & board.occupied_co[color]
-            if own & board.pawns:
-                masks.add(own)
-                masks.add(own & ~board.kings)
-    for mask in sorted((m for m in masks if chess.popcount(m) >= 2 and m & board.pawns), key=chess.popcount):
+        own_masks = _cluster_masks(board, cluster)
+        ordered = sorted((m for m in own_masks if chess.popcount(m) >= 2 and m & board.pawns), key=_mask_order)
+        masks.update(ordered if per_cluster is None else ordered[:per_cluster])
+    for mask in sorted(masks, key=_mask_order):
         yield _partial(board, mask)
 
 
+def _mask_order(mask: chess.Bitboard) -> tuple[int, int]:
+    """Smallest first, then a fixed order."""
+    return chess.popcount(mask), mask
+
+
+def _cluster_masks(board: chess.Board, cluster: chess.Bitboard) -> set[chess.Bitboard]:
+    """The unit sets proposed for one cluster (or group), see the module docstring."""
+    masks: set[chess.Bitboard] = set()
+    pieces = cluster & (board.queens | board.rooks | board.bishops | board.knights)
+    masks.add(cluster)
+    for square in chess.SquareSet(pieces):
+        masks.add(cluster & ~chess.BB_SQUARES[square])
+    masks.add(cluster & ~pieces)
+    units = {square: piece for square, piece in board.piece_map().items() if cluster & chess.BB_SQUARES[square]}
+    for square in chess.SquareSet(cluster & board.pawns):
+        if cage_retractions(units, square):
+            masks.add(cluster & ~chess.BB_SQUARES[square])
+    for color in chess.COLORS:
+        own = cluster & board.occupied_co[color]
+        if own & board.pawns:
+            masks.add(own)
+            masks.add(own & ~board.kings)
+    return masks
+
+
 class CageFinder:
-    """Finds a verified cage among a position's first ``per_position`` proposals and adds it to ``library``
+    """Finds a verified cage among the first ``per_position`` proposals of each cluster of a
+    position (and of each group) and adds it to ``library``
     (which appends it to its file, if it has one), or shows that every position before it
     does (``before`` retractions deep, at most ``branching`` distinct predecessors per position).
     Proposals that failed are remembered, so each partial position is verified at most once
@@ -180,8 +199,8 @@ class CageFinder:
         if known is not None:
             return str(known)
         candidates = itertools.chain(
-            itertools.islice(proposals(board), self.per_position),
-            itertools.islice(proposals(board, linked=True), self.per_position),
+            proposals(board, per_cluster=self.per_position),
+            proposals(board, linked=True, per_cluster=self.per_position),
         )
         for partial in candidates:
             key = partial.board_fen()

@@ -22,6 +22,14 @@ squares and their king-move neighbours, :func:`cages.verify.default_zone`):
   proposals of one cluster and never reach those of another (a position with a cluster
   on each side of the board).
 
+**Proposals around the squares that changed** (:func:`focused_proposals`). A candidate
+differs from the diagram on a few squares (the moved unit, the captured one); a cage that
+rejects one candidate and not another (KxN and KxB on the same square) must hold such a
+square. For each cluster or group that holds one, the finder tries first the cluster
+without one or two of its other pieces (queen, rook, bishop, knight), then without one of
+its other pawns and at most one other piece: pieces that can leave make the state space
+large, and the units left may be a cage on their own.
+
 **Positions before a candidate** (:meth:`CageFinder.find`). When no proposal of a
 position Q proves a cage, the finder looks one or two retractions deeper: if every
 predecessor of Q (from the complete reverse move generator :func:`retro.core.revmoves.retractions`)
@@ -59,7 +67,7 @@ from retro.core.revmoves import predecessor, retractions
 from retro.core.rules import check_static
 from retro.core.status import CheckStatus
 
-__all__ = ["clusters", "proposals", "CageFinder"]
+__all__ = ["clusters", "proposals", "focused_proposals", "CageFinder"]
 
 _PIECES = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
 
@@ -134,6 +142,29 @@ def proposals(board: chess.Board, *, linked: bool = False, per_cluster: int | No
         yield _partial(board, mask)
 
 
+def focused_proposals(board: chess.Board, focus: chess.Bitboard, *, limit: int = 16) -> Iterator[chess.Board]:
+    """The proposals around ``focus`` of the module docstring, at most ``limit``, those
+    without pieces only first, then smallest first. Only clusters and groups that hold a
+    square of ``focus`` are used; the units on ``focus`` and the kings are always kept."""
+    masks: dict[chess.Bitboard, tuple[int, int, int]] = {}
+    for cluster in [*clusters(board), *linked_groups(board)]:
+        if not cluster & focus or not cluster & board.pawns:
+            continue
+        free = cluster & ~focus & ~board.kings
+        pieces = list(chess.SquareSet(free & ~board.pawns))
+        pawns = list(chess.SquareSet(free & board.pawns))
+        removals = [(a,) for a in pieces] + list(itertools.combinations(pieces, 2))
+        removals += [(p,) for p in pawns] + [(p, a) for p in pawns for a in pieces]
+        for removed in removals:
+            mask = cluster
+            for square in removed:
+                mask &= ~chess.BB_SQUARES[square]
+            if chess.popcount(mask) >= 2 and mask & board.pawns and mask not in masks:
+                masks[mask] = (sum(bool(board.pawns & chess.BB_SQUARES[sq]) for sq in removed), *_mask_order(mask))
+    for mask in sorted(masks, key=masks.__getitem__)[:limit]:
+        yield _partial(board, mask)
+
+
 def _mask_order(mask: chess.Bitboard) -> tuple[int, int]:
     """Smallest first, then a fixed order."""
     return chess.popcount(mask), mask
@@ -184,21 +215,29 @@ class CageFinder:
         self._open: set[tuple[str, int]] = set()
         self.verified = 0
 
-    def find(self, board: chess.Board, *, deadline: float | None = None) -> str | None:
+    def find(
+        self, board: chess.Board, *, deadline: float | None = None, focus: chess.Bitboard = chess.BB_EMPTY
+    ) -> str | None:
         """Why ``board`` is illegal by cages: it contains a cage (known, or verified now), or
         every position before it does (see the module docstring); None if neither is shown.
-        No proposal is verified after ``deadline`` (a :func:`time.perf_counter` value)."""
-        cage = self.cage_in(board, deadline=deadline)
+        No proposal is verified after ``deadline`` (a :func:`time.perf_counter` value).
+        ``focus``: the squares where ``board`` differs from the diagram, whose proposals
+        (:func:`focused_proposals`) are tried on ``board`` after the others."""
+        cage = self.cage_in(board, deadline=deadline, focus=focus)
         if cage is not None:
             return f"contains the cage {cage}"
         return self._before(board, self.before, deadline)
 
-    def cage_in(self, board: chess.Board, *, deadline: float | None = None) -> str | None:
-        """The line of a cage that ``board`` contains (known, or verified now), or None."""
+    def cage_in(
+        self, board: chess.Board, *, deadline: float | None = None, focus: chess.Bitboard = chess.BB_EMPTY
+    ) -> str | None:
+        """The line of a cage that ``board`` contains (known, or verified now), or None;
+        with ``focus``, the proposals around those squares are tried too."""
         known = self.library.contains_cage(board)
         if known is not None:
             return str(known)
         candidates = itertools.chain(
+            focused_proposals(board, focus) if focus else (),
             proposals(board, per_cluster=self.per_position),
             proposals(board, linked=True, per_cluster=self.per_position),
         )

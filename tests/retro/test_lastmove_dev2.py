@@ -11,8 +11,9 @@ from tests.conftest import read_jsonl
 DEV2 = {p["id"]: p for p in read_jsonl("lastmove-dev2.jsonl")}
 
 
-def _types(problem_id: int, side: chess.Color) -> tuple[str, set[str]]:
-    verdict = solve(chess.Board(DEV2[problem_id]["board"] + " w - - 0 1"), side, question="types", time_limit=60)
+def _types(problem_id: int, side: chess.Color, time_limit: float = 60) -> tuple[str, set[str]]:
+    board = chess.Board(DEV2[problem_id]["board"] + " w - - 0 1")
+    verdict = solve(board, side, question="types", time_limit=time_limit)
     return verdict.status, {s.type for s in verdict.solutions}
 
 
@@ -28,3 +29,18 @@ def test_cage_of_a_cluster_beyond_the_first_proposals_of_another():
 def test_dev2_339_white_last_move_is_pxb_promoting_to_knight():
     status, types = _types(339, chess.WHITE)
     assert (status, types) == ("unique", {"PxB=N"})
+
+
+def test_cage_around_the_squares_the_candidate_changed():
+    # Mortensen, dev2 id 202, Black's Kf1xNe1: the cage (Hwa's human one for Retractor)
+    # is the cluster without White's Rd2 and Bc1, two pieces away from e1 and f1, which
+    # no cluster proposal drops; the proposals around e1 and f1 do.
+    before = chess.Board("8/8/8/8/8/3P1P2/1PPRPrPP/2B1Nk1K b - - 0 1")
+    cage = CageFinder(Library()).cage_in(before, focus=chess.BB_E1 | chess.BB_F1)
+    assert cage is not None and cage.startswith("8/8/8/8/8/3P1P2/1PP1PrPP/4Nk1K")
+
+
+def test_dev2_202_black_last_move_is_king_takes_bishop():
+    # KxN is refuted by an automatic cage; KxB (the answer) is the only type left.
+    status, types = _types(202, chess.BLACK, time_limit=20)
+    assert types == {"KxB"} and status in ("unique", "unknown")

@@ -22,13 +22,15 @@ squares and their king-move neighbours, :func:`cages.verify.default_zone`):
   proposals of one cluster and never reach those of another (a position with a cluster
   on each side of the board).
 
-**Proposals around the squares that changed** (:func:`focused_proposals`). A candidate
-differs from the diagram on a few squares (the moved unit, the captured one); a cage that
-rejects one candidate and not another (KxN and KxB on the same square) must hold such a
-square. For each cluster or group that holds one, the finder tries first the cluster
-without one or two of its other pieces (queen, rook, bishop, knight), then without one of
-its other pawns and at most one other piece: pieces that can leave make the state space
-large, and the units left may be a cage on their own.
+**Proposals around the squares that changed** (:func:`focused_proposals`). Candidates
+with the same move differ on the square of the captured unit; a cage that rejects one of
+them and not another (KxN and KxB on the same square) must hold that square, which is
+occupied in the diagram and holds another unit (or none) in the candidate. For each
+cluster or group that holds such a square, the finder tries first the cluster without one
+or two of its other pieces (queen, rook, bishop, knight), then without one of its other
+pawns and at most one other piece: pieces that can leave make the state space large, and
+the units left may be a cage on their own. (Which proposals are tried decides only how
+many cages are found, never soundness: see below.)
 
 **Positions before a candidate** (:meth:`CageFinder.find`). When no proposal of a
 position Q proves a cage, the finder looks one or two retractions deeper: if every
@@ -142,7 +144,7 @@ def proposals(board: chess.Board, *, linked: bool = False, per_cluster: int | No
         yield _partial(board, mask)
 
 
-def focused_proposals(board: chess.Board, focus: chess.Bitboard, *, limit: int = 16) -> Iterator[chess.Board]:
+def focused_proposals(board: chess.Board, focus: chess.Bitboard, *, limit: int = 10) -> Iterator[chess.Board]:
     """The proposals around ``focus`` of the module docstring, at most ``limit``, those
     without pieces only first, then smallest first. Only clusters and groups that hold a
     square of ``focus`` are used; the units on ``focus`` and the kings are always kept."""

@@ -13,8 +13,9 @@ rejects a position that cannot occur in any game):
    verified by :mod:`cages` is illegal (Hwa 2022, definition of a cage). **Automatic
    cages** (:mod:`cages.propose`): when more than one candidate is left, the clusters
    (and the groups of clusters joined through a king, :func:`cages.propose.linked_groups`)
-   of each candidate's earliest position, first those around the squares where it differs
-   from the diagram (:func:`cages.propose.focused_proposals`), and of the positions up to two retractions
+   of each candidate's earliest position, first those around the squares occupied in the
+   diagram where it differs from it (:func:`cages.propose.focused_proposals`: where the
+   captured unit stands, which tells KxN from KxB), and of the positions up to two retractions
    before it (:meth:`cages.propose.CageFinder.find`: rejected when every predecessor
    holds a cage or breaks a static rule), are proposed as cages and verified; a
    verified one rejects the candidate and joins the library (and its file).
@@ -361,7 +362,7 @@ class _Filters:
         """Why a candidate's positions cannot occur by the costly filters, or None:
 
         * a cage among the proposals of the earliest position (with those around the
-          squares where it differs from the diagram), or in every position up to two
+          diagram's squares where it differs from it), or in every position up to two
           retractions before it (:mod:`cages.propose`; no proposal is verified after
           ``deadline``, a :func:`time.perf_counter` value);
         * unless ``cages_only``, the legality pipeline on the earliest position (if it is
@@ -375,7 +376,9 @@ class _Filters:
             focus = chess.BB_EMPTY
             if self.diagram is not None:
                 focus = chess.SquareSet(
-                    sq for sq in chess.SQUARES if earliest.piece_at(sq) != self.diagram.piece_at(sq)
+                    sq
+                    for sq in chess.SquareSet(self.diagram.occupied)
+                    if earliest.piece_at(sq) != self.diagram.piece_at(sq)
                 ).mask
             cage = self._finder.find(earliest, deadline=deadline, focus=focus)
             if cage is not None:

@@ -26,8 +26,8 @@ squares and their king-move neighbours, :func:`cages.verify.default_zone`):
 with the same move differ on the square of the captured unit; a cage that rejects one of
 them and not another (KxN and KxB on the same square) must hold that square, which is
 occupied in the diagram and holds another unit (or none) in the candidate. For each
-cluster or group that holds such a square, the finder tries first the cluster without one
-or two of its other pieces (queen, rook, bishop, knight), then without one of its other
+cluster or group that holds such a square, the finder tries first the cluster without one,
+then two of its other pieces (queen, rook, bishop, knight), then without one of its other
 pawns and at most one other piece: pieces that can leave make the state space large, and
 the units left may be a cage on their own. (Which proposals are tried decides only how
 many cages are found, never soundness: see below.)
@@ -145,10 +145,11 @@ def proposals(board: chess.Board, *, linked: bool = False, per_cluster: int | No
 
 
 def focused_proposals(board: chess.Board, focus: chess.Bitboard, *, limit: int = 10) -> Iterator[chess.Board]:
-    """The proposals around ``focus`` of the module docstring, at most ``limit``, those
-    without pieces only first, then smallest first. Only clusters and groups that hold a
+    """The proposals around ``focus`` of the module docstring, at most ``limit``: those
+    that drop no pawn first, then those that drop fewer units (a larger set is more
+    confined, and the verifier decides it sooner), then smallest first. Only clusters and groups that hold a
     square of ``focus`` are used; the units on ``focus`` and the kings are always kept."""
-    masks: dict[chess.Bitboard, tuple[int, int, int]] = {}
+    masks: dict[chess.Bitboard, tuple[int, int, int, int]] = {}
     for cluster in [*clusters(board), *linked_groups(board)]:
         if not cluster & focus or not cluster & board.pawns:
             continue
@@ -162,7 +163,8 @@ def focused_proposals(board: chess.Board, focus: chess.Bitboard, *, limit: int =
             for square in removed:
                 mask &= ~chess.BB_SQUARES[square]
             if chess.popcount(mask) >= 2 and mask & board.pawns and mask not in masks:
-                masks[mask] = (sum(bool(board.pawns & chess.BB_SQUARES[sq]) for sq in removed), *_mask_order(mask))
+                pawns_removed = sum(bool(board.pawns & chess.BB_SQUARES[sq]) for sq in removed)
+                masks[mask] = (pawns_removed, len(removed), *_mask_order(mask))
     for mask in sorted(masks, key=masks.__getitem__)[:limit]:
         yield _partial(board, mask)
 

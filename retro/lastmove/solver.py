@@ -505,7 +505,8 @@ def solve(
     **Time limit.** Every phase stops once ``time_limit`` seconds have passed: the
     enumeration (the candidates found so far are kept, ``complete`` is False, and a
     candidate whose retro-stalemate search was cut is kept unchecked), the costly filters
-    (the candidates not yet checked are kept unchecked) and the recheck with the cages
+    (each candidate within an equal share of the time left, :func:`_share`; the candidates
+    not checked within theirs are kept unchecked) and the recheck with the cages
     found (the solutions not rechecked are kept unchecked). The answer comes back by
     ``time_limit`` plus the check in progress at the deadline: one static-rule check of a
     position, or one costly check of a candidate (its legality check is bounded by

@@ -147,8 +147,9 @@ def proposals(board: chess.Board, *, linked: bool = False, per_cluster: int | No
 def focused_proposals(board: chess.Board, focus: chess.Bitboard, *, limit: int = 10) -> Iterator[chess.Board]:
     """The proposals around ``focus`` of the module docstring, at most ``limit``: those
     that drop no pawn first, then those that drop fewer units (a larger set is more
-    confined, and the verifier decides it sooner), then smallest first. Only clusters and groups that hold a
-    square of ``focus`` are used; the units on ``focus`` and the kings are always kept."""
+    confined), then smallest first. Only clusters and groups that hold a square of
+    ``focus`` are used; the units on ``focus`` and the kings are always kept. The order
+    decides only which cages are found in time, never soundness."""
     masks: dict[chess.Bitboard, tuple[int, int, int, int]] = {}
     for cluster in [*clusters(board), *linked_groups(board)]:
         if not cluster & focus or not cluster & board.pawns:

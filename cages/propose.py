@@ -17,7 +17,20 @@ squares and their king-move neighbours, :func:`cages.verify.default_zone`):
 * the same for each group of clusters joined through a king (a king two steps from a
   unit of another cluster, :func:`linked_groups`): kings keep a square apart, so such
   clusters confine each other (Ceriani's 2bk1K1N: Black's Kd8 keeps White's Kf8 off e8).
-  The first ``per_position`` proposals of the clusters are tried, then as many of the groups.
+  The first ``per_position`` proposals (smallest first) of each cluster are tried, then as
+  many of each group: a cap over all clusters together would spend it on the small
+  proposals of one cluster and never reach those of another (a position with a cluster
+  on each side of the board).
+
+**Proposals around the squares that changed** (:func:`focused_proposals`). Candidates
+with the same move differ on the square of the captured unit; a cage that rejects one of
+them and not another (KxN and KxB on the same square) must hold that square, which is
+occupied in the diagram and holds another unit (or none) in the candidate. For each
+cluster or group that holds such a square, the finder tries first the cluster without one,
+then two of its other pieces (queen, rook, bishop, knight), then without one of its other
+pawns and at most one other piece: pieces that can leave make the state space large, and
+the units left may be a cage on their own. (Which proposals are tried decides only how
+many cages are found, never soundness: see below.)
 
 **Positions before a candidate** (:meth:`CageFinder.find`). When no proposal of a
 position Q proves a cage, the finder looks one or two retractions deeper: if every
@@ -56,7 +69,7 @@ from retro.core.revmoves import predecessor, retractions
 from retro.core.rules import check_static
 from retro.core.status import CheckStatus
 
-__all__ = ["clusters", "proposals", "CageFinder"]
+__all__ = ["clusters", "proposals", "focused_proposals", "CageFinder"]
 
 _PIECES = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
 
@@ -115,34 +128,76 @@ def _king_reach(kings: chess.Bitboard) -> chess.Bitboard:
     return near
 
 
-def proposals(board: chess.Board, *, linked: bool = False) -> Iterator[chess.Board]:
+def proposals(board: chess.Board, *, linked: bool = False, per_cluster: int | None = None) -> Iterator[chess.Board]:
     """The partial positions of the module docstring, each once, smallest first: those of
     the clusters, or with ``linked`` those of the groups of clusters joined through kings
-    (:func:`linked_groups`)."""
+    (:func:`linked_groups`); with ``per_cluster``, only the first (smallest) that many of
+    each cluster or group."""
     masks: set[chess.Bitboard] = set()
     for cluster in linked_groups(board) if linked else clusters(board):
         if chess.popcount(cluster) < 2 or not cluster & board.pawns:
             continue
-        pieces = cluster & (board.queens | board.rooks | board.bishops | board.knights)
-        masks.add(cluster)
-        for square in chess.SquareSet(pieces):
-            masks.add(cluster & ~chess.BB_SQUARES[square])
-        masks.add(cluster & ~pieces)
-        units = {square: piece for square, piece in board.piece_map().items() if cluster & chess.BB_SQUARES[square]}
-        for square in chess.SquareSet(cluster & board.pawns):
-            if cage_retractions(units, square):
-                masks.add(cluster & ~chess.BB_SQUARES[square])
-        for color in chess.COLORS:
-            own = cluster & board.occupied_co[color]
-            if own & board.pawns:
-                masks.add(own)
-                masks.add(own & ~board.kings)
-    for mask in sorted((m for m in masks if chess.popcount(m) >= 2 and m & board.pawns), key=chess.popcount):
+        own_masks = _cluster_masks(board, cluster)
+        ordered = sorted((m for m in own_masks if chess.popcount(m) >= 2 and m & board.pawns), key=_mask_order)
+        masks.update(ordered if per_cluster is None else ordered[:per_cluster])
+    for mask in sorted(masks, key=_mask_order):
         yield _partial(board, mask)
 
 
+def focused_proposals(board: chess.Board, focus: chess.Bitboard, *, limit: int = 10) -> Iterator[chess.Board]:
+    """The proposals around ``focus`` of the module docstring, at most ``limit``: those
+    that drop no pawn first, then those that drop fewer units (a larger set is more
+    confined), then smallest first. Only clusters and groups that hold a square of
+    ``focus`` are used; the units on ``focus`` and the kings are always kept. The order
+    decides only which cages are found in time, never soundness."""
+    masks: dict[chess.Bitboard, tuple[int, int, int, int]] = {}
+    for cluster in [*clusters(board), *linked_groups(board)]:
+        if not cluster & focus or not cluster & board.pawns:
+            continue
+        free = cluster & ~focus & ~board.kings
+        pieces = list(chess.SquareSet(free & ~board.pawns))
+        pawns = list(chess.SquareSet(free & board.pawns))
+        removals = [(a,) for a in pieces] + list(itertools.combinations(pieces, 2))
+        removals += [(p,) for p in pawns] + [(p, a) for p in pawns for a in pieces]
+        for removed in removals:
+            mask = cluster
+            for square in removed:
+                mask &= ~chess.BB_SQUARES[square]
+            if chess.popcount(mask) >= 2 and mask & board.pawns and mask not in masks:
+                pawns_removed = sum(bool(board.pawns & chess.BB_SQUARES[sq]) for sq in removed)
+                masks[mask] = (pawns_removed, len(removed), *_mask_order(mask))
+    for mask in sorted(masks, key=masks.__getitem__)[:limit]:
+        yield _partial(board, mask)
+
+
+def _mask_order(mask: chess.Bitboard) -> tuple[int, int]:
+    """Smallest first, then a fixed order."""
+    return chess.popcount(mask), mask
+
+
+def _cluster_masks(board: chess.Board, cluster: chess.Bitboard) -> set[chess.Bitboard]:
+    """The unit sets proposed for one cluster (or group), see the module docstring."""
+    masks: set[chess.Bitboard] = set()
+    pieces = cluster & (board.queens | board.rooks | board.bishops | board.knights)
+    masks.add(cluster)
+    for square in chess.SquareSet(pieces):
+        masks.add(cluster & ~chess.BB_SQUARES[square])
+    masks.add(cluster & ~pieces)
+    units = {square: piece for square, piece in board.piece_map().items() if cluster & chess.BB_SQUARES[square]}
+    for square in chess.SquareSet(cluster & board.pawns):
+        if cage_retractions(units, square):
+            masks.add(cluster & ~chess.BB_SQUARES[square])
+    for color in chess.COLORS:
+        own = cluster & board.occupied_co[color]
+        if own & board.pawns:
+            masks.add(own)
+            masks.add(own & ~board.kings)
+    return masks
+
+
 class CageFinder:
-    """Finds a verified cage among a position's first ``per_position`` proposals and adds it to ``library``
+    """Finds a verified cage among the first ``per_position`` proposals of each cluster of a
+    position (and of each group) and adds it to ``library``
     (which appends it to its file, if it has one), or shows that every position before it
     does (``before`` retractions deep, at most ``branching`` distinct predecessors per position).
     Proposals that failed are remembered, so each partial position is verified at most once
@@ -165,23 +220,31 @@ class CageFinder:
         self._open: set[tuple[str, int]] = set()
         self.verified = 0
 
-    def find(self, board: chess.Board, *, deadline: float | None = None) -> str | None:
+    def find(
+        self, board: chess.Board, *, deadline: float | None = None, focus: chess.Bitboard = chess.BB_EMPTY
+    ) -> str | None:
         """Why ``board`` is illegal by cages: it contains a cage (known, or verified now), or
         every position before it does (see the module docstring); None if neither is shown.
-        No proposal is verified after ``deadline`` (a :func:`time.perf_counter` value)."""
-        cage = self.cage_in(board, deadline=deadline)
+        No proposal is verified after ``deadline`` (a :func:`time.perf_counter` value).
+        ``focus``: the squares where ``board`` differs from the diagram, whose proposals
+        (:func:`focused_proposals`) are tried on ``board`` after the others."""
+        cage = self.cage_in(board, deadline=deadline, focus=focus)
         if cage is not None:
             return f"contains the cage {cage}"
         return self._before(board, self.before, deadline)
 
-    def cage_in(self, board: chess.Board, *, deadline: float | None = None) -> str | None:
-        """The line of a cage that ``board`` contains (known, or verified now), or None."""
+    def cage_in(
+        self, board: chess.Board, *, deadline: float | None = None, focus: chess.Bitboard = chess.BB_EMPTY
+    ) -> str | None:
+        """The line of a cage that ``board`` contains (known, or verified now), or None;
+        with ``focus``, the proposals around those squares are tried too."""
         known = self.library.contains_cage(board)
         if known is not None:
             return str(known)
         candidates = itertools.chain(
-            itertools.islice(proposals(board), self.per_position),
-            itertools.islice(proposals(board, linked=True), self.per_position),
+            focused_proposals(board, focus) if focus else (),
+            proposals(board, per_cluster=self.per_position),
+            proposals(board, linked=True, per_cluster=self.per_position),
         )
         for partial in candidates:
             key = partial.board_fen()

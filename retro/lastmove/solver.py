@@ -13,7 +13,9 @@ rejects a position that cannot occur in any game):
    verified by :mod:`cages` is illegal (Hwa 2022, definition of a cage). **Automatic
    cages** (:mod:`cages.propose`): when more than one candidate is left, the clusters
    (and the groups of clusters joined through a king, :func:`cages.propose.linked_groups`)
-   of each candidate's earliest position, and of the positions up to two retractions
+   of each candidate's earliest position, first those around the squares occupied in the
+   diagram where it differs from it (:func:`cages.propose.focused_proposals`: where the
+   captured unit stands, which tells KxN from KxB), and of the positions up to two retractions
    before it (:meth:`cages.propose.CageFinder.find`: rejected when every predecessor
    holds a cage or breaks a static rule), are proposed as cages and verified; a
    verified one rejects the candidate and joins the library (and its file).
@@ -286,6 +288,7 @@ class _Filters:
         self._legality_max_nodes, self._legality_time_limit = legality_max_nodes, legality_time_limit
         self._dead_reckoning, self._dead_max_nodes = dead_reckoning, dead_max_nodes
         self.nodes = 0
+        self.diagram: chess.Board | None = None
         self._cheap: dict[str, Reason | None] = {}
         self._illegal: dict[str, Reason | None] = {}
         self._dead: dict[str, Reason | None] = {}
@@ -358,8 +361,9 @@ class _Filters:
     def costly_chain(self, chain: Chain, deadline: float | None = None, *, cages_only: bool = False) -> Reason | None:
         """Why a candidate's positions cannot occur by the costly filters, or None:
 
-        * a cage among the proposals of the earliest position, or in every position up to
-          two retractions before it (:mod:`cages.propose`; no proposal is verified after
+        * a cage among the proposals of the earliest position (with those around the
+          diagram's squares where it differs from it), or in every position up to two
+          retractions before it (:mod:`cages.propose`; no proposal is verified after
           ``deadline``, a :func:`time.perf_counter` value);
         * unless ``cages_only``, the legality pipeline on the earliest position (if it is
           legal, so is every later one, reached from it by the sequence's moves; if a
@@ -368,7 +372,15 @@ class _Filters:
         * unless ``cages_only``, dead reckoning on each position (the game would have
           ended there)."""
         if self._finder is not None:
-            cage = self._finder.find(chain[-1], deadline=deadline)
+            earliest = chain[-1]
+            focus = chess.BB_EMPTY
+            if self.diagram is not None:
+                focus = chess.SquareSet(
+                    sq
+                    for sq in chess.SquareSet(self.diagram.occupied)
+                    if earliest.piece_at(sq) != self.diagram.piece_at(sq)
+                ).mask
+            cage = self._finder.find(earliest, deadline=deadline, focus=focus)
             if cage is not None:
                 return "automatic cage", f"{cage} (found automatically)"
         if cages_only:
@@ -493,7 +505,8 @@ def solve(
     **Time limit.** Every phase stops once ``time_limit`` seconds have passed: the
     enumeration (the candidates found so far are kept, ``complete`` is False, and a
     candidate whose retro-stalemate search was cut is kept unchecked), the costly filters
-    (the candidates not yet checked are kept unchecked) and the recheck with the cages
+    (each candidate within an equal share of the time left, :func:`_share`; the candidates
+    not checked within theirs are kept unchecked) and the recheck with the cages
     found (the solutions not rechecked are kept unchecked). The answer comes back by
     ``time_limit`` plus the check in progress at the deadline: one static-rule check of a
     position, or one costly check of a candidate (its legality check is bounded by
@@ -517,6 +530,7 @@ def solve(
         retract = not board.turn
     start = time.perf_counter()
     filters, finder = _filters_for(options, _Clock(start, options.time_limit, progress))
+    filters.diagram = board
     sides = [chess.WHITE, chess.BLACK] if retract is None else [retract]
     rejections: dict[Key, Reason] = {}
     found = _enumerate(board, sides, full_fen, options, filters, rejections)
@@ -638,15 +652,20 @@ def _enumerate(
 
 
 def _costly_survivor(
-    chains: list[Chain], filters: _Filters, settled: bool, rejections: dict[Key, Reason], key: Key
+    chains: list[Chain],
+    filters: _Filters,
+    settled: bool,
+    rejections: dict[Key, Reason],
+    key: Key,
+    deadline: float | None,
 ) -> tuple[Chain | None, bool]:
     """The first variant of a candidate that the costly filters do not reject (None: all
     are rejected, the last reason in ``rejections``), and whether it was checked: not when
-    the answer was settled (automatic cages only) or the deadline cut a check short (then
-    the variant is kept unchecked)."""
+    the answer was settled (automatic cages only) or ``deadline`` (the candidate's share of
+    the time left) cut a check short (then the variant is kept unchecked)."""
     for chain in chains:
         try:
-            reason = filters.costly_chain(chain, filters.clock.deadline, cages_only=settled)
+            reason = filters.costly_chain(chain, deadline, cages_only=settled)
         except _OutOfTime:
             return chain, False
         if reason is None:
@@ -663,8 +682,9 @@ def _check_candidates(
     progress: Callable[[str], None] | None,
 ) -> list[Solution]:
     """Phase 2: the costly filters, only when they can make a difference (several
-    candidates, or ``check_single``), until the deadline or the answer is settled. A
-    candidate whose retro-stalemate search was cut is kept unchecked."""
+    candidates, or ``check_single``), until the deadline or the answer is settled, each
+    candidate within its share of the time left (:func:`_share`). A candidate whose
+    retro-stalemate search was cut is kept unchecked."""
     solutions: list[Solution] = []
     announced = False
     candidates = found.candidates
@@ -683,11 +703,23 @@ def _check_candidates(
             elif progress is not None and not announced:
                 progress(f"answer settled: candidates {number}-{len(candidates)} get the automatic cages only")
                 announced = True
-            survivor, checked = _costly_survivor(chains, filters, settled, rejections, (side, line))
+            share = _share(filters.clock.deadline, len(candidates) - number + 1)
+            survivor, checked = _costly_survivor(chains, filters, settled, rejections, (side, line), share)
         if survivor is not None:
             rejections.pop((side, line), None)
             solutions.append(Solution(side, line, kind, tuple(p.fen() for p in survivor), checked))
     return solutions
+
+
+def _share(deadline: float | None, left: int) -> float | None:
+    """A candidate's deadline for the costly filters: an equal share of the time left
+    among the ``left`` candidates not yet checked (one candidate whose proposals all fail
+    must not use up the time of the others; what its share leaves undecided is kept
+    unchecked, never rejected)."""
+    if deadline is None:
+        return None
+    now = time.perf_counter()
+    return now + max(deadline - now, 0.0) / left
 
 
 def _settled(solutions: list[Solution], question: Question) -> bool:

@@ -498,6 +498,13 @@ def solve(
     move); otherwise ``board`` is a diagram (placement only). ``settings`` are
     :class:`SolveOptions` fields that override ``options`` (``solve(board, moves=3)``).
 
+    **A lone survivor.** A problem's diagram is taken to be legal (unless ``check_single``):
+    then some sequence is its last moves, so when the enumeration is complete and every
+    sequence but one is refuted by a sound filter, that one is the answer, and it counts as
+    checked (``unique``) whether the costly filters ran on it or not: alone after the cheap
+    filters (they do not run), or left when the time limit stopped them after they had
+    refuted the others.
+
     The costly filters (automatic cages, legality pipeline, dead reckoning) run only when
     the cheap ones leave more than one candidate sequence, or always with ``check_single``;
     automatic cages join ``cages`` (a new in-memory library when it is None).
@@ -537,6 +544,8 @@ def solve(
     solutions = _check_candidates(found, options, filters, rejections, progress)
     if finder is not None and finder.verified and len(solutions) > 1:
         solutions = _recheck(solutions, found.candidates, filters, options.extra_depth, rejections)
+    if found.complete and len(solutions) == 1 and not options.check_single:
+        solutions = [dataclasses.replace(solutions[0], checked=True)]  # the lone survivor (docstring)
     # A line rejected for one variant but surviving for another is not rejected.
     for solution in solutions:
         for prefix_length in range(1, len(solution.moves) + 1):

@@ -125,3 +125,26 @@ def test_a_named_library_receives_the_cages_found(tmp_path):
     argv = ["lastmove", QUEEN_CAGE, "--retract", "w", "--no-legality", "--cages", str(library)]
     assert main([*argv, "--no-save-cages", "--json"]) == 0 and not library.exists()
     assert main([*argv, "--json"]) == 0 and library.read_text().strip()
+
+
+def test_a_lone_survivor_left_unchecked_at_the_time_limit_is_unique(monkeypatch):
+    """The first candidate's costly check refutes it (here a stand-in reason), then the
+    time runs out: the other candidate is the only sequence no filter refuted, so, the
+    diagram being legal, it is the answer (``unique``), as a lone candidate after the cheap
+    filters is; with ``check_single`` (the diagram's legality is in question) it stays
+    unchecked and the answer unknown."""
+    calls: list[int] = []
+
+    def refute_first_then_out_of_time(self, chain, deadline=None, *, cages_only=False):
+        calls.append(1)
+        self.clock.deadline = float("-inf")
+        return ("stand-in", "refuted for the test") if len(calls) == 1 else None
+
+    monkeypatch.setattr(_Filters, "costly_chain", refute_first_then_out_of_time)
+    verdict = solve(chess.Board(QUEEN_CAGE + " w - - 0 1"), chess.WHITE, legality_time_limit=0.5, auto_cages=False)
+    assert verdict.complete and [(s.moves, s.checked) for s in verdict.solutions] == [(("Qf8xRd8",), True)]
+    assert verdict.status == "unique" and verdict.unchecked == 0
+    calls.clear()
+    board = chess.Board(QUEEN_CAGE + " w - - 0 1")
+    verdict = solve(board, chess.WHITE, legality_time_limit=0.5, auto_cages=False, check_single=True)
+    assert verdict.status == "unknown" and [s.checked for s in verdict.solutions] == [False]

@@ -364,11 +364,12 @@ class _Filters:
         * a cage among the proposals of the earliest position (with those around the
           diagram's squares where it differs from it), or in every position up to two
           retractions before it (:mod:`cages.propose`; no proposal is verified after
-          ``deadline``, a :func:`time.perf_counter` value);
+          ``deadline``, a :func:`time.perf_counter` value: the candidate's share of the time);
         * unless ``cages_only``, the legality pipeline on the earliest position (if it is
           legal, so is every later one, reached from it by the sequence's moves; if a
-          later one is illegal, so is it), within the time left before ``deadline``
-          (:class:`_OutOfTime` when that was too short to decide);
+          later one is illegal, so is it), within its own time limit and the problem's
+          deadline, not the candidate's share (:class:`_OutOfTime` when the time left was
+          too short to decide);
         * unless ``cages_only``, dead reckoning on each position (the game would have
           ended there)."""
         if self._finder is not None:
@@ -385,7 +386,7 @@ class _Filters:
                 return "automatic cage", f"{cage} (found automatically)"
         if cages_only:
             return None
-        reason = self.legality(chain[-1], deadline)
+        reason = self.legality(chain[-1], self.clock.deadline)
         for position in chain if reason is None else ():
             reason = self.dead(position)
             if reason is not None:
@@ -712,7 +713,7 @@ def _check_candidates(
             elif progress is not None and not announced:
                 progress(f"answer settled: candidates {number}-{len(candidates)} get the automatic cages only")
                 announced = True
-            share = _share(filters.clock.deadline, len(candidates) - number + 1)
+            share = _share(filters.clock.deadline, len(candidates) - number + 1, options.legality_time_limit)
             survivor, checked = _costly_survivor(chains, filters, settled, rejections, (side, line), share)
         if survivor is not None:
             rejections.pop((side, line), None)
@@ -720,15 +721,17 @@ def _check_candidates(
     return solutions
 
 
-def _share(deadline: float | None, left: int) -> float | None:
+def _share(deadline: float | None, left: int, floor: float) -> float | None:
     """A candidate's deadline for the costly filters: an equal share of the time left
     among the ``left`` candidates not yet checked (one candidate whose proposals all fail
     must not use up the time of the others; what its share leaves undecided is kept
-    unchecked, never rejected)."""
+    unchecked, never rejected), but at least ``floor`` seconds (the legality check's own
+    limit, so that with many candidates each check can still finish), within the
+    problem's deadline."""
     if deadline is None:
         return None
     now = time.perf_counter()
-    return now + max(deadline - now, 0.0) / left
+    return min(deadline, now + max(max(deadline - now, 0.0) / left, floor))
 
 
 def _settled(solutions: list[Solution], question: Question) -> bool:

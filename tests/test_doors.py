@@ -252,6 +252,7 @@ def test_epd_move_operations_are_read_against_the_line_s_own_position(tmp_path: 
     assert code == 0 and records[0]["id"] == "Euclide 4" and records[0]["status"] == "unique"
 
 
+@pytest.mark.slow
 def test_a_search_with_a_time_limit_answers_200_unknown_not_504(client: TestClient) -> None:
     """Row 7: ``proofgame`` on bare kings (legal, but its proof game needs 30 captures,
     more than the search finds in seconds) with ``time_limit`` 10 stops itself below the

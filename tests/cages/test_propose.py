@@ -2,6 +2,7 @@
 and adds them to the library (and its file)."""
 
 import chess
+import pytest
 
 from cages.library import Library
 from cages.propose import CageFinder, clusters, linked_groups, proposals
@@ -44,6 +45,7 @@ def test_finder_verifies_a_cage_and_appends_it_to_the_library_file(tmp_path):
     assert CageFinder(Library()).find(chess.Board()) is None
 
 
+@pytest.mark.slow
 def test_automatic_cages_solve_brandis_without_a_cage_file(monkeypatch):
     """The rule's test: without automatic cages a2xb3 (capturing any unit) survives;
     with them only the king's move Ka2-a1 does, and Black has no last move. (The

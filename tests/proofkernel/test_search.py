@@ -54,6 +54,7 @@ def test_kernel_found_where_texel_finds_one(case: dict) -> None:
     assert result.status == "found"
 
 
+@pytest.mark.slow
 def test_texel_rejections_reproduced() -> None:
     """Where texel finds no extended kernel, we reproduce 14 of the 17 (11 before the
     rule of pieces only a piece may capture, :func:`proofkernel.blocked.taken_by_piece`):

@@ -2,6 +2,7 @@
 settles with no cage file: the outcomes asserted are the published ones."""
 
 import chess
+import pytest
 
 from cages.library import Library
 from cages.propose import CageFinder
@@ -41,6 +42,7 @@ def test_cage_around_the_squares_the_candidate_changed():
     assert cage is not None and chess.Board(cage.split()[0]).piece_at(chess.E1) == chess.Piece.from_symbol("N")
 
 
+@pytest.mark.slow
 def test_dev2_202_black_last_move_is_king_takes_bishop():
     # KxN is refuted by an automatic cage; KxB (the answer) is the only type left.
     status, types = _types(202, chess.BLACK, time_limit=20)

@@ -4,6 +4,7 @@ the CP-SAT model wherever it answers (it answers True without building the model
 from __future__ import annotations
 
 import chess
+import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
@@ -31,6 +32,7 @@ def pawn_boards(draw) -> chess.Board:
 
 @settings(max_examples=300, deadline=None)
 @given(pawn_boards())
+@pytest.mark.slow
 def test_shortcut_agrees_with_the_model(board: chess.Board) -> None:
     event("shortcut" if _promotion_free_fates(board) else "model only")
     if _promotion_free_fates(board):

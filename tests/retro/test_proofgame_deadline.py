@@ -66,6 +66,7 @@ def test_the_static_last_move_walk_stops_at_the_deadline() -> None:
     assert not _refuted_by_static_retraction(board, 3, deadline=time.monotonic() - 1.0)
 
 
+@pytest.mark.slow
 def test_the_command_answers_by_its_time_limit() -> None:
     """The verdict's own seconds within the stated overhead (0.5 s of CPU on an idle core;
     3 s here, where a 2-core machine shared by several loads gives a process a fifth of a

@@ -136,6 +136,7 @@ def test_capture_rule_bites_on_the_small_board():
     assert captures_allow((0, 2, 1), (0, 1, 0), PAWN_SHAPE)  # Black lost its pawn
 
 
+@pytest.mark.slow
 def test_uniform_draws_chi_square():
     space = SampleSpace(PAWN_SHAPE, rights=False)
     rng = random.Random(7)

@@ -347,6 +347,7 @@ def test_spg_that_runs_out_of_its_own_time_answers_200(client: TestClient) -> No
     assert record["status"] == "unknown" and "time limit" in record["reason"] and record["seconds"] < 2
 
 
+@pytest.mark.slow
 def test_spg_job_reports_progress_and_cancels(client: TestClient) -> None:
     """The SPG panel's job: the search's progress line (every 5 s) reaches the poll; Cancel stops it."""
     board = "r2q1rk1/1p1nbppp/p2pbn2/4p3/4P3/1NN1BP2/PPPQ2PP/2KR1B1R"

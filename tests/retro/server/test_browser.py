@@ -42,6 +42,8 @@ from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 from selenium.webdriver.remote.webelement import WebElement  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
+pytestmark = pytest.mark.slow  # a real server and a real browser: subprocesses for every test
+
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[WebDriver]:

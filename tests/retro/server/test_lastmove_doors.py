@@ -93,6 +93,7 @@ def test_the_request_passes_the_fen_whole_and_a_time_limit_under_the_kill() -> N
     assert 0 < limit < call.time_limit == 10
 
 
+@pytest.mark.slow
 def test_a_request_that_runs_out_of_time_answers_200_unknown(client: TestClient) -> None:
     """Angelini's diagram with Black retracting three moves: the enumeration alone takes
     minutes. With 4 s the command stops itself and answers what it has, well before the

@@ -127,6 +127,7 @@ def test_linked_groups_join_clusters_through_a_king():
     assert all(chess.popcount(chess.Board(b + " w - - 0 1").kings) == 2 for b in linked[-4:])
 
 
+@pytest.mark.slow
 def test_linked_groups_solve_ceriani_without_a_cage_file():
     """The rule's test: the cage of g7xNh8=N is a proposal of the linked group only."""
     verdict = solve(chess.Board(CERIANI_N + " w - - 0 1"), None, use_legality=False, question="types")

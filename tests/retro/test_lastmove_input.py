@@ -25,6 +25,7 @@ def _json(capsys, argv: list[str]) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
+@pytest.mark.slow
 def test_full_fen_black_to_move_means_white_moved_last(capsys):
     record = _json(capsys, ["lastmove", f"{QUEEN_CHECK} b - - 0 1", "--retract", "w", "--no-legality", "--json"])
     assert record["retract"] == "w" and record["status"] == LastMoveStatus.MULTIPLE

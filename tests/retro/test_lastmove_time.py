@@ -78,6 +78,7 @@ def test_one_checked_survivor_and_unchecked_candidates_is_unknown(monkeypatch, c
     assert last.startswith("unknown: ") and "1 candidate passed every check and 1 was not checked" in last
 
 
+@pytest.mark.slow
 def test_enumeration_honours_the_time_limit_and_reports_progress():
     """The enumeration stops at the deadline too: with -t 3 the answer comes back within
     a generous wall bound (3 s + 15 s for start-up and a loaded machine), ``unknown`` with

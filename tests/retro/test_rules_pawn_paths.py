@@ -102,6 +102,7 @@ def test_kuner_answer_passes() -> None:
     assert check_static(parse_fen("5BbK/1p1ppPp1/5pPk/7B/5P1P/5B2/8/8 w - - 0 1")).status == "unknown"
 
 
+@pytest.mark.slow
 def test_pawn_paths_settles_kuner() -> None:
     verdict = solve(chess.Board(KUNER + " w - - 0 1"), None, use_legality=False, auto_cages=False)
     assert [(s.side, s.moves) for s in verdict.solutions] == [(chess.WHITE, ("f7xBg8=B",))]

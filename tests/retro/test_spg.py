@@ -277,6 +277,7 @@ def test_assignment_castles_once() -> None:
 # -- route squares --------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_route_squares_hold_every_move_of_every_euclide_solution() -> None:
     """Every move of every replayable Euclide game goes to a route square of its piece
     type (the promoted type for a promotion), computed at the start for N plies."""

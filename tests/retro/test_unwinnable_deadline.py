@@ -33,6 +33,7 @@ def _searches(compiled: bool) -> list[Any]:
     return searches
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("compiled", [False, True])
 def test_find_helpmate_stops_at_the_deadline_and_counts_its_nodes(compiled: bool) -> None:
     state = fastboard.from_board(chess.Board(HARD))

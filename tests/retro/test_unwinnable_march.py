@@ -72,6 +72,7 @@ def test_the_march_finds_the_long_helpmate() -> None:
     assert not focused_search(state, W, 50_000)[0]
 
 
+@pytest.mark.slow
 def test_full_routine_decides_the_boxed_king_by_the_march() -> None:
     fast = analyze(chess.Board(BOXED), W, compiled=False)
     assert (fast.status, fast.reason) == ("winnable", "king march")

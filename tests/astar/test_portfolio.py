@@ -66,6 +66,7 @@ def test_among_arms_equally_close_the_one_with_fewer_slices_gets_the_next() -> N
     assert portfolio.best() is late  # three slices each: the earliest
 
 
+@pytest.mark.slow
 def test_the_third_plan_leaves_the_promoted_pieces_where_they_promote() -> None:
     """Dev legal #74: the late plan's initial path walks each promoted piece to a goal
     square; White's queens then stand round e1 before Black's king (g7 at the path's
@@ -219,6 +220,7 @@ def test_a_search_that_starts_on_its_target_keeps_its_prefix_as_the_game() -> No
     assert result.status == "found" and result.moves == _moves("e2e4")
 
 
+@pytest.mark.slow
 def test_an_exploring_slice_passes_over_a_plan_that_stops_short() -> None:
     """Dev legal #157: after the late plan's complete path, the early plan's path stops
     short; the same exploring slice then plays the next plan (the unplaced one, complete)

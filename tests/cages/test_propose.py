@@ -59,6 +59,7 @@ def test_automatic_cages_solve_brandis_without_a_cage_file(monkeypatch):
     assert any(r.rule == "automatic cage" for r in verdict.rejections)
 
 
+@pytest.mark.slow
 def test_solutions_are_rechecked_with_the_cages_found(monkeypatch):
     """Ceriani (3bkN1K/pppprp1p/4p1p1, White's last move KxQ): with no cage file, K- is
     rejected by the cages found automatically (in the position before it, or by the

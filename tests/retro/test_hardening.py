@@ -59,6 +59,7 @@ def test_row3_proofkernel_refuses_invalid_positions(capsys: pytest.CaptureFixtur
     assert captured.out == "" and "invalid position" in captured.err
 
 
+@pytest.mark.slow
 def test_row4_proofkernel_budgets_bound_the_work_with_progress(capsys: pytest.CaptureFixture[str]) -> None:
     fen = "k7/8/8/8/8/8/8/1QQQKQQ1 w - - 0 1"  # five promoted queens: a huge kernel space
     assert main(["proofkernel", fen, "-m", "12000", "--json", "--progress"]) == 0

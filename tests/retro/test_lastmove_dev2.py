@@ -27,6 +27,7 @@ def test_cage_of_a_cluster_beyond_the_first_proposals_of_another():
     assert cage is not None and cage.startswith("5bnK/4p1pR/5p1p/8/8/8/8/8")
 
 
+@pytest.mark.slow
 def test_dev2_339_white_last_move_is_pxb_promoting_to_knight():
     status, types = _types(339, chess.WHITE)
     assert (status, types) == ("unique", {"PxB=N"})

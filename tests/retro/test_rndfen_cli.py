@@ -19,6 +19,7 @@ def _run(capsys, *args: str) -> tuple[int, list[str], str]:
     return code, captured.out.splitlines(), captured.err
 
 
+@pytest.mark.slow
 def test_header_and_fens_with_multiplicity(capsys):
     code, lines, err = _run(capsys, "--all", "150", "11")
     assert code == 0

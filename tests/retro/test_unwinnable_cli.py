@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import chess
+import pytest
 
 from retro.cli import main
 
@@ -54,6 +55,7 @@ def _slow_load(monkeypatch, seconds: float) -> None:
     monkeypatch.setattr(jitcore, "warm_up", warm_up)
 
 
+@pytest.mark.slow
 def test_compiled_load_time_is_not_the_query_time(monkeypatch, capsys) -> None:
     # A single --compiled query: the core's load is noted on stderr, and neither the
     # unwinnable nor the dead record counts it in its seconds (0 nodes: semi-static).

@@ -74,6 +74,7 @@ def test_helpmate_iterations_agree_including_deep_ones() -> None:
     assert compared >= 40
 
 
+@pytest.mark.slow
 def test_verdicts_agree_on_dev_positions() -> None:
     # Blocked and endgame positions of the dev set: the verdicts the search decides
     # (winnable by search, unwinnable by exhaustive search) come out the same, node for node.

@@ -11,6 +11,8 @@ import urllib.parse
 import urllib.request
 from typing import IO
 
+import pytest
+
 from tests.retro.server.conftest import running_server
 from tests.retro.server.test_api import LONG_SEARCH
 
@@ -48,6 +50,7 @@ def test_client_disconnect_kills_the_search(live_server: str) -> None:
     assert freed < 20 < 50  # freed long before the request's own time limit
 
 
+@pytest.mark.slow
 def test_a_disconnect_is_logged_in_one_line() -> None:
     with tempfile.TemporaryFile() as log:
         with running_server(workers=1, stderr=log) as url:

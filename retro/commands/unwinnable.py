@@ -92,7 +92,7 @@ def is_winner_token(token: str) -> bool:
 def split_query(line: str) -> tuple[str, str | None]:
     """'FEN [white|black]' -> (fen, winner name or None)."""
     fields = line.split()
-    if fields and fields[-1].lower() in _WINNERS:
+    if fields and is_winner_token(fields[-1]):
         return " ".join(fields[:-1]), fields[-1].lower()
     return line, None
 

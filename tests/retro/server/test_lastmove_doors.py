@@ -12,7 +12,6 @@ import io
 import json
 import time
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -21,6 +20,7 @@ import retro
 from retro.cli import main as cli_main
 from retro.server.app import Settings, create_app
 from retro.server.commands import LastmoveRequest, Limits
+from tests.retro.server.test_api import _timeless
 
 # Black to move with Black's king in check from a3: White moved last (a2-a3+).
 PAWN_CHECK_FEN = "8/8/8/8/1k6/P7/1K6/8 b - - 0 1"
@@ -44,14 +44,6 @@ def _cli(argv: list[str]) -> tuple[int, str, str]:
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = cli_main(argv)
     return code, out.getvalue(), err.getvalue()
-
-
-def _timeless(record: Any) -> Any:
-    if isinstance(record, dict):
-        return {key: _timeless(value) for key, value in record.items() if key != "seconds"}
-    if isinstance(record, list):
-        return [_timeless(item) for item in record]
-    return record
 
 
 def test_full_fen_keeps_its_side_to_move_through_every_door(client: TestClient) -> None:

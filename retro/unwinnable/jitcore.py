@@ -1,7 +1,8 @@
 """The compiled core of the unwinnability searches (numba): the move generator of
-:mod:`~retro.unwinnable.fastboard`, the Score of :mod:`~retro.unwinnable.helpmate`, one
-iteration of Find-Helpmate with its transposition table, and the quick routine's forced
-moves and bounded search, each a line-for-line port of the pure-Python code.
+:mod:`~retro.unwinnable.movegen` compiled (the same functions the pure-Python path runs,
+not a copy), and ports of the Score of :mod:`~retro.unwinnable.helpmate`, one iteration
+of Find-Helpmate with its transposition table, and the quick routine's forced moves and
+bounded search.
 
 Rule: the compiled search is the pure-Python search, run faster. Each function computes
 what its pure-Python original computes, in the same order: the legal moves in
@@ -29,13 +30,17 @@ about 0.5 s, plus 0.3-0.6 s to import numba). :func:`warm_up` compiles or loads 
 makes it the default of :func:`retro.unwinnable.analyze` in the process; long batches
 and the benchmark call it, a single query does not (loading costs more than most
 queries). Without numba (or with ``RETRO_JIT=0`` in the environment) :data:`AVAILABLE`
-is False and the pure-Python path runs.
+is False and the pure-Python path runs. numba's cache is keyed by each source file's
+time stamp: the generator's compiled functions are cached under ``movegen.py``, the
+searches under this file (which embed the generator); after editing ``movegen.py``, touch
+this file too, or clear ``retro/unwinnable/__pycache__/*.nb*``.
 """
 
 from __future__ import annotations
 
 import os
 import time
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -43,7 +48,7 @@ import chess
 import numpy as np
 
 from retro.unwinnable import deadline as clock
-from retro.unwinnable import fastboard
+from retro.unwinnable import fastboard, movegen
 from retro.unwinnable.fastboard import State
 from retro.unwinnable.helpmate import KNIGHT_DISTANCE
 
@@ -99,11 +104,7 @@ def _table(rows: list[list[int]] | list[int]) -> np.ndarray:
 
 
 # Attack tables (python-chess's, as int64 arrays).
-_KNIGHT = _table(list(chess.BB_KNIGHT_ATTACKS))
-_KING = _table(list(chess.BB_KING_ATTACKS))
-_PAWN = _table([list(chess.BB_PAWN_ATTACKS[chess.BLACK]), list(chess.BB_PAWN_ATTACKS[chess.WHITE])])
-_RAYS = _table([list(row) for row in chess.BB_RAYS])
-_BETWEEN = _table([[chess.between(a, b) for b in chess.SQUARES] for a in chess.SQUARES])
+_TABLES = {name: _table(rows) for name, rows in movegen.flat_tables().items()}
 _KING_DISTANCE = np.array([[chess.square_distance(a, b) for b in chess.SQUARES] for a in chess.SQUARES], np.int64)
 
 
@@ -126,29 +127,9 @@ def _direction_rays() -> np.ndarray:
 
 
 _RAY = _direction_rays()
-
-
 _KNIGHT_DISTANCE = np.array(KNIGHT_DISTANCE, np.int64)
-# Castling by rook square: king to, rook to, squares to be empty, squares not attacked (0 rows for other squares).
-_CASTLE = np.zeros((64, 4), np.int64)
-for _rook, (_king_to, _rook_to, _empty, _safe) in {
-    chess.H1: (chess.G1, chess.F1, chess.BB_F1 | chess.BB_G1, chess.BB_E1 | chess.BB_F1 | chess.BB_G1),
-    chess.A1: (chess.C1, chess.D1, chess.BB_B1 | chess.BB_C1 | chess.BB_D1, chess.BB_E1 | chess.BB_D1 | chess.BB_C1),
-    chess.H8: (chess.G8, chess.F8, chess.BB_F8 | chess.BB_G8, chess.BB_E8 | chess.BB_F8 | chess.BB_G8),
-    chess.A8: (chess.C8, chess.D8, chess.BB_B8 | chess.BB_C8 | chess.BB_D8, chess.BB_E8 | chess.BB_D8 | chess.BB_C8),
-}.items():
-    _CASTLE[_rook] = (_king_to, _rook_to, _i64(_empty), _i64(_safe))
-
-_BACK_RANKS = _i64(chess.BB_RANK_1 | chess.BB_RANK_8)
-_RANK_1 = chess.BB_RANK_1
-_RANK_8 = _i64(chess.BB_RANK_8)
-_RANK_4 = chess.BB_RANK_4
-_RANK_5 = chess.BB_RANK_5
-_EP_RANK_WHITE = chess.BB_RANK_5  # where a white pawn captures en passant from
-_EP_RANK_BLACK = chess.BB_RANK_4
 _LIGHT = _i64(chess.BB_LIGHT_SQUARES)
 _DARK = _i64(chess.BB_DARK_SQUARES)
-_ALL = -1
 _MOVE_ROOM = 256  # more than the legal moves of any position (218 at most)
 
 
@@ -211,349 +192,52 @@ def _bishop_attacks(square: int, occ: int) -> int:
     )
 
 
-# --- move generation (fastboard) -------------------------------------------------------
+# --- the move generator (movegen's functions, compiled) ---------------------------------
 
 
-@njit(cache=True)
-def _attackers(square: int, occ: int, them: int, s: Pos, white_attacks: bool) -> int:
-    """Pieces of ``them`` attacking ``square`` with occupancy ``occ``."""
-    rq = s[3] | s[4]
-    bq = s[2] | s[4]
-    attackers = (_KNIGHT[square] & s[1]) | (_KING[square] & s[5]) | (_PAWN[0 if white_attacks else 1, square] & s[0])
-    if rq & them:
-        attackers |= _rook_attacks(square, occ) & rq
-    if bq & them:
-        attackers |= _bishop_attacks(square, occ) & bq
-    return them & attackers
+def _compile_generator() -> dict[str, Any]:
+    """:mod:`~retro.unwinnable.movegen`'s functions compiled with this module's backend:
+    each code object rebound to a copy of movegen's globals in which the tables are int64
+    arrays, the constants int64, no en passant square -1, ``turn`` 1 or 0, and the bit
+    primitives the ones above."""
+    names = dict(vars(movegen))
+    names.update(_TABLES)
+    names.update(
+        _NONE=_NONE,
+        _OTHER=np.array([1, 0], np.int64),
+        _BACK_RANKS=_i64(chess.BB_RANK_1 | chess.BB_RANK_8),
+        _RANK_1=chess.BB_RANK_1,
+        _RANK_8=_i64(chess.BB_RANK_8),
+        _FILE_H=_i64(chess.BB_FILE_H),
+        _ALL=-1,
+        _bit=_bit,
+        _msb=_msb,
+        _lsb=_lsb,
+        _shift_down=_shift_down,
+        _rook_attacks=_rook_attacks,
+        _rank_attacks=_rank_attacks,
+        _bishop_attacks=_bishop_attacks,
+    )
+    if not AVAILABLE:  # the Python backend's own functions (never called: the core is off)
+        return {name: getattr(movegen, name) for name in movegen.KERNELS}
+    for name in movegen.KERNELS:
+        function = getattr(movegen, name)
+        names[name] = njit(cache=True)(types.FunctionType(function.__code__, names, name))
+    return names
 
 
-@njit(cache=True)
-def _piece_attacks(square: int, bit: int, s: Pos, occ: int) -> int:
-    if bit & s[1]:
-        return _KNIGHT[square]
-    if bit & s[5]:
-        return _KING[square]
-    attacks = 0
-    if bit & (s[2] | s[4]):
-        attacks = _bishop_attacks(square, occ)
-    if bit & (s[3] | s[4]):
-        attacks |= _rook_attacks(square, occ)
-    return attacks
-
-
-@njit(cache=True)
-def _safe_king_targets(s: Pos, targets: int, them: int, occ: int) -> int:
-    safe = 0
-    white_attacks = s[8] == 0
-    while targets:
-        to = _msb(targets)
-        bit = _bit(to)
-        targets ^= bit
-        if not _attackers(to, occ, them, s, white_attacks):
-            safe |= bit
-    return safe
-
-
-@njit(cache=True)
-def _append(buf: np.ndarray, n: int, frm: int, targets: int) -> int:
-    while targets:
-        to = _msb(targets)
-        targets ^= _bit(to)
-        buf[n] = frm | to << 6
-        n += 1
-    return n
-
-
-@njit(cache=True)
-def _append_pawn(buf: np.ndarray, n: int, move: int, to: int) -> int:
-    if _bit(to) & _BACK_RANKS:
-        buf[n] = move | 5 << 12
-        buf[n + 1] = move | 4 << 12
-        buf[n + 2] = move | 3 << 12
-        buf[n + 3] = move | 2 << 12
-        return n + 4
-    buf[n] = move
-    return n + 1
-
-
-@njit(cache=True)
-def _pinned(king: int, us: int, them: int, occ: int, s: Pos) -> int:
-    rq = s[3] | s[4]
-    bq = s[2] | s[4]
-    snipers = them & ((_rook_attacks(king, 0) & rq) | (_bishop_attacks(king, 0) & bq))
-    pinned = 0
-    while snipers:
-        sniper = _lsb(snipers)
-        snipers ^= _bit(sniper)
-        between = _BETWEEN[king, sniper] & occ
-        if between and not between & (between - 1):
-            pinned |= between
-    return pinned & us
-
-
-@njit(cache=True)
-def _in_check(s: Pos) -> bool:
-    us, them = (s[6], s[7]) if s[8] else (s[7], s[6])
-    king = _msb(s[5] & us)
-    return _attackers(king, s[6] | s[7], them, s, s[8] == 0) != 0
-
-
-@njit(cache=True)
-def _ep_moves(buf: np.ndarray, n: int, s: Pos, us: int, them: int, occ: int, king: int, pinned: int) -> int:
-    ep = s[10]
-    if ep < 0 or _bit(ep) & occ:
-        return n
-    turn = s[8]
-    capturers = s[0] & us & _PAWN[1 - turn, ep] & (_EP_RANK_WHITE if turn else _EP_RANK_BLACK)
-    captured = ep - 8 if turn else ep + 8
-    while capturers:
-        frm = _msb(capturers)
-        capturers ^= _bit(frm)
-        if pinned & _bit(frm) and not _RAYS[king, frm] & _bit(ep):
-            continue
-        occupancy = (occ & ~_bit(captured) & ~_bit(frm)) | _bit(ep)
-        if _rank_attacks(king, occupancy) & them & (s[3] | s[4]):
-            continue
-        if _bishop_attacks(king, occupancy) & them & (s[2] | s[4]):
-            continue
-        buf[n] = frm | ep << 6
-        n += 1
-    return n
-
-
-@njit(cache=True)
-def _pawn_moves(
-    buf: np.ndarray, n: int, s: Pos, us: int, them: int, occ: int, king: int, pinned: int, to_mask: int
-) -> int:
-    turn = s[8]
-    pawns = s[0] & us
-    if not pawns:
-        return n
-    left = pawns
-    while left:
-        frm = _msb(left)
-        left ^= _bit(frm)
-        targets = _PAWN[turn, frm] & them & to_mask
-        if targets and pinned & _bit(frm):
-            targets &= _RAYS[king, frm]
-        while targets:
-            to = _msb(targets)
-            targets ^= _bit(to)
-            n = _append_pawn(buf, n, frm | to << 6, to)
-    if turn:
-        single = (pawns << 8) & ~occ
-        double = (single << 8) & ~occ & _RANK_4
-        step = -8
-    else:
-        single = _shift_down(pawns, 8) & ~occ
-        double = _shift_down(single, 8) & ~occ & _RANK_5
-        step = 8
-    single &= to_mask
-    while single:
-        to = _msb(single)
-        single ^= _bit(to)
-        frm = to + step
-        if pinned & _bit(frm) and not _RAYS[king, frm] & _bit(to):
-            continue
-        n = _append_pawn(buf, n, frm | to << 6, to)
-    double &= to_mask
-    while double:
-        to = _msb(double)
-        double ^= _bit(to)
-        frm = to + 2 * step
-        if pinned & _bit(frm) and not _RAYS[king, frm] & _bit(to):
-            continue
-        buf[n] = frm | to << 6
-        n += 1
-    return n
-
-
-@njit(cache=True)
-def _castling_moves(buf: np.ndarray, n: int, s: Pos, castling: int, them: int, occ: int, king: int) -> int:
-    white_attacks = s[8] == 0
-    while castling:
-        rook = _msb(castling)
-        castling ^= _bit(rook)
-        king_to, rook_to, empty, safe = _CASTLE[rook, 0], _CASTLE[rook, 1], _CASTLE[rook, 2], _CASTLE[rook, 3]
-        if (occ ^ _bit(king) ^ _bit(rook)) & (empty | _bit(king_to) | _bit(rook_to)):
-            continue
-        through = occ ^ _bit(king)
-        path = safe & ~_bit(king_to)
-        attacked = False
-        while path:
-            square = _msb(path)
-            path ^= _bit(square)
-            if _attackers(square, through, them, s, white_attacks):
-                attacked = True
-                break
-        if attacked:
-            continue
-        after = occ ^ _bit(king) ^ _bit(rook) ^ _bit(rook_to)
-        if _attackers(king_to, after, them, s, white_attacks):
-            continue
-        buf[n] = king | king_to << 6
-        n += 1
-    return n
-
-
-@njit(cache=True)
-def _legal_moves(s: Pos, buf: np.ndarray, n: int) -> int:
-    """Write the legal moves of ``s`` into ``buf`` from index ``n`` on, in python-chess's
-    order (``fastboard.legal_moves``); return the index after the last one."""
-    white, black, turn = s[6], s[7], s[8]
-    us, them = (white, black) if turn else (black, white)
-    occ = white | black
-    king = _msb(s[5] & us)
-    checkers = _attackers(king, occ, them, s, turn == 0)
-    if checkers:
-        behind = 0  # the lines of the checking sliders through the king
-        sliders = checkers & (s[2] | s[3] | s[4])
-        while sliders:
-            checker = _msb(sliders)
-            sliders ^= _bit(checker)
-            behind |= _RAYS[king, checker] & ~_bit(checker)
-        n = _append(buf, n, king, _safe_king_targets(s, _KING[king] & ~us & ~behind, them, occ))
-        if checkers & (checkers - 1):
-            return n
-        pinned = _pinned(king, us, them, occ, s)
-        checker = _msb(checkers)
-        target = _BETWEEN[king, checker] | checkers
-        pieces = us & ~s[0] & ~s[5]
-        while pieces:
-            frm = _msb(pieces)
-            bit = _bit(frm)
-            pieces ^= bit
-            targets = _piece_attacks(frm, bit, s, occ) & target
-            if targets and pinned & bit:
-                targets &= _RAYS[king, frm]
-            n = _append(buf, n, frm, targets)
-        n = _pawn_moves(buf, n, s, us, them, occ, king, pinned, target)
-        ep = s[10]
-        if ep >= 0 and (_bit(ep) & target or (ep - 8 if turn else ep + 8) == checker):
-            n = _ep_moves(buf, n, s, us, them, occ, king, pinned)
-        return n
-    pinned = _pinned(king, us, them, occ, s)
-    not_us = ~us
-    pieces = us & ~s[0]
-    while pieces:
-        frm = _msb(pieces)
-        bit = _bit(frm)
-        pieces ^= bit
-        if frm == king:
-            targets = _safe_king_targets(s, _KING[king] & not_us, them, occ)
-        else:
-            targets = _piece_attacks(frm, bit, s, occ) & not_us
-            if targets and pinned & bit:
-                targets &= _RAYS[king, frm]
-        n = _append(buf, n, frm, targets)
-    castling = s[9] & (_RANK_1 if turn else _RANK_8)
-    if castling:
-        n = _castling_moves(buf, n, s, castling, them, occ, king)
-    n = _pawn_moves(buf, n, s, us, them, occ, king, pinned, _ALL)
-    return _ep_moves(buf, n, s, us, them, occ, king, pinned)
-
-
-@njit(cache=True)
-def _play(s: Pos, move: int) -> Pos:
-    """The position after the legal ``move`` (``fastboard.play``)."""
-    pawns, knights, bishops, rooks, queens, kings, white, black, turn, castling, ep = s
-    frm = move & 63
-    to = (move >> 6) & 63
-    promotion = move >> 12
-    from_bb = _bit(frm)
-    to_bb = _bit(to)
-    keep = ~to_bb
-    new_ep = _NONE
-    castling &= ~from_bb & keep
-    if from_bb & pawns:
-        pawns &= ~from_bb
-        diff = to - frm
-        if diff == 16 or diff == -16:
-            new_ep = frm + (8 if diff > 0 else -8)
-        elif to == ep and diff != 8 and diff != -8 and not (white | black) & to_bb:
-            captured = ~_bit(to - 8 if turn else to + 8)
-            pawns &= captured
-            white &= captured
-            black &= captured
-        knights &= keep
-        bishops &= keep
-        rooks &= keep
-        queens &= keep
-        if promotion == 0:
-            pawns |= to_bb
-        elif promotion == 5:
-            queens |= to_bb
-        elif promotion == 2:
-            knights |= to_bb
-        elif promotion == 4:
-            rooks |= to_bb
-        else:
-            bishops |= to_bb
-    else:
-        pawns &= keep
-        if from_bb & kings:
-            castling &= ~(_RANK_1 if turn else _RANK_8)
-            kings = (kings & ~from_bb) | to_bb
-            knights &= keep
-            bishops &= keep
-            rooks &= keep
-            queens &= keep
-            if to - frm == 2 or frm - to == 2:
-                if to > frm:
-                    rook_move = _bit(frm + 3) | _bit(frm + 1)
-                else:
-                    rook_move = _bit(frm - 4) | _bit(frm - 1)
-                rooks ^= rook_move
-                if turn:
-                    white ^= rook_move
-                else:
-                    black ^= rook_move
-        elif from_bb & knights:
-            knights = (knights & ~from_bb) | to_bb
-            bishops &= keep
-            rooks &= keep
-            queens &= keep
-        elif from_bb & bishops:
-            bishops = (bishops & ~from_bb) | to_bb
-            knights &= keep
-            rooks &= keep
-            queens &= keep
-        elif from_bb & rooks:
-            rooks = (rooks & ~from_bb) | to_bb
-            knights &= keep
-            bishops &= keep
-            queens &= keep
-        else:
-            queens = (queens & ~from_bb) | to_bb
-            knights &= keep
-            bishops &= keep
-            rooks &= keep
-    if turn:
-        white = (white & ~from_bb) | to_bb
-        black &= keep
-    else:
-        black = (black & ~from_bb) | to_bb
-        white &= keep
-    return (pawns, knights, bishops, rooks, queens, kings, white, black, 1 - turn, castling, new_ep)
+_GENERATOR = _compile_generator()
+_legal_moves = _GENERATOR["_legal_moves"]
+_play = _GENERATOR["_play"]
+_in_check = _GENERATOR["_in_check"]
+_ep_legal = _GENERATOR["_ep_legal"]
 
 
 @njit(cache=True)
 def _key_word(s: Pos, buf: np.ndarray, n: int) -> int:
     """The 9th word of the transposition key: turn, castling rights and the en passant
     square when the capture is legal (``fastboard.key``); ``buf`` from ``n`` on is scratch."""
-    ep = s[10]
-    if ep >= 0:
-        us = s[6] if s[8] else s[7]
-        legal = False
-        if not _bit(ep) & (s[6] | s[7]) and s[0] & us & _PAWN[1 - s[8], ep]:
-            end = _legal_moves(s, buf, n)
-            for i in range(n, end):
-                move = buf[i]
-                if (move >> 6) & 63 == ep and _bit(move & 63) & s[0]:
-                    legal = True
-                    break
-        if not legal:
-            ep = _NONE
+    ep = s[10] if _ep_legal(s, buf, n) else _NONE
     castling = s[9]
     return s[8] | (ep + 1) << 1 | (castling & 0xFF) << 8 | (_shift_down(castling, 56) & 0xFF) << 16
 

@@ -228,7 +228,7 @@ def analyze(
         fen or board.fen(),
         status,
         winner,
-        tuple(m.uci() for m in line),
+        tuple(m.uci() for m in line) if line else (),
         str(reason),
         nodes,
         time.perf_counter() - start,

@@ -65,7 +65,7 @@ def from_board(board: chess.Board) -> State:
         board.occupied_co[chess.WHITE],
         board.occupied_co[chess.BLACK],
         board.turn,
-        board.clean_castling_rights(),
+        board.clean_castling_rights() if board.castling_rights else 0,
         board.ep_square,
     )
 

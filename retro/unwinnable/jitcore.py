@@ -39,6 +39,7 @@ this file too, or clear ``retro/unwinnable/__pycache__/*.nb*``.
 from __future__ import annotations
 
 import os
+import threading
 import time
 import types
 from collections.abc import Callable
@@ -231,6 +232,7 @@ _legal_moves = _GENERATOR["_legal_moves"]
 _play = _GENERATOR["_play"]
 _in_check = _GENERATOR["_in_check"]
 _ep_legal = _GENERATOR["_ep_legal"]
+_has_legal_move = _GENERATOR["_has_legal_move"]
 
 
 @njit(cache=True)
@@ -524,22 +526,29 @@ def _helpmate(
 # --- quick routine (routines.py) -------------------------------------------------------
 
 
+#: The quick routine's scratch, one int64 array: move buffer, positions seen while
+#: advancing, the search's frames (positions, move ranges).
+_QUICK_BUF = (_QUICK_DEPTH + 2) * _MOVE_ROOM + 2 * _MOVE_ROOM
+_QUICK_SEEN = (_FORCED_LIMIT + 1) * 9
+_QUICK_WORK = _QUICK_BUF + _QUICK_SEEN + (_QUICK_DEPTH + 1) * 14
+#: The quick routine's answer: nodes, forced moves, line length, the line.
+_QUICK_OUT = 3 + _FORCED_LIMIT + _QUICK_DEPTH + 1
+
+
 @njit(cache=True)
-def _quick(root: Pos, winner: int) -> tuple[int, np.ndarray, int, int]:
-    """``advance_forced`` then ``_bounded_dfs`` of the quick routine. Returns (outcome,
-    line, nodes, number of forced moves) with outcome 1 mate found (the line: forced moves
-    and the search's path), 0 the whole tree seen without a mate, -1 interrupted (depth or
-    node budget; the line: the forced moves)."""
-    buf = np.empty((_QUICK_DEPTH + 2) * _MOVE_ROOM + 2 * _MOVE_ROOM, np.int64)
-    state = root
-    line = np.empty(_FORCED_LIMIT + _QUICK_DEPTH + 1, np.int64)
+def _advance_forced(state: Pos, buf: np.ndarray, line: np.ndarray, seen: np.ndarray) -> tuple[Pos, int, int]:
+    """``advance_forced``: play the only legal move while there is exactly one, until a
+    position repeats or ``_FORCED_LIMIT`` moves; the moves go to ``line``. Returns the
+    position reached, the number of moves, and the end of its legal moves in ``buf``
+    (from 0; -1 when they were not generated)."""
     forced = 0
-    seen = np.empty((_FORCED_LIMIT + 1, 9), np.int64)
     seen_count = 0
+    end = -1
     while forced < _FORCED_LIMIT:
         end = _legal_moves(state, buf, 0)
         if end != 1:
             break
+        end = -1
         if seen_count == 0:
             for i in range(8):
                 seen[0, i] = state[i]
@@ -564,24 +573,50 @@ def _quick(root: Pos, winner: int) -> tuple[int, np.ndarray, int, int]:
         if repeated:
             break
         seen_count += 1
-    states = np.empty((_QUICK_DEPTH + 1, 11), np.int64)
-    starts = np.empty(_QUICK_DEPTH + 1, np.int64)
-    ends = np.empty(_QUICK_DEPTH + 1, np.int64)
-    nexts = np.empty(_QUICK_DEPTH + 1, np.int64)
+    return state, forced, end
+
+
+@njit(cache=True)
+def _quick(root: Pos, winner: int, out: np.ndarray) -> int:
+    """``advance_forced`` then ``_bounded_dfs`` of the quick routine. Returns the outcome:
+    1 mate found (the line: forced moves and the search's path), 0 the whole tree seen
+    without a mate, -1 interrupted (depth or node budget; the line: the forced moves);
+    ``out`` gets the nodes, the number of forced moves, the line's length and the line."""
+    work = np.empty(_QUICK_WORK, np.int64)
+    buf = work[:_QUICK_BUF]
+    frames = work[_QUICK_BUF + _QUICK_SEEN :]
+    states = frames[: (_QUICK_DEPTH + 1) * 11].reshape((_QUICK_DEPTH + 1, 11))
+    starts = frames[(_QUICK_DEPTH + 1) * 11 : (_QUICK_DEPTH + 1) * 12]
+    ends = frames[(_QUICK_DEPTH + 1) * 12 : (_QUICK_DEPTH + 1) * 13]
+    nexts = frames[(_QUICK_DEPTH + 1) * 13 :]
+    line = out[3:]
+    seen = work[_QUICK_BUF : _QUICK_BUF + _QUICK_SEEN].reshape((_FORCED_LIMIT + 1, 9))
+    state, forced, pending = _advance_forced(root, buf, line, seen)
+    out[1] = forced
+    out[2] = forced
     budget = _QUICK_NODES
     ply = 0
     top = 0
     while True:
-        # Enter ``state`` at ``ply`` with depth QUICK_DEPTH - ply.
-        end = _legal_moves(state, buf, top)
+        # Enter ``state`` at ``ply`` with depth QUICK_DEPTH - ply. At the depth limit only
+        # whether it has a legal move matters (a mate, a dead end, or the search gives up).
+        if ply < _QUICK_DEPTH:
+            end = pending if pending >= 0 else _legal_moves(state, buf, top)
+            pending = -1
+            moves = end > top
+        else:
+            moves = _has_legal_move(state, buf[top:])
         expanded = False
-        if end == top:
+        if not moves:
             if state[8] != winner and _in_check(state):
-                return 1, line[: forced + ply].copy(), _QUICK_NODES - budget, forced
+                out[0] = _QUICK_NODES - budget
+                out[2] = forced + ply
+                return 1
         elif not _insufficient(state, winner):
             budget -= 1
             if ply >= _QUICK_DEPTH or budget < 0:
-                return -1, line[:forced].copy(), _QUICK_NODES - budget, forced
+                out[0] = _QUICK_NODES - budget
+                return -1
             for i in range(11):
                 states[ply, i] = state[i]
             starts[ply] = top
@@ -595,12 +630,36 @@ def _quick(root: Pos, winner: int) -> tuple[int, np.ndarray, int, int]:
             top = starts[ply]
             ply -= 1
         if ply < 0:
-            return 0, line[:0].copy(), _QUICK_NODES - budget, forced
+            out[0] = _QUICK_NODES - budget
+            out[2] = 0
+            return 0
         move = buf[nexts[ply]]
         nexts[ply] += 1
         line[forced + ply] = move
         state = _play(_row(states, ply), move)
         ply += 1
+
+
+# Entry points taking a position as 11 scalars: numba types a tuple argument element by
+# element on every call (about 2.5 us for 11 ints), scalars almost for free.
+
+
+@njit(cache=True)
+def _quick_entry(
+    p0: int, p1: int, p2: int, p3: int, p4: int, p5: int, p6: int, p7: int, p8: int, p9: int, p10: int,
+    winner: int, out: np.ndarray,
+) -> int:  # fmt: skip
+    return _quick((p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10), winner, out)
+
+
+@njit(cache=True)
+def _helpmate_entry(
+    p0: int, p1: int, p2: int, p3: int, p4: int, p5: int, p6: int, p7: int, p8: int, p9: int, p10: int,
+    winner: int, max_depth: int, node_bound: int, iteration: int,
+    keys: np.ndarray, used: np.ndarray, values: np.ndarray, size: int, deadline: float,
+) -> tuple[bool, int, bool, bool, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, bool]:  # fmt: skip
+    root = (p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10)
+    return _helpmate(root, winner, max_depth, node_bound, iteration, keys, used, values, size, deadline)
 
 
 @njit(cache=True)
@@ -672,14 +731,24 @@ def key(state: State) -> tuple[int, ...]:
     return tuple(int(value) for value in _key_array(to_pos(state)))
 
 
+_SCRATCH = threading.local()
+
+
 def quick_search(state: State, winner: chess.Color) -> tuple[int, list[int], int, State]:
     """The quick routine's forced moves and bounded search: (1 mate found / 0 no mate in
     the whole tree / -1 gave up, the line (when 1), nodes, the position after the forced
-    moves (when -1; replayed here with :func:`fastboard.play`, usually zero moves))."""
-    outcome, line, nodes, forced = _quick(to_pos(state), int(winner))
-    moves = line.tolist()
-    for move in moves[:forced] if outcome == -1 else ():
-        state = fastboard.play(state, move)
+    moves (when -1; replayed here with :func:`fastboard.play`, usually zero moves)). The
+    answer array is kept per thread; only the moves made are read back."""
+    out = getattr(_SCRATCH, "quick", None)
+    if out is None:
+        out = _SCRATCH.quick = np.empty(_QUICK_OUT, np.int64)
+    outcome = _quick_entry(*to_pos(state), 1 if winner else 0, out)
+    nodes, forced, length = out[:3].tolist()
+    moves = out[3 : 3 + length].tolist() if length else []
+    if outcome == -1:
+        for move in moves:
+            state = fastboard.play(state, move)
+        moves = []
     return outcome, moves, nodes, state
 
 
@@ -709,8 +778,8 @@ class CompiledHelpmateSearch:
     def search(self, state: State, max_depth: int, node_bound: int) -> bool:
         self.iteration += 1
         deadline = clock.current()
-        outcome = _helpmate(
-            to_pos(state),
+        outcome = _helpmate_entry(
+            *to_pos(state),
             self.winner,
             max_depth,
             node_bound,

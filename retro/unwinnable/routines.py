@@ -260,9 +260,10 @@ def quick_routine(
     """Figure 10. ``compiled``: steps 1 and 2 by the compiled core
     (:func:`retro.unwinnable.jitcore.quick_search`, the same search)."""
     if compiled:
-        from retro.unwinnable.jitcore import quick_search
-
-        outcome, line, nodes, state = quick_search(state, winner)
+        core = sys.modules.get("retro.unwinnable.jitcore")  # loaded by the caller: no import statement per query
+        if core is None:
+            from retro.unwinnable import jitcore as core
+        outcome, line, nodes, state = core.quick_search(state, winner)
         if outcome == 1:
             return Result(WINNABLE, line, nodes, Reason.SEARCH)
         if outcome == 0:

@@ -21,6 +21,7 @@ games and on constructed positions with pins, checks, castling and en passant.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Hashable, Iterator
 from typing import NamedTuple
 
@@ -51,6 +52,15 @@ __all__ = [
 State = tuple[int, int, int, int, int, int, int, int, bool, int, "int | None"]
 
 _MOVE_ROOM = 256  # more than the legal moves of any position (218 at most)
+_LOCAL = threading.local()  # a move buffer per thread, for the answers that are not lists
+
+
+def _scratch() -> list[int]:
+    try:
+        return _LOCAL.buf
+    except AttributeError:
+        _LOCAL.buf = [0] * _MOVE_ROOM
+        return _LOCAL.buf
 
 
 def from_board(board: chess.Board) -> State:
@@ -111,19 +121,21 @@ def iter_legal_moves(state: State) -> Iterator[int]:
 
 
 def leading_moves(state: State, count: int) -> list[int]:
-    """The first ``count`` moves of :func:`legal_moves` (all of them if fewer)."""
-    return legal_moves(state)[:count]
+    """The first ``count`` moves of :func:`legal_moves` (all of them if fewer), without
+    generating the others."""
+    buf = [0] * _MOVE_ROOM
+    return buf[: movegen._leading_moves(state, buf, 0, count)]
 
 
 def first_legal_move(state: State) -> int | None:
     """The first move of :func:`legal_moves`, None if there is none."""
-    moves = legal_moves(state)
-    return moves[0] if moves else None
+    buf = _scratch()
+    return buf[0] if movegen._leading_moves(state, buf, 0, 1) else None
 
 
 def has_legal_move(state: State) -> bool:
     """Whether the side to move has a legal move."""
-    return movegen._has_legal_move(state, [0] * _MOVE_ROOM)
+    return movegen._has_legal_move(state, _scratch())
 
 
 def in_check(state: State) -> bool:
@@ -137,7 +149,7 @@ def play(state: State, move: int) -> State:
 
 def key(state: State) -> State:
     """``Board._transposition_key()``: the tuple, with ``ep`` kept only when en passant is legal."""
-    if state[10] is None or movegen._ep_legal(state, [0] * _MOVE_ROOM, 0):
+    if state[10] is None or movegen._ep_legal(state, _scratch(), 0):
         return state
     return state[:10] + (None,)
 

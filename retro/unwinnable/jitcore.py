@@ -148,6 +148,11 @@ def _msb(bits: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def _bitlen(bits: int) -> int:
+    return 64 - leading_zeros(bits)  # type: ignore[call-arg]
+
+
+@njit(cache=True, inline="always")
 def _lsb(bits: int) -> int:
     return trailing_zeros(bits)  # type: ignore[call-arg]
 
@@ -211,8 +216,7 @@ def _compile_generator() -> dict[str, Any]:
         _RANK_8=_i64(chess.BB_RANK_8),
         _FILE_H=_i64(chess.BB_FILE_H),
         _ALL=-1,
-        _bit=_bit,
-        _msb=_msb,
+        _bitlen=_bitlen,
         _lsb=_lsb,
         _shift_down=_shift_down,
         _rook_attacks=_rook_attacks,

@@ -102,6 +102,7 @@ _RANK_5 = chess.BB_RANK_5
 _FILE_A = chess.BB_FILE_A
 _FILE_H = chess.BB_FILE_H
 _ALL = chess.BB_ALL
+_MOVE_ROOM = 256  # more than the legal moves of any position (218 at most)
 _BB_RANK_ATTACKS = chess.BB_RANK_ATTACKS
 _BB_FILE_ATTACKS = chess.BB_FILE_ATTACKS
 _BB_DIAG_ATTACKS = chess.BB_DIAG_ATTACKS
@@ -110,12 +111,8 @@ _BB_FILE_MASKS = chess.BB_FILE_MASKS
 _BB_DIAG_MASKS = chess.BB_DIAG_MASKS
 
 
-def _bit(square: int) -> int:
-    return 1 << square
-
-
-def _msb(bits: int) -> int:
-    return bits.bit_length() - 1
+#: The number of significant bits (the highest set bit's square + 1); a C method here.
+_bitlen = int.bit_length
 
 
 def _lsb(bits: int) -> int:
@@ -144,7 +141,7 @@ def _bishop_attacks(square: int, occ: int) -> int:
 #: The globals a backend sets: tables, constants and the bit primitives above.
 BACKEND_NAMES = (
     "_KNIGHT _KING _PAWN _RAYS _BETWEEN _CASTLE _NONE _OTHER _BACK_RANKS _RANK_1 _RANK_8 _RANK_4 _RANK_5 "
-    "_FILE_A _FILE_H _ALL _bit _msb _lsb _shift_down _rook_attacks _rank_attacks _bishop_attacks"
+    "_FILE_A _FILE_H _ALL _MOVE_ROOM _bitlen _lsb _shift_down _rook_attacks _rank_attacks _bishop_attacks"
 ).split()
 
 
@@ -184,8 +181,8 @@ def _safe_king_targets(s: Fields, targets: int, them: int, occ: int) -> int:
     safe = 0
     white_attacks = s[8] == 0
     while targets:
-        to = _msb(targets)
-        bit = _bit(to)
+        to = _bitlen(targets) - 1
+        bit = 1 << to
         targets ^= bit
         if not _attackers(to, occ, them, s, white_attacks):
             safe |= bit
@@ -195,8 +192,8 @@ def _safe_king_targets(s: Fields, targets: int, them: int, occ: int) -> int:
 def _append(buf: Buffer, n: int, frm: int, targets: int) -> int:
     """Write the moves from ``frm`` to each square of ``targets``, highest square first."""
     while targets:
-        to = _msb(targets)
-        targets ^= _bit(to)
+        to = _bitlen(targets) - 1
+        targets ^= 1 << to
         buf[n] = frm | to << 6
         n += 1
     return n
@@ -204,7 +201,7 @@ def _append(buf: Buffer, n: int, frm: int, targets: int) -> int:
 
 def _append_pawn(buf: Buffer, n: int, move: int, to: int) -> int:
     """Write a pawn move, as four promotions (Q, R, B, N) on the last rank."""
-    if _bit(to) & _BACK_RANKS:
+    if (1 << to) & _BACK_RANKS:
         buf[n] = move | 5 << 12
         buf[n + 1] = move | 4 << 12
         buf[n + 2] = move | 3 << 12
@@ -222,7 +219,7 @@ def _pinned(king: int, us: int, them: int, occ: int, s: Fields) -> int:
     pinned = 0
     while snipers:
         sniper = _lsb(snipers)
-        snipers ^= _bit(sniper)
+        snipers ^= 1 << sniper
         between = _BETWEEN[king * 64 + sniper] & occ
         if between and not between & (between - 1):
             pinned |= between
@@ -231,24 +228,24 @@ def _pinned(king: int, us: int, them: int, occ: int, s: Fields) -> int:
 
 def _in_check(s: Fields) -> bool:
     us, them = (s[6], s[7]) if s[8] else (s[7], s[6])
-    king = _msb(s[5] & us)
+    king = _bitlen(s[5] & us) - 1
     return _attackers(king, s[6] | s[7], them, s, s[8] == 0) != 0
 
 
 def _ep_moves(buf: Buffer, n: int, s: Fields, us: int, them: int, occ: int, king: int, pinned: int) -> int:
     """``generate_pseudo_legal_ep`` filtered by ``_is_safe`` (pin mask and skewer)."""
     ep = s[10]
-    if ep == _NONE or _bit(ep) & occ:
+    if ep == _NONE or (1 << ep) & occ:
         return n
     turn = s[8]
     capturers = s[0] & us & _PAWN[(0 if turn else 64) + ep] & (_RANK_5 if turn else _RANK_4)
     captured = ep - 8 if turn else ep + 8
     while capturers:
-        frm = _msb(capturers)
-        capturers ^= _bit(frm)
-        if pinned & _bit(frm) and not _RAYS[king * 64 + frm] & _bit(ep):
+        frm = _bitlen(capturers) - 1
+        capturers ^= 1 << frm
+        if pinned & (1 << frm) and not _RAYS[king * 64 + frm] & (1 << ep):
             continue
-        occupancy = (occ & ~_bit(captured) & ~_bit(frm)) | _bit(ep)
+        occupancy = (occ & ~(1 << captured) & ~(1 << frm)) | (1 << ep)
         if _rank_attacks(king, occupancy) & them & (s[3] | s[4]):
             continue
         if _bishop_attacks(king, occupancy) & them & (s[2] | s[4]):
@@ -269,14 +266,14 @@ def _pawn_moves(
     attacks = 64 if turn else 0
     left = pawns
     while left:
-        frm = _msb(left)
-        left ^= _bit(frm)
+        frm = _bitlen(left) - 1
+        left ^= 1 << frm
         targets = _PAWN[attacks + frm] & them & to_mask
-        if targets and pinned & _bit(frm):
+        if targets and pinned & (1 << frm):
             targets &= _RAYS[king * 64 + frm]
         while targets:
-            to = _msb(targets)
-            targets ^= _bit(to)
+            to = _bitlen(targets) - 1
+            targets ^= 1 << to
             n = _append_pawn(buf, n, frm | to << 6, to)
     if turn:
         single = (pawns << 8) & ~occ
@@ -288,18 +285,18 @@ def _pawn_moves(
         step = 8
     single &= to_mask
     while single:
-        to = _msb(single)
-        single ^= _bit(to)
+        to = _bitlen(single) - 1
+        single ^= 1 << to
         frm = to + step
-        if pinned & _bit(frm) and not _RAYS[king * 64 + frm] & _bit(to):
+        if pinned & (1 << frm) and not _RAYS[king * 64 + frm] & (1 << to):
             continue
         n = _append_pawn(buf, n, frm | to << 6, to)
     double &= to_mask
     while double:
-        to = _msb(double)
-        double ^= _bit(to)
+        to = _bitlen(double) - 1
+        double ^= 1 << to
         frm = to + 2 * step
-        if pinned & _bit(frm) and not _RAYS[king * 64 + frm] & _bit(to):
+        if pinned & (1 << frm) and not _RAYS[king * 64 + frm] & (1 << to):
             continue
         buf[n] = frm | to << 6
         n += 1
@@ -310,28 +307,28 @@ def _castling_moves(buf: Buffer, n: int, s: Fields, castling: int, them: int, oc
     """``generate_castling_moves`` (standard chess; not called in check)."""
     white_attacks = s[8] == 0
     while castling:
-        rook = _msb(castling)
-        castling ^= _bit(rook)
+        rook = _bitlen(castling) - 1
+        castling ^= 1 << rook
         king_to, rook_to, empty, safe = (
             _CASTLE[rook * 4],
             _CASTLE[rook * 4 + 1],
             _CASTLE[rook * 4 + 2],
             _CASTLE[rook * 4 + 3],
         )
-        if (occ ^ _bit(king) ^ _bit(rook)) & (empty | _bit(king_to) | _bit(rook_to)):
+        if (occ ^ (1 << king) ^ (1 << rook)) & (empty | (1 << king_to) | (1 << rook_to)):
             continue
-        through = occ ^ _bit(king)
-        path = safe & ~_bit(king_to)
+        through = occ ^ (1 << king)
+        path = safe & ~(1 << king_to)
         attacked = False
         while path:
-            square = _msb(path)
-            path ^= _bit(square)
+            square = _bitlen(path) - 1
+            path ^= 1 << square
             if _attackers(square, through, them, s, white_attacks):
                 attacked = True
                 break
         if attacked:
             continue
-        after = occ ^ _bit(king) ^ _bit(rook) ^ _bit(rook_to)
+        after = occ ^ (1 << king) ^ (1 << rook) ^ (1 << rook_to)
         if _attackers(king_to, after, them, s, white_attacks):
             continue
         buf[n] = king | king_to << 6
@@ -344,19 +341,19 @@ def _evasions(buf: Buffer, n: int, s: Fields, us: int, them: int, occ: int, king
     behind = 0  # the lines of the checking sliders through the king
     sliders = checkers & (s[2] | s[3] | s[4])
     while sliders:
-        checker = _msb(sliders)
-        sliders ^= _bit(checker)
-        behind |= _RAYS[king * 64 + checker] & ~_bit(checker)
+        checker = _bitlen(sliders) - 1
+        sliders ^= 1 << checker
+        behind |= _RAYS[king * 64 + checker] & ~(1 << checker)
     n = _append(buf, n, king, _safe_king_targets(s, _KING[king] & ~us & ~behind, them, occ))
     if checkers & (checkers - 1):
         return n
     pinned = _pinned(king, us, them, occ, s)
-    checker = _msb(checkers)
+    checker = _bitlen(checkers) - 1
     target = _BETWEEN[king * 64 + checker] | checkers
     pieces = us & ~s[0] & ~s[5]
     while pieces:
-        frm = _msb(pieces)
-        bit = _bit(frm)
+        frm = _bitlen(pieces) - 1
+        bit = 1 << frm
         pieces ^= bit
         targets = _piece_attacks(frm, bit, s, occ) & target
         if targets and pinned & bit:
@@ -364,7 +361,7 @@ def _evasions(buf: Buffer, n: int, s: Fields, us: int, them: int, occ: int, king
         n = _append(buf, n, frm, targets)
     n = _pawn_moves(buf, n, s, us, them, occ, king, pinned, target)
     ep = s[10]
-    if ep != _NONE and (_bit(ep) & target or (ep - 8 if s[8] else ep + 8) == checker):
+    if ep != _NONE and ((1 << ep) & target or (ep - 8 if s[8] else ep + 8) == checker):
         n = _ep_moves(buf, n, s, us, them, occ, king, pinned)
     return n
 
@@ -372,32 +369,52 @@ def _evasions(buf: Buffer, n: int, s: Fields, us: int, them: int, occ: int, king
 def _legal_moves(s: Fields, buf: Buffer, n: int) -> int:
     """Write the legal moves of ``s`` into ``buf`` from index ``n`` on, in python-chess's
     order; return the index after the last one."""
+    return _leading_moves(s, buf, n, _MOVE_ROOM)
+
+
+def _leading_moves(s: Fields, buf: Buffer, n: int, count: int) -> int:
+    """:func:`_legal_moves` stopped once ``count`` moves are written (the index after the
+    first ``count`` moves, or after all of them if fewer; ``buf`` may hold more). The pins
+    are computed only when a piece on a line through the king has a target (a piece off
+    those lines is never pinned), or before the pawn moves."""
     white, black, turn = s[6], s[7], s[8]
     us, them = (white, black) if turn else (black, white)
     occ = white | black
-    king = _msb(s[5] & us)
+    king = _bitlen(s[5] & us) - 1
     checkers = _attackers(king, occ, them, s, turn == 0)
+    stop = n + count
     if checkers:
-        return _evasions(buf, n, s, us, them, occ, king, checkers)
-    pinned = _pinned(king, us, them, occ, s)
+        return min(stop, _evasions(buf, n, s, us, them, occ, king, checkers))
+    pinned = -1  # not computed yet
+    lines = _rook_attacks(king, 0) | _bishop_attacks(king, 0)
     not_us = ~us
     pieces = us & ~s[0]
     while pieces:
-        frm = _msb(pieces)
-        bit = _bit(frm)
+        frm = _bitlen(pieces) - 1
+        bit = 1 << frm
         pieces ^= bit
         if frm == king:
             targets = _safe_king_targets(s, _KING[king] & not_us, them, occ)
         else:
             targets = _piece_attacks(frm, bit, s, occ) & not_us
-            if targets and pinned & bit:
-                targets &= _RAYS[king * 64 + frm]
+            if targets and bit & lines:
+                if pinned == -1:
+                    pinned = _pinned(king, us, them, occ, s)
+                if pinned & bit:
+                    targets &= _RAYS[king * 64 + frm]
         n = _append(buf, n, frm, targets)
+        if n >= stop:
+            return stop
     castling = s[9] & (_RANK_1 if turn else _RANK_8)
     if castling:
         n = _castling_moves(buf, n, s, castling, them, occ, king)
-    n = _pawn_moves(buf, n, s, us, them, occ, king, pinned, _ALL)
-    return _ep_moves(buf, n, s, us, them, occ, king, pinned)
+    if n < stop:
+        if pinned == -1:
+            pinned = _pinned(king, us, them, occ, s)
+        n = _pawn_moves(buf, n, s, us, them, occ, king, pinned, _ALL)
+        if n < stop:
+            n = _ep_moves(buf, n, s, us, them, occ, king, pinned)
+    return min(stop, n)
 
 
 def _has_legal_move(s: Fields, buf: Buffer) -> bool:
@@ -405,7 +422,7 @@ def _has_legal_move(s: Fields, buf: Buffer) -> bool:
     white, black, turn = s[6], s[7], s[8]
     us, them = (white, black) if turn else (black, white)
     occ = white | black
-    king = _msb(s[5] & us)
+    king = _bitlen(s[5] & us) - 1
     if not _attackers(king, occ, them, s, turn == 0):
         free = us & ~s[5] & ~_pinned(king, us, them, occ, s)
         pawns = free & s[0]
@@ -418,25 +435,25 @@ def _has_legal_move(s: Fields, buf: Buffer) -> bool:
             return True
         pieces = free & ~pawns
         while pieces:
-            square = _msb(pieces)
-            bit = _bit(square)
+            square = _bitlen(pieces) - 1
+            bit = 1 << square
             pieces ^= bit
             if _piece_attacks(square, bit, s, occ) & ~us:
                 return True
-    return _legal_moves(s, buf, 0) > 0
+    return _leading_moves(s, buf, 0, 1) > 0
 
 
 def _ep_legal(s: Fields, buf: Buffer, n: int) -> bool:
     """Whether the side to move can capture en passant (``buf`` from ``n`` on is scratch)."""
     ep = s[10]
-    if ep == _NONE or _bit(ep) & (s[6] | s[7]):
+    if ep == _NONE or (1 << ep) & (s[6] | s[7]):
         return False
     if not s[0] & (s[6] if s[8] else s[7]) & _PAWN[(0 if s[8] else 64) + ep]:
         return False
     end = _legal_moves(s, buf, n)
     for i in range(n, end):
         move = buf[i]
-        if (move >> 6) & 63 == ep and _bit(move & 63) & s[0]:
+        if (move >> 6) & 63 == ep and (1 << (move & 63)) & s[0]:
             return True
     return False
 
@@ -447,8 +464,8 @@ def _play(s: Fields, move: int) -> Fields:
     frm = move & 63
     to = (move >> 6) & 63
     promotion = move >> 12
-    from_bb = _bit(frm)
-    to_bb = _bit(to)
+    from_bb = 1 << frm
+    to_bb = 1 << to
     keep = ~to_bb
     new_ep = _NONE
     castling &= ~from_bb & keep
@@ -458,7 +475,7 @@ def _play(s: Fields, move: int) -> Fields:
         if diff == 16 or diff == -16:
             new_ep = frm + (8 if diff > 0 else -8)
         elif to == ep and diff != 8 and diff != -8 and not (white | black) & to_bb:
-            captured = ~_bit(to - 8 if turn else to + 8)
+            captured = ~(1 << (to - 8 if turn else to + 8))
             pawns &= captured
             white &= captured
             black &= captured
@@ -487,9 +504,9 @@ def _play(s: Fields, move: int) -> Fields:
             queens &= keep
             if to - frm == 2 or frm - to == 2:  # castling: move the rook too
                 if to > frm:
-                    rook_move = _bit(frm + 3) | _bit(frm + 1)
+                    rook_move = (1 << (frm + 3)) | (1 << (frm + 1))
                 else:
-                    rook_move = _bit(frm - 4) | _bit(frm - 1)
+                    rook_move = (1 << (frm - 4)) | (1 << (frm - 1))
                 rooks ^= rook_move
                 if turn:
                     white ^= rook_move
@@ -527,5 +544,5 @@ def _play(s: Fields, move: int) -> Fields:
 #: The functions of the generator, in call order (each calls only earlier ones and primitives).
 KERNELS = (
     "_attackers _piece_attacks _safe_king_targets _append _append_pawn _pinned _in_check _ep_moves "
-    "_pawn_moves _castling_moves _evasions _legal_moves _has_legal_move _ep_legal _play"
+    "_pawn_moves _castling_moves _evasions _leading_moves _legal_moves _has_legal_move _ep_legal _play"
 ).split()

@@ -83,7 +83,7 @@ import itertools
 import sys
 from collections.abc import Callable, Iterable
 from enum import StrEnum
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import chess
 
@@ -260,7 +260,7 @@ def quick_routine(
     """Figure 10. ``compiled``: steps 1 and 2 by the compiled core
     (:func:`retro.unwinnable.jitcore.quick_search`, the same search)."""
     if compiled:
-        core = sys.modules.get("retro.unwinnable.jitcore")  # loaded by the caller: no import statement per query
+        core: Any = sys.modules.get("retro.unwinnable.jitcore")  # loaded by the caller: no import per query
         if core is None:
             from retro.unwinnable import jitcore as core
         outcome, line, nodes, state = core.quick_search(state, winner)

@@ -36,7 +36,7 @@ from typing import Any
 import chess
 
 from retro.core.status import DeadStatus, UnwinnabilityStatus
-from retro.unwinnable.fastboard import FAST, REFERENCE, from_board, to_move
+from retro.unwinnable.fastboard import FAST, REFERENCE, from_board, to_move, uci
 from retro.unwinnable.routines import Reason, full_routine, quick_routine
 
 __all__ = [
@@ -221,14 +221,13 @@ def analyze(
         status, moves, nodes, reason = full_routine(
             state, winner, max_nodes=max_nodes, generator=generator, compiled=jit, time_limit=time_limit
         )
-    line = [to_move(move) for move in moves]
-    if status == UnwinnabilityStatus.WINNABLE and not _replayed(board, line, winner):
-        status, line, reason = UnwinnabilityStatus.UNDETERMINED, [], Reason.REPLAY_FAILED
+    if status == UnwinnabilityStatus.WINNABLE and not _replayed(board, [to_move(move) for move in moves], winner):
+        status, moves, reason = UnwinnabilityStatus.UNDETERMINED, [], Reason.REPLAY_FAILED
     return UnwinnabilityVerdict(
         fen or board.fen(),
         status,
         winner,
-        tuple(m.uci() for m in line) if line else (),
+        tuple(map(uci, moves)),
         str(reason),
         nodes,
         time.perf_counter() - start,

@@ -44,6 +44,7 @@ __all__ = [
     "key",
     "to_move",
     "from_move",
+    "uci",
     "MoveGenerator",
     "FAST",
     "REFERENCE",
@@ -103,6 +104,15 @@ def to_board(state: State) -> chess.Board:
 
 def to_move(move: int) -> chess.Move:
     return chess.Move(move & 63, (move >> 6) & 63, (move >> 12) or None)
+
+
+_SQUARE_PAIRS = [chess.SQUARE_NAMES[i & 63] + chess.SQUARE_NAMES[i >> 6] for i in range(4096)]  # by from | to << 6
+_PROMOTION_LETTERS = ("", "", "n", "b", "r", "q")
+
+
+def uci(move: int) -> str:
+    """``to_move(move).uci()`` (standard chess), from two table lookups."""
+    return _SQUARE_PAIRS[move & 4095] + _PROMOTION_LETTERS[move >> 12]
 
 
 def from_move(move: chess.Move) -> int:

@@ -16,6 +16,7 @@ from retro.unwinnable.fastboard import (
     legal_moves,
     play,
     to_move,
+    uci,
 )
 from tests.retro.revmoves_games import random_game_positions
 
@@ -51,6 +52,7 @@ def _assert_same(board: chess.Board) -> list[int]:
     state = from_board(board)
     expected = [from_move(move) for move in board.generate_legal_moves()]
     assert legal_moves(state) == expected, board.fen()  # same moves, same order
+    assert [uci(move) for move in expected] == [move.uci() for move in board.generate_legal_moves()]
     assert key(state) == board._transposition_key(), board.fen()
     assert in_check(state) == board.is_check()
     # The shortcuts that avoid generating every move give the same answers.

@@ -85,13 +85,7 @@ def flat_tables() -> dict[str, list[int]]:
 
 # --- the Python backend's primitives (jitcore binds its own to the same names) ---------
 
-_TABLES = flat_tables()
-_KNIGHT = _TABLES["_KNIGHT"]
-_KING = _TABLES["_KING"]
-_PAWN = _TABLES["_PAWN"]
-_RAYS = _TABLES["_RAYS"]
-_BETWEEN = _TABLES["_BETWEEN"]
-_CASTLE = _TABLES["_CASTLE"]
+_KNIGHT, _KING, _PAWN, _RAYS, _BETWEEN, _CASTLE = flat_tables().values()
 _NONE: Any = None  # no en passant square
 _OTHER: Any = (True, False)  # the other side, indexed by ``turn``
 _BACK_RANKS = chess.BB_RANK_1 | chess.BB_RANK_8

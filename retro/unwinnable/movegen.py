@@ -170,8 +170,9 @@ def _piece_attacks(square: int, bit: int, s: Fields, occ: int) -> int:
     return attacks
 
 
-def _safe_king_targets(s: Fields, targets: int, them: int, occ: int) -> int:
-    """The squares of ``targets`` no enemy piece attacks with occupancy ``occ``."""
+def _safe_king_targets(s: Fields, targets: int, them: int, occ: int, limit: int) -> int:
+    """The squares of ``targets`` no enemy piece attacks with occupancy ``occ``; only the
+    ``limit`` highest such squares."""
     safe = 0
     white_attacks = s[8] == 0
     while targets:
@@ -180,12 +181,16 @@ def _safe_king_targets(s: Fields, targets: int, them: int, occ: int) -> int:
         targets ^= bit
         if not _attackers(to, occ, them, s, white_attacks):
             safe |= bit
+            limit -= 1
+            if limit == 0:
+                break
     return safe
 
 
-def _append(buf: Buffer, n: int, frm: int, targets: int) -> int:
-    """Write the moves from ``frm`` to each square of ``targets``, highest square first."""
-    while targets:
+def _append(buf: Buffer, n: int, frm: int, targets: int, stop: int) -> int:
+    """Write the moves from ``frm`` to each square of ``targets``, highest square first,
+    until index ``stop``."""
+    while targets and n < stop:
         to = _bitlen(targets) - 1
         targets ^= 1 << to
         buf[n] = frm | to << 6
@@ -338,7 +343,8 @@ def _evasions(buf: Buffer, n: int, s: Fields, us: int, them: int, occ: int, king
         checker = _bitlen(sliders) - 1
         sliders ^= 1 << checker
         behind |= _RAYS[king * 64 + checker] & ~(1 << checker)
-    n = _append(buf, n, king, _safe_king_targets(s, _KING[king] & ~us & ~behind, them, occ))
+    room = n + _MOVE_ROOM  # no stop: all the evasions
+    n = _append(buf, n, king, _safe_king_targets(s, _KING[king] & ~us & ~behind, them, occ, 8), room)
     if checkers & (checkers - 1):
         return n
     pinned = _pinned(king, us, them, occ, s)
@@ -352,7 +358,7 @@ def _evasions(buf: Buffer, n: int, s: Fields, us: int, them: int, occ: int, king
         targets = _piece_attacks(frm, bit, s, occ) & target
         if targets and pinned & bit:
             targets &= _RAYS[king * 64 + frm]
-        n = _append(buf, n, frm, targets)
+        n = _append(buf, n, frm, targets, room)
     n = _pawn_moves(buf, n, s, us, them, occ, king, pinned, target)
     ep = s[10]
     if ep != _NONE and ((1 << ep) & target or (ep - 8 if s[8] else ep + 8) == checker):
@@ -388,7 +394,7 @@ def _leading_moves(s: Fields, buf: Buffer, n: int, count: int) -> int:
         bit = 1 << frm
         pieces ^= bit
         if frm == king:
-            targets = _safe_king_targets(s, _KING[king] & not_us, them, occ)
+            targets = _safe_king_targets(s, _KING[king] & not_us, them, occ, stop - n)
         else:
             targets = _piece_attacks(frm, bit, s, occ) & not_us
             if targets and bit & lines:
@@ -396,7 +402,7 @@ def _leading_moves(s: Fields, buf: Buffer, n: int, count: int) -> int:
                     pinned = _pinned(king, us, them, occ, s)
                 if pinned & bit:
                     targets &= _RAYS[king * 64 + frm]
-        n = _append(buf, n, frm, targets)
+        n = _append(buf, n, frm, targets, stop)
         if n >= stop:
             return stop
     castling = s[9] & (_RANK_1 if turn else _RANK_8)

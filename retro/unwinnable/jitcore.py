@@ -78,6 +78,7 @@ __all__ = [
     "CompiledHelpmateSearch",
     "quick_search",
     "legal_moves",
+    "has_legal_move",
     "play",
     "key",
     "to_pos",
@@ -674,6 +675,11 @@ def _legal_moves_array(root: Pos) -> np.ndarray:
 
 
 @njit(cache=True)
+def _has_legal_move_flag(root: Pos) -> bool:
+    return _has_legal_move(root, np.empty(_MOVE_ROOM, np.int64))
+
+
+@njit(cache=True)
 def _play_tuple(root: Pos, move: int) -> Pos:
     return _play(root, move)
 
@@ -723,6 +729,11 @@ def from_pos(pos: Pos) -> State:
 def legal_moves(state: State) -> list[int]:
     """``fastboard.legal_moves`` computed by the compiled core (for tests)."""
     return [int(move) for move in _legal_moves_array(to_pos(state))]
+
+
+def has_legal_move(state: State) -> bool:
+    """``fastboard.has_legal_move`` computed by the compiled core (for tests)."""
+    return bool(_has_legal_move_flag(to_pos(state)))
 
 
 def play(state: State, move: int) -> State:

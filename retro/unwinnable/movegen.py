@@ -8,9 +8,9 @@ and whose new end they return. They run twice, from the same code objects:
 - as they are, with this module's globals (the *Python backend*): bitboards are
   non-negative Python ints, ``turn`` a bool, no en passant square ``None``; the slider
   attacks are python-chess's lookup tables. :mod:`~retro.unwinnable.fastboard` is this.
-- compiled by numba (:func:`retro.unwinnable.jitcore`, which rebinds each function's
+- compiled by numba (:mod:`retro.unwinnable.jitcore`, which rebinds each function's
   code object to globals of its own: the same tables as int64 arrays, ``turn`` 1 or 0, no
-  en passant square ``-1``, ``_msb``/``_lsb`` as machine instructions, slider attacks
+  en passant square ``-1``, ``_bitlen``/``_lsb`` as machine instructions, slider attacks
   by rays on the empty board cut at the first blocker).
 
 So there is one generator, not a port: only the primitives listed in
@@ -19,7 +19,8 @@ So there is one generator, not a port: only the primitives listed in
 and key computed by both executions on random-game positions).
 
 Rule: :func:`_legal_moves` writes exactly ``Board.generate_legal_moves()`` of the
-position, in the same order; :func:`_play` the position ``Board.push`` gives (standard
+position, in the same order (:func:`_leading_moves` its first ``count`` moves: the same
+loops, stopped); :func:`_play` the position ``Board.push`` gives (standard
 chess: castling, en passant and promotions included); :func:`_ep_legal` whether the en
 passant capture is legal (``Board.has_legal_en_passant``); :func:`_has_legal_move`
 whether the list is non-empty. Why: it applies python-chess's own tests, written out on

@@ -41,6 +41,7 @@ def test_moves_play_and_key_agree_with_fastboard() -> None:
             child = fastboard.play(state, move)
             assert jitcore.play(state, move) == child, (board.fen(), fastboard.to_move(move).uci())
             assert jitcore.legal_moves(child) == fastboard.legal_moves(child), board.fen()
+            assert jitcore.has_legal_move(child) == fastboard.has_legal_move(child), board.fen()
             children += 1
     assert len(set(keys.values())) == len(keys)  # different positions, different compiled keys
     assert children > 10_000

@@ -102,8 +102,15 @@ def to_board(state: State) -> chess.Board:
     return board
 
 
+_MOVE_OBJECTS: dict[int, chess.Move] = {}  # chess.Move is immutable: one object per move, made once
+
+
 def to_move(move: int) -> chess.Move:
-    return chess.Move(move & 63, (move >> 6) & 63, (move >> 12) or None)
+    try:
+        return _MOVE_OBJECTS[move]
+    except KeyError:
+        made = _MOVE_OBJECTS[move] = chess.Move(move & 63, (move >> 6) & 63, (move >> 12) or None)
+        return made
 
 
 _SQUARE_PAIRS = [chess.SQUARE_NAMES[i & 63] + chess.SQUARE_NAMES[i >> 6] for i in range(4096)]  # by from | to << 6

@@ -702,8 +702,11 @@ _WRAP = 1 << 64
 
 def to_pos(state: State) -> Pos:
     """The :data:`Pos` of a :data:`~retro.unwinnable.fastboard.State` (bitboards with bit 63
-    set become negative int64; a tuple is the cheapest argument to pass to the core)."""
+    set become negative int64). Only a piece on h8 sets bit 63 (clean castling rights are
+    squares of rooks), so without one the bitboards are kept as they are."""
     p, n, b, r, q, k, white, black, turn, castling, ep = state
+    if not (white | black) >> 63:
+        return (p, n, b, r, q, k, white, black, 1 if turn else 0, castling, -1 if ep is None else ep)
     return (
         p - _WRAP if p >> 63 else p,
         n - _WRAP if n >> 63 else n,

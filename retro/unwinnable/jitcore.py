@@ -238,6 +238,7 @@ _play = _GENERATOR["_play"]
 _in_check = _GENERATOR["_in_check"]
 _ep_legal = _GENERATOR["_ep_legal"]
 _has_legal_move = _GENERATOR["_has_legal_move"]
+_leading_moves = _GENERATOR["_leading_moves"]
 
 
 @njit(cache=True)
@@ -535,7 +536,7 @@ def _helpmate(
 #: advancing, the search's frames (positions, move ranges).
 _QUICK_BUF = (_QUICK_DEPTH + 2) * _MOVE_ROOM + 2 * _MOVE_ROOM
 _QUICK_SEEN = (_FORCED_LIMIT + 1) * 9
-_QUICK_WORK = _QUICK_BUF + _QUICK_SEEN + (_QUICK_DEPTH + 1) * 14
+_QUICK_WORK = _QUICK_BUF + _QUICK_SEEN + (_QUICK_DEPTH + 1) * 15
 #: The quick routine's answer: nodes, forced moves, line length, the line.
 _QUICK_OUT = 3 + _FORCED_LIMIT + _QUICK_DEPTH + 1
 
@@ -593,7 +594,8 @@ def _quick(root: Pos, winner: int, out: np.ndarray) -> int:
     states = frames[: (_QUICK_DEPTH + 1) * 11].reshape((_QUICK_DEPTH + 1, 11))
     starts = frames[(_QUICK_DEPTH + 1) * 11 : (_QUICK_DEPTH + 1) * 12]
     ends = frames[(_QUICK_DEPTH + 1) * 12 : (_QUICK_DEPTH + 1) * 13]
-    nexts = frames[(_QUICK_DEPTH + 1) * 13 :]
+    nexts = frames[(_QUICK_DEPTH + 1) * 13 : (_QUICK_DEPTH + 1) * 14]
+    fulls = frames[(_QUICK_DEPTH + 1) * 14 :]  # 1: the frame's moves are all generated
     line = out[3:]
     seen = work[_QUICK_BUF : _QUICK_BUF + _QUICK_SEEN].reshape((_FORCED_LIMIT + 1, 9))
     state, forced, pending = _advance_forced(root, buf, line, seen)
@@ -605,8 +607,11 @@ def _quick(root: Pos, winner: int, out: np.ndarray) -> int:
     while True:
         # Enter ``state`` at ``ply`` with depth QUICK_DEPTH - ply. At the depth limit only
         # whether it has a legal move matters (a mate, a dead end, or the search gives up).
+        # Below it, only the first move is generated; the others when the search comes back
+        # (it usually gives up first): the same moves in the same order.
         if ply < _QUICK_DEPTH:
-            end = pending if pending >= 0 else _legal_moves(state, buf, top)
+            full = pending >= 0
+            end = pending if full else _leading_moves(state, buf, top, 1)
             pending = -1
             moves = end > top
         else:
@@ -627,11 +632,18 @@ def _quick(root: Pos, winner: int, out: np.ndarray) -> int:
             starts[ply] = top
             ends[ply] = end
             nexts[ply] = top
+            fulls[ply] = full
             top = end
             expanded = True
         if not expanded:
             ply -= 1
         while ply >= 0 and nexts[ply] == ends[ply]:
+            if not fulls[ply]:  # the rest of the frame's moves, after the first one
+                ends[ply] = _legal_moves(_row(states, ply), buf, starts[ply])
+                fulls[ply] = 1
+                top = ends[ply]
+                if nexts[ply] < ends[ply]:
+                    break
             top = starts[ply]
             ply -= 1
         if ply < 0:

@@ -12,7 +12,13 @@ evasions of ``_generate_evasions``), the position after a move, the transpositio
 (en passant square kept only when the capture is legal), the Reward / Normal / Punish
 split and the insufficient-material leaves. So a query visits the same positions in the
 same order, counts the same nodes, cuts at the same places and finds the same line;
-whatever the pure-Python search proves, this one proves. ``tests/retro/test_unwinnable_jitcore.py``
+whatever the pure-Python search proves, this one proves. The quick search generates
+less without changing what it visits: at its depth limit it asks only whether the
+position has a legal move (a position with one is where ``_bounded_dfs`` gives up, one
+without is a mate or a dead end, whatever the list holds), and below it a frame's first
+move first and the others only when the search comes back to the frame (the first ``k``
+moves of the list are the list's first ``k``: ``movegen._leading_moves``).
+``tests/retro/test_unwinnable_jitcore.py``
 compares them move for move on random-game positions and their children, and verdict for
 verdict (status, line, nodes, reason); the lines it returns are replayed with
 python-chess like every other line (:func:`retro.unwinnable._replayed`).

@@ -214,22 +214,12 @@ def _compile_generator() -> dict[str, Any]:
     arrays, the constants int64, no en passant square -1, ``turn`` 1 or 0, and the bit
     primitives the ones above."""
     names = dict(vars(movegen))
-    names.update(_TABLES)
-    names.update(
-        _NONE=_NONE,
-        _OTHER=np.array([1, 0], np.int64),
-        _BACK_RANKS=_i64(chess.BB_RANK_1 | chess.BB_RANK_8),
-        _RANK_1=chess.BB_RANK_1,
-        _RANK_8=_i64(chess.BB_RANK_8),
-        _FILE_H=_i64(chess.BB_FILE_H),
-        _ALL=-1,
-        _bitlen=_bitlen,
-        _lsb=_lsb,
-        _shift_down=_shift_down,
-        _rook_attacks=_rook_attacks,
-        _rank_attacks=_rank_attacks,
-        _bishop_attacks=_bishop_attacks,
-    )
+    for name in movegen.BACKEND_NAMES:  # the bitboard constants (bit 63 set: negative)
+        if type(names[name]) is int:
+            names[name] = _i64(names[name])
+    names.update(_TABLES, _NONE=_NONE, _OTHER=np.array([1, 0], np.int64))
+    here = globals()
+    names.update((name, here[name]) for name in movegen.BACKEND_NAMES if callable(names[name]))
     if not AVAILABLE:  # the Python backend's own functions (never called: the core is off)
         return {name: getattr(movegen, name) for name in movegen.KERNELS}
     for name in movegen.KERNELS:

@@ -44,6 +44,7 @@ from __future__ import annotations
 from typing import Any
 
 import chess
+from chess import BB_DIAG_ATTACKS, BB_DIAG_MASKS, BB_FILE_ATTACKS, BB_FILE_MASKS, BB_RANK_ATTACKS, BB_RANK_MASKS
 
 __all__ = ["BACKEND_NAMES", "KERNELS", "flat_tables"]
 
@@ -55,24 +56,16 @@ Buffer = Any
 
 def flat_tables() -> dict[str, list[int]]:
     """python-chess's tables, flattened to one index (``a * 64 + b``; castling ``rook * 4 + i``)."""
-    castle = [0] * 256
-    for rook, row in {
-        chess.H1: (chess.G1, chess.F1, chess.BB_F1 | chess.BB_G1, chess.BB_E1 | chess.BB_F1 | chess.BB_G1),
-        chess.A1: (
-            chess.C1,
-            chess.D1,
-            chess.BB_B1 | chess.BB_C1 | chess.BB_D1,
-            chess.BB_E1 | chess.BB_D1 | chess.BB_C1,
-        ),
-        chess.H8: (chess.G8, chess.F8, chess.BB_F8 | chess.BB_G8, chess.BB_E8 | chess.BB_F8 | chess.BB_G8),
-        chess.A8: (
-            chess.C8,
-            chess.D8,
-            chess.BB_B8 | chess.BB_C8 | chess.BB_D8,
-            chess.BB_E8 | chess.BB_D8 | chess.BB_C8,
-        ),
-    }.items():
-        castle[rook * 4 : rook * 4 + 4] = row
+    castle = [0] * 256  # by rook square: king to, rook to, squares to be empty, squares not attacked
+    for rook in (chess.H1, chess.A1, chess.H8, chess.A8):
+        king = chess.square(4, chess.square_rank(rook))
+        side = 1 if rook > king else -1
+        castle[rook * 4 : rook * 4 + 4] = (
+            king + 2 * side,
+            king + side,
+            chess.between(king, rook),
+            chess.between(king - side, king + 3 * side),  # the king's square to its target
+        )
     return {
         "_KNIGHT": list(chess.BB_KNIGHT_ATTACKS),
         "_KING": list(chess.BB_KING_ATTACKS),
@@ -90,20 +83,9 @@ _KNIGHT, _KING, _PAWN, _RAYS, _BETWEEN, _CASTLE = flat_tables().values()
 _NONE: Any = None  # no en passant square
 _OTHER: Any = (True, False)  # the other side, indexed by ``turn``
 _BACK_RANKS = chess.BB_RANK_1 | chess.BB_RANK_8
-_RANK_1 = chess.BB_RANK_1
-_RANK_8 = chess.BB_RANK_8
-_RANK_4 = chess.BB_RANK_4
-_RANK_5 = chess.BB_RANK_5
-_FILE_A = chess.BB_FILE_A
-_FILE_H = chess.BB_FILE_H
-_ALL = chess.BB_ALL
+_RANK_1, _RANK_4, _RANK_5, _RANK_8 = chess.BB_RANK_1, chess.BB_RANK_4, chess.BB_RANK_5, chess.BB_RANK_8
+_FILE_A, _FILE_H, _ALL = chess.BB_FILE_A, chess.BB_FILE_H, chess.BB_ALL
 _MOVE_ROOM = 256  # more than the legal moves of any position (218 at most)
-_BB_RANK_ATTACKS = chess.BB_RANK_ATTACKS
-_BB_FILE_ATTACKS = chess.BB_FILE_ATTACKS
-_BB_DIAG_ATTACKS = chess.BB_DIAG_ATTACKS
-_BB_RANK_MASKS = chess.BB_RANK_MASKS
-_BB_FILE_MASKS = chess.BB_FILE_MASKS
-_BB_DIAG_MASKS = chess.BB_DIAG_MASKS
 
 
 #: The number of significant bits (the highest set bit's square + 1); a C method here.
@@ -120,17 +102,15 @@ def _shift_down(bits: int, count: int) -> int:
 
 
 def _rook_attacks(square: int, occ: int) -> int:
-    return (
-        _BB_RANK_ATTACKS[square][_BB_RANK_MASKS[square] & occ] | _BB_FILE_ATTACKS[square][_BB_FILE_MASKS[square] & occ]
-    )
+    return BB_RANK_ATTACKS[square][BB_RANK_MASKS[square] & occ] | BB_FILE_ATTACKS[square][BB_FILE_MASKS[square] & occ]
 
 
 def _rank_attacks(square: int, occ: int) -> int:
-    return _BB_RANK_ATTACKS[square][_BB_RANK_MASKS[square] & occ]
+    return BB_RANK_ATTACKS[square][BB_RANK_MASKS[square] & occ]
 
 
 def _bishop_attacks(square: int, occ: int) -> int:
-    return _BB_DIAG_ATTACKS[square][_BB_DIAG_MASKS[square] & occ]
+    return BB_DIAG_ATTACKS[square][BB_DIAG_MASKS[square] & occ]
 
 
 #: The globals a backend sets: tables, constants and the bit primitives above.

@@ -19,10 +19,11 @@ A depth-first search over legal moves (python-chess), pruned by the per-side bou
   plus one moves left, and no other unit can fill their goal square) block every route
   of both sides; a child whose bounds with those squares blocked exceed an allowance
   is pruned as well.
-* **Solo game** (:mod:`retro.spg.solo`): once both sides have their goal unit counts,
-  a child is pruned when the mover alone, its own units in the way, cannot play its
-  remaining moves to its goal units (and the other side, when the move was a pawn's or
-  a capture); the solo moves examined count as nodes. The root is checked for both.
+* **Solo game** (:mod:`retro.spg.solo`): for a side that has its goal unit count, a
+  child is pruned when that side alone, its own units in the way, cannot play its
+  remaining moves to its goal units and captures (checked for the mover, and for the
+  other side when the move was a pawn's or a capture); the solo moves examined count as
+  nodes. The root is checked for both.
 * **Transposition table** on ``(position, plies left)``, the position being
   python-chess's transposition key (placement, side to move, castling rights and a
   *usable* en-passant square: exactly what decides the future legal moves). The games
@@ -180,11 +181,15 @@ class _Search:
         solo = self.solo
         assert solo is not None
         (masks, rights, count, allow), (their_masks, their_rights, their_count, their_allow) = mine, theirs
-        if not solo.applies(mover, count, their_count):
-            return True
-        if not solo.succeeds(mover, masks, rights, their_count, their_masks[0], allow):
+        if solo.applies(mover, count, their_count) and not solo.succeeds(
+            mover, masks, rights, their_count, their_masks[0], allow
+        ):
             return False
-        return not other_changed or solo.succeeds(not mover, their_masks, their_rights, count, masks[0], their_allow)
+        return (
+            not other_changed
+            or not solo.applies(not mover, their_count, count)
+            or solo.succeeds(not mover, their_masks, their_rights, count, masks[0], their_allow)
+        )
 
     def visit(self, plies: int, white_need: int, black_need: int) -> tuple[tuple[chess.Move, ...], ...]:
         """Solution suffixes from the current board with ``plies`` left (bounds already checked)."""

@@ -19,6 +19,11 @@ A depth-first search over legal moves (python-chess), pruned by the per-side bou
   plus one moves left, and no other unit can fill their goal square) block every route
   of both sides; a child whose bounds with those squares blocked exceed an allowance
   is pruned as well.
+* **Solo game** (:mod:`retro.spg.solo`): for a side that has its goal unit count, a
+  child is pruned when that side alone, its own units in the way, cannot play its
+  remaining moves to its goal units and captures (checked for the mover, and for the
+  other side when the move was a pawn's or a capture); the solo moves examined count as
+  nodes. The root is checked for both.
 * **Transposition table** on ``(position, plies left)``, the position being
   python-chess's transposition key (placement, side to move, castling rights and a
   *usable* en-passant square: exactly what decides the future legal moves). The games
@@ -51,6 +56,7 @@ from retro.core.position import position_key
 from retro.spg.bounds import MoveBounds, SideMasks, side_masks
 from retro.spg.problem import SpgProblem
 from retro.spg.routes import RouteSquares, route_squares
+from retro.spg.solo import SoloGame
 
 __all__ = ["SearchOutcome", "search_games", "Progress"]
 
@@ -97,6 +103,7 @@ class _Search:
         cap: int,
         progress: Progress | None,
         routes: dict[chess.Color, RouteSquares] | None = None,
+        solo: bool = True,
     ) -> None:
         self.problem = problem
         self.routes = routes
@@ -113,6 +120,13 @@ class _Search:
         self.root_moves: list[chess.Move] = []
         self.root_index = 0
         self.stop_reason = ""
+        self.solo = SoloGame(bounds, problem.goal, routes, self.count) if solo else None
+
+    def count(self) -> None:
+        """One more node (a solo move examined counts as one, :mod:`retro.spg.solo`)."""
+        self.outcome.nodes += 1
+        if self.outcome.nodes % _CHECK_EVERY == 0:
+            self.tick()
 
     def where(self) -> str:
         return f"root move {self.root_index}/{len(self.root_moves)}"
@@ -154,6 +168,29 @@ class _Search:
                 moves.extend(board.generate_pseudo_legal_moves(board.pieces_mask(kind, board.turn), routes[kind]))
         return moves
 
+    def solo_fits(
+        self,
+        mover: chess.Color,
+        mine: tuple[SideMasks, chess.Bitboard, int, int],
+        theirs: tuple[SideMasks, chess.Bitboard, int, int],
+        other_changed: bool,
+    ) -> bool:
+        """Whether the child passes the solo rule (:mod:`retro.spg.solo`) for the mover, and
+        for the other side when the move changed what its solo game depends on; each side
+        is given as (its masks, its rights, its unit count, its moves left)."""
+        solo = self.solo
+        assert solo is not None
+        (masks, rights, count, allow), (their_masks, their_rights, their_count, their_allow) = mine, theirs
+        if solo.applies(mover, count, their_count) and not solo.succeeds(
+            mover, masks, rights, their_count, their_masks[0], allow
+        ):
+            return False
+        return (
+            not other_changed
+            or not solo.applies(not mover, their_count, count)
+            or solo.succeeds(not mover, their_masks, their_rights, count, masks[0], their_allow)
+        )
+
     def visit(self, plies: int, white_need: int, black_need: int) -> tuple[tuple[chess.Move, ...], ...]:
         """Solution suffixes from the current board with ``plies`` left (bounds already checked)."""
         board = self.board
@@ -168,7 +205,7 @@ class _Search:
             if known:
                 self.register(known)
             return known
-        outcome, bounds = self.outcome, self.bounds
+        bounds = self.bounds
         mover, other = board.turn, not board.turn
         left = plies - 1
         # after the move, the mover has floor(left/2) moves left, the other ceil(left/2)
@@ -186,9 +223,7 @@ class _Search:
         for index, move in enumerate(moves):
             if root:
                 self.root_index = index
-            outcome.nodes += 1
-            if outcome.nodes % _CHECK_EVERY == 0:
-                self.tick()
+            self.count()
             # the child's bounds from the move alone (no push): module docstring, "Allowance"
             after, after_rights, captured = _after_move(board, move, mine, mine_rights)
             their_after = _masks([m & ~captured for m in theirs]) if captured else theirs
@@ -216,6 +251,13 @@ class _Search:
             ):
                 continue
             if board.is_into_check(move):
+                continue
+            if self.solo is not None and not self.solo_fits(
+                mover,
+                (after_masks, after_rights, mine_count, mover_allow),
+                (their_after, their_rights & ~captured, their_count - (1 if captured else 0), other_allow),
+                bool(captured or chess.BB_SQUARES[move.from_square] & board.pawns),
+            ):
                 continue
             board.push(move)
             if mover == chess.WHITE:
@@ -273,25 +315,54 @@ def search_games(
     cap: int = 8,
     progress: Progress | None = None,
     route: bool = True,
+    solo: bool = True,
 ) -> SearchOutcome:
     """Every game of ``problem.plies`` plies from ``problem.init`` reaching the goal, up to ``cap``
     (module docstring). The root's bounds must already fit the allowance. ``route``: generate
-    only moves to route squares (:mod:`retro.spg.routes`)."""
+    only moves to route squares (:mod:`retro.spg.routes`); ``solo``: prune by the solo
+    rule (:mod:`retro.spg.solo`)."""
     first = (problem.plies + 1) // 2
     moves = {problem.init.turn: first, not problem.init.turn: problem.plies - first}
     routes = (
         {color: route_squares(bounds, problem.init, color, moves[color]) for color in chess.COLORS} if route else None
     )
     search = _Search(
-        problem, bounds, max_nodes=max_nodes, time_limit=time_limit, cap=cap, progress=progress, routes=routes
+        problem,
+        bounds,
+        max_nodes=max_nodes,
+        time_limit=time_limit,
+        cap=cap,
+        progress=progress,
+        routes=routes,
+        solo=solo,
     )
     board = search.board
     white_need, black_need = bounds.needs(board, chess.WHITE), bounds.needs(board, chess.BLACK)
     try:
-        search.visit(problem.plies, white_need, black_need)
+        if _solo_at_root(search, moves):
+            search.visit(problem.plies, white_need, black_need)
         search.outcome.complete = True
         search.outcome.explored = "exhaustive search"
     except _Stop:
         search.outcome.explored = f"{search.stop_reason} at {search.where()}"
     search.outcome.seconds = time.monotonic() - search.start
     return search.outcome
+
+
+def _solo_at_root(search: _Search, moves: dict[chess.Color, int]) -> bool:
+    """Whether both sides pass the solo rule at the root (true when it does not apply)."""
+    board, solo = search.board, search.solo
+    if solo is None:
+        return True
+    for color in chess.COLORS:
+        mine, theirs = board.occupied_co[color], board.occupied_co[not color]
+        if solo.applies(color, chess.popcount(mine), chess.popcount(theirs)) and not solo.succeeds(
+            color,
+            side_masks(board, color),
+            board.clean_castling_rights() & _BACK_RANK[color],
+            chess.popcount(theirs),
+            board.pawns & theirs,
+            moves[color],
+        ):
+            return False
+    return True

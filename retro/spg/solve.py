@@ -86,8 +86,10 @@ def solve(
     time_limit: float | None = 60.0,
     cap: int = 8,
     progress: Progress | None = None,
+    solo: bool = True,
 ) -> SpgVerdict:
-    """Decide ``problem`` (module docstring); ``cap`` >= 2 is the most games listed."""
+    """Decide ``problem`` (module docstring); ``cap`` >= 2 is the most games listed;
+    ``solo``: use the solo rule in the search (:mod:`retro.spg.solo`)."""
     if cap < 2:
         raise ValueError(f"--solutions must be at least 2, got {cap}")
     frozen = frozen_mask(problem.init, problem.goal)
@@ -102,7 +104,9 @@ def solve(
             reason=refutation,
             black_first=black_first,
         )
-    outcome = search_games(problem, bounds, max_nodes=max_nodes, time_limit=time_limit, cap=cap, progress=progress)
+    outcome = search_games(
+        problem, bounds, max_nodes=max_nodes, time_limit=time_limit, cap=cap, progress=progress, solo=solo
+    )
     games = [replay_san(problem, game) for game in outcome.games[:cap]]
     if outcome.complete:
         status = {0: SpgStatus.NO_SOLUTION, 1: SpgStatus.UNIQUE}.get(len(games), SpgStatus.SOLUTIONS)

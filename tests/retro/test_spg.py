@@ -17,6 +17,7 @@ from retro.spg.frozen import frozen_mask
 from retro.spg.parity import knight_parity
 from retro.spg.routes import route_squares
 from retro.spg.shortest import shortest_proof_game
+from retro.spg.solo import SoloGame
 from retro.spg.solve import moves_of, solve
 from tests.random_games import play_random
 
@@ -384,7 +385,73 @@ def test_king_stays_for_good() -> None:
 
 def test_staying_pieces_shrink_the_search() -> None:
     """edupuis-18 (26 plies) is decided unique within 56,000 nodes when pieces staying for
-    good block routes (65,008 nodes without)."""
-    row, verdict = _solve_row("edupuis-18", max_nodes=56_000, time_limit=None)
+    good block routes (65,008 nodes without); the solo rule is left out (its own moves
+    count as nodes)."""
+    row, verdict = _solve_row("edupuis-18", max_nodes=56_000, time_limit=None, solo=False)
+    assert verdict.status == SpgStatus.UNIQUE
+    assert verdict.solutions == row["solutions_san"]
+
+
+# -- the solo game ---------------------------------------------------------------------------------------
+
+
+def _solo_at_root(row_id: str) -> tuple[SoloGame, MoveBounds, chess.Board]:
+    row = ROWS[row_id]
+    problem = parse_problem(row["board"], row["plies"])
+    bounds = MoveBounds(problem.goal, frozen_mask(problem.init, problem.goal), rights_count=problem.full_fen)
+    return SoloGame(bounds, problem.goal, None, lambda: None), bounds, problem.init
+
+
+def test_solo_game_sees_the_sides_own_units_in_the_way() -> None:
+    """no-captures-47 (26 plies, White's 13 moves): White's bound at the start is 11 (routes
+    priced on a board without White's moving units), but White alone, its own units in
+    the way, cannot reach its goal units in 11 or 12 moves; it can in 13, the moves of
+    the game."""
+    solo, bounds, board = _solo_at_root("no-captures-47")
+    white = chess.WHITE
+    args = (
+        side_masks(board, white),
+        board.clean_castling_rights() & chess.BB_RANK_1,
+        16,
+        board.pawns & board.occupied_co[chess.BLACK],
+    )
+    assert bounds.needs(board, white) == 11
+    assert solo.applies(white, 16, 16)
+    assert not solo.succeeds(white, *args, 11)
+    assert not solo.succeeds(white, *args, 12)
+    assert solo.succeeds(white, *args, 13)
+
+
+def test_solo_game_needs_the_side_to_keep_its_units() -> None:
+    """single-capture-11 (1.c3 e6 2.Qa4 Ke7 3.b3 d6 4.Qe8+ Kxe8): White loses its queen, so
+    the rule does not apply to White at the start; Black keeps its units and has one
+    capture to make, so it applies to Black: its solo game succeeds in 4 moves (Black's
+    moves in the game, the last one the capture), not in 3."""
+    solo, bounds, board = _solo_at_root("single-capture-11")
+    black = chess.BLACK
+    assert not solo.applies(chess.WHITE, 16, 16)
+    assert solo.applies(black, 16, 16)
+    args = (side_masks(board, black), board.clean_castling_rights() & chess.BB_RANK_8)
+    white_pawns = board.pawns & board.occupied_co[chess.WHITE]
+    assert solo.succeeds(black, *args, 16, white_pawns, 4)
+    assert not solo.succeeds(black, *args, 16, white_pawns, 3)
+
+
+@pytest.mark.slow
+def test_solo_game_shrinks_the_search() -> None:
+    """no-captures-52 (28 plies; Euclide: a knight must leave b1 before the rook passes
+    and must not block c3 until it has passed) is decided unique within 160,000 nodes
+    (solo moves counted) with the solo rule, unknown after 2,000,000 without it."""
+    row, verdict = _solve_row("no-captures-52", max_nodes=160_000, time_limit=None)
+    assert verdict.status == SpgStatus.UNIQUE
+    assert verdict.solutions == row["solutions_san"]
+
+
+@pytest.mark.slow
+def test_solo_game_with_captures_shrinks_the_search() -> None:
+    """single-capture-30 (15 plies; White's king takes the queen on f4 and walks back):
+    decided unique within 40,000 nodes (solo moves counted) when the solo game of the
+    side that keeps its units has capture moves; unknown at 200,000 without them."""
+    row, verdict = _solve_row("single-capture-30", max_nodes=40_000, time_limit=None)
     assert verdict.status == SpgStatus.UNIQUE
     assert verdict.solutions == row["solutions_san"]

@@ -1,0 +1,255 @@
+"""Solo feasibility: can one side alone play its remaining moves, its own units in the way?
+
+The bounds of :mod:`retro.spg.bounds` price each unit's route on a board without the
+side's moving units: they never see that a unit of the same side stands in the way (a
+rook that must pass b1 while the knight is still there, a bishop behind its own pawn,
+castling with a piece between king and rook) nor the order such obstructions impose.
+The solo game sees them.
+
+**The solo game** of a colour C at a node, where C has ``k`` captures left (the enemy's
+units now minus in the goal). Let F be the frozen squares (:mod:`retro.spg.frozen`) and
+P the squares of the enemy's pawns settled for good (:meth:`MoveBounds.settled_pawns`).
+The board holds C's units as they stand and, as mere obstacles that attack nothing and
+cannot be taken, the enemy's units on F and P (the *fixed* enemy units), nothing else;
+C moves every turn. A *quiet move* is a pseudo-legal move of python-chess on that board
+of a unit of C not on F (castling included: king and rook on their squares with the
+right, the squares between them empty; no square is attacked, as no enemy unit
+attacks). A *capture move* uses one of the captures left: a quiet move that is not
+castling and not a pawn's, or a pawn's diagonal step forward to a square empty of C's
+and fixed units (a promotion on the last rank). Every move goes to a route square of
+the moved (or promoted) type (:mod:`retro.spg.routes`). The solo game of ``m`` moves
+*succeeds* if some sequence of exactly ``m`` such moves uses all ``k`` captures and ends
+with C's units exactly as in the goal (and C's castling rights as in the goal when the
+problem counts rights), every state on the way having C's bound
+(:meth:`MoveBounds.side_needs` with the enemy's goal count plus the captures left as the
+enemy's units, and the node's enemy pawns) within the moves left.
+
+**Rule.** Suppose C has as many units as in the goal (C loses no unit from the node on).
+If the solo game of C with C's remaining moves ``m`` does not succeed, no game through
+the node reaches the goal.
+
+**Proof.** Take a game through the node and C's ``m`` moves in it, in order. C loses no
+unit (units are never created), so the enemy captures nothing from the node on, and the
+fixed enemy units stand on their squares in the real board until the end (frozen units
+never move and stay; a settled pawn never moves again and is never captured). The solo
+board before each of C's moves is the real one without the enemy's other units. So
+each real move of C is a move of the solo game: a non-capture lands on a square empty in
+the real board, hence empty of C's units and of the fixed units; a capture lands on a
+non-fixed enemy unit, so on a square empty in the solo board (a pawn's capture is a
+diagonal step forward, en passant too); a sliding move's path and castling's squares
+are empty in the real board, hence in the solo board (the solo game drops the rule about
+attacked squares, which only removes real moves); a unit on F never moves; each move
+goes to a route square of its type (no piece of the type stands elsewhere in any game).
+Only C captures, each capture removes one enemy unit, and the enemy ends with its goal
+count, so C makes exactly ``k`` captures, and the enemy's units at any moment number its
+goal count plus C's captures left. C's castling rights evolve as in the real game (lost
+by moving the king or the rook; the enemy takes no rook). After the last move C's units
+are C's goal units, and its rights the goal's when they count. At every state C's units,
+rights and captures left are those of the real game at that moment, whose remaining C
+moves are at least C's bound: the bound depends on C's units and rights, the enemy's
+unit count and the enemy's pawns, which enter it only through the enemy pawns settled
+for good (no capture region: C loses no unit); a pawn settled at the node stays on its
+square to the end, so the bound with the node's enemy pawns blocks only squares that
+are blocked at that later moment too. So the real sequence is a succeeding solo game;
+contraposition gives the rule.
+
+The solo game is searched depth-first (a child whose bound is lower than its parent's
+at once, the others after, the least bound first) with a
+table of the states already decided (``(C's units, rights, fixed enemy squares, captures
+left, moves left)`` -> success), shared by the whole search: the same state of one side
+recurs under many states of the other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import chess
+
+from retro.spg.bounds import MoveBounds, SideMasks, side_masks
+
+__all__ = ["SoloGame"]
+
+_MEMO_LIMIT = 2_000_000  # decided states; cleared beyond it (memo lost, never soundness)
+_KINDS = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
+
+
+class SoloGame:
+    """The solo game of each colour (module docstring), decided with a shared table."""
+
+    def __init__(
+        self,
+        bounds: MoveBounds,
+        goal: chess.Board,
+        routes: dict[chess.Color, dict[chess.PieceType, chess.Bitboard]] | None,
+        count: Callable[[], None],
+    ) -> None:
+        self.bounds = bounds
+        self.goal = goal
+        self.routes = routes
+        self.count = count  # called once per solo move examined (the search's node budget)
+        self.goal_masks = {color: side_masks(goal, color) for color in chess.COLORS}
+        self.goal_rights = {
+            color: goal.clean_castling_rights() & (chess.BB_RANK_1 if color else chess.BB_RANK_8)
+            for color in chess.COLORS
+        }
+        self.table: dict[tuple, bool] = {}
+        self._fixed: dict[tuple[chess.Color, chess.Bitboard], chess.Bitboard] = {}
+
+    def applies(self, color: chess.Color, own_units: int, enemy_units: int) -> bool:
+        """Whether the rule's condition holds: ``color`` already has its goal count (and the
+        enemy at least its own)."""
+        goal_count = self.bounds.goal_count
+        return own_units == goal_count[color] and enemy_units >= goal_count[not color]
+
+    def fixed(self, color: chess.Color, enemy_pawns: chess.Bitboard) -> chess.Bitboard:
+        """The squares of the enemy's fixed units (frozen, or pawns settled for good)."""
+        key = (color, enemy_pawns)
+        cached = self._fixed.get(key)
+        if cached is None:
+            enemy = not color
+            cached = (self.bounds.frozen & self.goal.occupied_co[enemy]) | self.bounds.settled_pawns(
+                enemy, enemy_pawns, 0
+            )
+            self._fixed[key] = cached
+        return cached
+
+    def succeeds(
+        self,
+        color: chess.Color,
+        masks: SideMasks,
+        rights: chess.Bitboard,
+        enemy_units: int,
+        enemy_pawns: chess.Bitboard,
+        moves: int,
+    ) -> bool:
+        """Whether C's solo game of ``moves`` moves succeeds from ``masks`` and ``rights``
+        (call only when :meth:`applies`)."""
+        fixed = self.fixed(color, enemy_pawns)
+        captures = enemy_units - self.bounds.goal_count[not color]
+        need = self.bounds.side_needs(color, masks, rights, enemy_units, enemy_pawns)
+        return self._succeeds(color, masks, rights, fixed, captures, enemy_pawns, moves, need)
+
+    def _succeeds(
+        self,
+        color: chess.Color,
+        masks: SideMasks,
+        rights: chess.Bitboard,
+        fixed: chess.Bitboard,
+        captures: int,
+        enemy_pawns: chess.Bitboard,
+        moves: int,
+        need: int,
+    ) -> bool:
+        """The solo game from a state whose bound is ``need``."""
+        if moves == 0:
+            return (
+                not captures
+                and masks == self.goal_masks[color]
+                and (not self.bounds.rights_count or rights == self.goal_rights[color])
+            )
+        key = (color, masks, rights, fixed, captures, moves)
+        known = self.table.get(key)
+        if known is not None:
+            return known
+        enemy_goal = self.bounds.goal_count[not color]
+        later = []
+        result = False
+        for after, after_rights, left in self._children(color, masks, rights, fixed, captures):
+            self.count()
+            child_need = self.bounds.side_needs(color, after, after_rights, enemy_goal + left, enemy_pawns)
+            if child_need > moves - 1:
+                continue
+            if child_need < need:  # a move that lowers the bound: the likeliest way, tried at once
+                if self._succeeds(color, after, after_rights, fixed, left, enemy_pawns, moves - 1, child_need):
+                    result = True
+                    break
+            else:
+                later.append((child_need, after, after_rights, left))
+        if not result:
+            later.sort(key=lambda child: child[0])
+            result = any(
+                self._succeeds(color, after, after_rights, fixed, left, enemy_pawns, moves - 1, child_need)
+                for child_need, after, after_rights, left in later
+            )
+        if len(self.table) >= _MEMO_LIMIT:
+            self.table.clear()
+        self.table[key] = result
+        return result
+
+    def _children(
+        self, color: chess.Color, masks: SideMasks, rights: chess.Bitboard, fixed: chess.Bitboard, captures: int
+    ) -> Iterator[tuple[SideMasks, chess.Bitboard, int]]:
+        """The states after each solo move: (C's masks, C's rights, captures left)."""
+        board = self._board(color, masks, rights, fixed)
+        back_rank = chess.BB_RANK_1 if color else chess.BB_RANK_8
+        for move, capture in self._moves(board, color, fixed, captures):
+            board.push(move)
+            after = _without(side_masks(board, color), fixed)
+            rights_after = board.clean_castling_rights() & back_rank
+            board.pop()
+            yield after, rights_after, captures - capture
+
+    def _board(
+        self, color: chess.Color, masks: SideMasks, rights: chess.Bitboard, fixed: chess.Bitboard
+    ) -> chess.Board:
+        """The solo board: C's units, the fixed enemy units (from the goal) as obstacles, C to move."""
+        board = chess.Board.empty()
+        goal = self.goal
+        for kind, mask in zip(_KINDS, masks, strict=True):
+            for square in chess.scan_forward(mask):
+                board.set_piece_at(square, chess.Piece(kind, color))
+        for square in chess.scan_forward(fixed):  # obstacles: C's colour, never moved, attack no C unit
+            piece = goal.piece_at(square)
+            assert piece is not None
+            board.set_piece_at(square, chess.Piece(piece.piece_type, color))
+        board.turn = color
+        board.castling_rights = rights
+        return board
+
+    def _moves(
+        self, board: chess.Board, color: chess.Color, fixed: chess.Bitboard, captures: int
+    ) -> list[tuple[chess.Move, int]]:
+        """The solo moves (module docstring) of the board, each with 1 if it captures."""
+        movable = board.occupied_co[color] & ~self.bounds.frozen & ~fixed
+        routes = None if self.routes is None else self.routes[color]
+        moves: list[tuple[chess.Move, int]] = []
+        candidates = list(board.generate_pseudo_legal_moves(movable, ~fixed & chess.BB_ALL))
+        if captures:
+            candidates.extend(_pawn_captures(board, color, movable & board.pawns, fixed))
+        for move in candidates:
+            kind = move.promotion or board.piece_type_at(move.from_square)
+            assert kind is not None
+            castling = board.is_castling(move)
+            if routes is not None and not castling and not routes[kind] & chess.BB_SQUARES[move.to_square]:
+                continue
+            pawn_move = board.pawns & chess.BB_SQUARES[move.from_square]
+            diagonal = pawn_move and chess.square_file(move.from_square) != chess.square_file(move.to_square)
+            if not diagonal:
+                moves.append((move, 0))
+            if captures and not castling and (diagonal or not pawn_move):
+                moves.append((move, 1))
+        return moves
+
+
+def _pawn_captures(
+    board: chess.Board, color: chess.Color, pawns: chess.Bitboard, fixed: chess.Bitboard
+) -> list[chess.Move]:
+    """C's pawn moves diagonally forward to a square empty of C's and fixed units (a capture
+    of some other enemy unit, en passant included), promotions for each piece type."""
+    last = chess.BB_RANK_8 if color else chess.BB_RANK_1
+    moves: list[chess.Move] = []
+    for square in chess.scan_forward(pawns):
+        for target in chess.scan_forward(chess.BB_PAWN_ATTACKS[color][square] & ~board.occupied & ~fixed):
+            if chess.BB_SQUARES[target] & last:
+                moves.extend(
+                    chess.Move(square, target, kind) for kind in (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
+                )
+            else:
+                moves.append(chess.Move(square, target))
+    return moves
+
+
+def _without(masks: SideMasks, squares: chess.Bitboard) -> SideMasks:
+    keep = ~squares
+    return (masks[0] & keep, masks[1] & keep, masks[2] & keep, masks[3] & keep, masks[4] & keep, masks[5] & keep)

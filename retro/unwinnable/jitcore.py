@@ -36,19 +36,27 @@ about 0.5 s, plus 0.3-0.6 s to import numba). :func:`warm_up` compiles or loads 
 makes it the default of :func:`retro.unwinnable.analyze` in the process; long batches
 and the benchmark call it, a single query does not (loading costs more than most
 queries). Without numba (or with ``RETRO_JIT=0`` in the environment) :data:`AVAILABLE`
-is False and the pure-Python path runs. numba's cache is keyed by each source file's
-time stamp: the generator's compiled functions are cached under ``movegen.py``, the
-searches under this file (which embed the generator); after editing ``movegen.py``, touch
-this file too, or clear ``retro/unwinnable/__pycache__/*.nb*``.
+is False and the pure-Python path runs.
+
+Cache validity: numba keys a cached function by its own source file's time stamp and
+bytecode, but the machine code of this module's searches embeds the generator (whose
+source is ``movegen.py``), and the generator's embeds this module's bit primitives and
+tables. So every compiled function here is cached with :class:`_SourceKeyedCache`, whose
+index key adds a digest of the sources compiled together (``movegen.py``, this file,
+``helpmate.py``) and python-chess's version: after any change to them (a ``git pull``
+touching ``movegen.py`` alone included) the old entries no longer match and the code is
+compiled afresh, never loaded stale.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import threading
 import time
 import types
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import chess
@@ -64,14 +72,43 @@ def _no_jit(*args: Any, **kwargs: Any) -> Callable[[Any], Any]:
     return lambda function: function
 
 
+def _source_digest() -> str:
+    """The digest of what the compiled code is made from (module docstring, "Cache validity")."""
+    here = Path(__file__).resolve().parent
+    digest = hashlib.sha256(chess.__version__.encode())
+    for name in ("movegen.py", "jitcore.py", "helpmate.py"):
+        digest.update((here / name).read_bytes())
+    return digest.hexdigest()
+
+
+SOURCE_DIGEST = _source_digest()
+
 njit: Callable[..., Any] = _no_jit
 AVAILABLE = False
 try:
     if os.environ.get("RETRO_JIT", "1") != "0":
         import numba
+        from numba.core.caching import FunctionCache
         from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
-        njit = numba.njit
+        class _SourceKeyedCache(FunctionCache):
+            """numba's cache of one function, its index key extended with :data:`SOURCE_DIGEST`."""
+
+            def _index_key(self, sig: Any, codegen: Any) -> tuple[Any, ...]:
+                return (*super()._index_key(sig, codegen), SOURCE_DIGEST)
+
+        def _keyed_njit(**options: Any) -> Callable[[Any], Any]:
+            """``numba.njit(**options)``, its cache (if any) a :class:`_SourceKeyedCache`."""
+
+            def compile_(function: Any) -> Any:
+                dispatcher = numba.njit(**options)(function)
+                if options.get("cache"):
+                    dispatcher._cache = _SourceKeyedCache(dispatcher.py_func)
+                return dispatcher
+
+            return compile_
+
+        njit = _keyed_njit
         AVAILABLE = True
 except ImportError:  # pragma: no cover - numba is a dependency; without it the pure-Python path runs
     pass

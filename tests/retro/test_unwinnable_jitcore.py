@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import chess
 import pytest
@@ -110,3 +111,24 @@ def test_without_numba_the_pure_python_path_answers(monkeypatch: pytest.MonkeyPa
     fallback = analyze(board, chess.WHITE, max_nodes=20_000, compiled=True)
     assert (fallback.status, fallback.line, fallback.nodes) == (expected.status, expected.line, expected.nodes)
     assert expected.status == "winnable"
+
+
+def test_compiled_code_runs_and_is_cached_under_the_sources_it_embeds(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The generator really runs compiled (the comparisons above are two executions), and
+    # every compiled function, the generator's included, is cached under a key holding the
+    # digest of movegen.py, jitcore.py and helpmate.py: a change to any of them (movegen.py
+    # alone included) makes the old machine code unloadable instead of stale.
+    from numba.core.registry import CPUDispatcher
+
+    dispatchers: list[Any] = [value for value in vars(jitcore).values() if isinstance(value, CPUDispatcher)]
+    dispatchers += [jitcore._GENERATOR[name] for name in jitcore.movegen.KERNELS]
+    assert len(dispatchers) > 20
+    jitcore.legal_moves(fastboard.from_board(chess.Board()))
+    generator: Any = jitcore._legal_moves
+    assert any(generator is dispatcher for dispatcher in dispatchers) and generator.signatures  # compiled, run
+    assert all(type(dispatcher._cache).__name__ == "_SourceKeyedCache" for dispatcher in dispatchers)
+    codegen = generator.targetctx.codegen()
+    key = generator._cache._index_key(generator.signatures[0], codegen)
+    assert key[-1] == jitcore.SOURCE_DIGEST
+    monkeypatch.setattr(jitcore, "SOURCE_DIGEST", "another movegen.py")
+    assert generator._cache._index_key(generator.signatures[0], codegen) != key

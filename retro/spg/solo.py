@@ -57,7 +57,10 @@ The solo game is searched depth-first (a child whose bound is lower than its par
 at once, the others after, the least bound first) with a
 table of the states already decided (``(C's units, rights, fixed enemy squares, captures
 left, moves left)`` -> success), shared by the whole search: the same state of one side
-recurs under many states of the other.
+recurs under many states of the other. The enemy's pawns are not in the key, as the
+answer depends on them only through the fixed squares: C has its goal count, so C's
+bound builds no capture regions and reads the enemy's pawns only through the ones
+settled for good with the enemy's 0 captures, which are the fixed squares off F.
 """
 
 from __future__ import annotations

@@ -442,11 +442,8 @@ def _ep_legal(s: Fields, buf: Buffer, n: int) -> bool:
 def _play(s: Fields, move: int) -> Fields:
     """The position after the legal ``move`` (as ``Board.push``)."""
     pawns, knights, bishops, rooks, queens, kings, white, black, turn, castling, ep = s
-    frm = move & 63
-    to = (move >> 6) & 63
-    promotion = move >> 12
-    from_bb = 1 << frm
-    to_bb = 1 << to
+    frm, to, promotion = move & 63, (move >> 6) & 63, move >> 12
+    from_bb, to_bb = 1 << frm, 1 << to
     keep = ~to_bb
     new_ep = _NONE
     castling &= ~from_bb & keep

@@ -455,3 +455,46 @@ def test_solo_game_with_captures_shrinks_the_search() -> None:
     row, verdict = _solve_row("single-capture-30", max_nodes=40_000, time_limit=None)
     assert verdict.status == SpgStatus.UNIQUE
     assert verdict.solutions == row["solutions_san"]
+
+
+# Starting points where the solo game meets castling (both sides' rights, rooks and kings
+# to move), en passant (a usable square at the start), promotions (pawns one step from
+# the last rank, by push or capture) and captures.
+_SOLO_INITS = (
+    chess.STARTING_FEN,
+    "r3k2r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 1",
+    "4k3/1P4P1/8/8/8/8/1p4p1/4K3 w - - 0 1",
+    "r3k2r/1P6/8/3pP3/8/8/6p1/R3K2R w KQkq d6 0 1",
+    "r1b1k2r/1P3ppp/8/8/8/8/1p3PPP/R1B1K2R w KQkq - 0 1",
+)
+
+
+@pytest.mark.slow
+def test_solo_game_keeps_every_played_game() -> None:
+    """The solo rule never prunes a real game: random games of 3 to 8 plies from the
+    starting points above (captures, promotions and castling played half the time when
+    available), goal their last position (full FEN every other time, so rights count);
+    when the search completes, the game played is among its games."""
+    rng = random.Random(11)
+    completed = 0
+    for trial in range(60):
+        init = chess.Board(_SOLO_INITS[trial % len(_SOLO_INITS)])
+        board = init.copy()
+        for _ in range(rng.randint(3, 8)):
+            legal = list(board.legal_moves)
+            if not legal:
+                break
+            special = [m for m in legal if board.is_capture(m) or m.promotion or board.is_castling(m)]
+            board.push(rng.choice(special if special and rng.random() < 0.5 else legal))
+        plies = len(board.move_stack)
+        problem = parse_problem(board.fen() if trial % 2 else board.board_fen(), plies, init.fen())
+        verdict = solve(problem, max_nodes=20_000, time_limit=None, cap=100)
+        if verdict.status == SpgStatus.UNKNOWN or verdict.cooked:
+            continue
+        completed += 1
+        replay, played = init.copy(), []
+        for move in board.move_stack:
+            played.append(replay.san(move))
+            replay.push(move)
+        assert played in verdict.solutions, (board.fen(), plies, played, verdict.status, verdict.solutions)
+    assert completed >= 40

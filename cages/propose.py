@@ -71,6 +71,10 @@ from retro.core.status import CheckStatus
 
 __all__ = ["clusters", "proposals", "focused_proposals", "CageFinder"]
 
+LEMMA_NODES = 300
+"""The state budget of each lemma cage (:mod:`cages.verify`) within a proposal's search, at
+most half the proposal's own budget (a quick pass's searches stay quick)."""
+
 _PIECES = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
 
 
@@ -269,6 +273,7 @@ class CageFinder:
                 cache=self.library.cache,
                 lemmas=self.library.lemmas,
                 max_nodes=budget,
+                lemma_nodes=min(LEMMA_NODES, budget // 2),
                 time_limit=None if deadline is None else max(0.0, deadline - time.perf_counter()),
             )
             if verdict.status == "cage":

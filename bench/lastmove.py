@@ -6,7 +6,10 @@ A retraction-sequence problem is solved when exactly one sequence of its length 
 and it is the published one. A last-move-type problem (type A: "what kind of move was
 the last one?") is solved when every surviving last move has the published type and the
 other side has no possible last move at all. A problem is counted *wrong* when the
-published answer did not survive (every wrong unique answer is one): a soundness bug.
+published answer did not survive a complete enumeration (every wrong unique answer is one):
+a soundness bug. When the time limit stopped the enumeration before it reached the
+published answer, nothing was claimed about it (the status is ``unknown``): the problem
+is open, and its line says so.
 
 A problem of data/lastmove-dev2.jsonl is classed by its ``section``: ``B`` and ``C``
 (White made the last move; its type must be the only one that survives), ``D``
@@ -24,7 +27,8 @@ solves it unaided), ``type+cages`` (Retractor 2 needs hand-picked cages, the
 "With the cage library" uses the verified cages of ``data/cages.txt`` (made with
 ``retro cage -f``); "no cage file" starts from an empty library (the solver's automatic
 cages, when they exist, still apply). Each problem starts from that library afresh: the
-cages found automatically for one problem do not help the next. Every figure is printed with the load average;
+cages found automatically for one problem do not help the next; and with the static
+rules' caches empty, as in a fresh process. Every figure is printed with the load average;
 times are wall clock (the solver's 60 s limit is wall clock too) and the CPU time of
 the process, which a loaded machine inflates less.
 
@@ -46,6 +50,7 @@ from pathlib import Path
 import chess
 
 from cages.library import Library
+from retro.core import pawn_fates, rules
 from retro.lastmove.solver import LastMoveVerdict, solve
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -72,10 +77,16 @@ def judge(problem: dict, verdict: LastMoveVerdict) -> tuple[bool, bool, list[str
     if problem["answer_kind"] == "retraction_sequence":
         got = [" ".join(s.moves) for s in mine]
         expected = " ".join(problem["answer"])
-        return got == [expected], expected not in got, got
+        missing = expected not in got
+        return got == [expected], missing and verdict.complete, got + _incomplete(not missing or verdict.complete)
     types = sorted({s.type for s in mine})
     got = types + [f"other side: {len(others)}"] * bool(others)
-    return types == [problem["answer"]] and not others, problem["answer"] not in types, got
+    missing = problem["answer"] not in types
+    return (
+        types == [problem["answer"]] and not others,
+        missing and verdict.complete,
+        got + _incomplete(not missing or verdict.complete),
+    )
 
 
 def judge_both(problem: dict, verdicts: dict[chess.Color, LastMoveVerdict]) -> tuple[bool, bool, list[str]]:
@@ -87,7 +98,13 @@ def judge_both(problem: dict, verdicts: dict[chess.Color, LastMoveVerdict]) -> t
     first, second = problem["solution"]
     solved = len(white) == len(black) == 1 and sorted(white + black) == sorted([first, second])
     possible = (first in white and second in black) or (second in white and first in black)
-    return solved, not possible, [f"w {white[:6]}", f"b {black[:6]}"]
+    complete = all(v.complete for v in verdicts.values())
+    return solved, not possible and complete, [f"w {white[:6]}", f"b {black[:6]}"] + _incomplete(possible or complete)
+
+
+def _incomplete(fine: bool) -> list[str]:
+    """The mark of a published answer missing from an incomplete enumeration (not wrong)."""
+    return [] if fine else ["(published answer not enumerated by the time limit)"]
 
 
 def run(problem: dict, library: Library, args: argparse.Namespace) -> tuple[bool, bool, list[str]]:
@@ -112,6 +129,16 @@ def run(problem: dict, library: Library, args: argparse.Namespace) -> tuple[bool
         **options,
     )
     return judge(problem, verdict)
+
+
+def _cold() -> None:
+    """Empty the static rules' process-wide caches (pawn fates and the rules' own), so that
+    each problem starts as in a fresh process: the second mode would otherwise find the
+    pawn structures of the first mode's run of the same problem already solved."""
+    for module in (rules, pawn_fates):
+        for value in vars(module).values():
+            if callable(getattr(value, "cache_clear", None)):
+                value.cache_clear()
 
 
 def main() -> None:
@@ -160,6 +187,7 @@ def main() -> None:
         for problem in problems:
             library = Library.load(args.cages, read_only=True) if mode == "cages" else Library()
             kind = problem_class(problem)
+            _cold()
             start, cpu_start = time.perf_counter(), time.process_time()
             ok, bad, got = run(problem, library, args)
             seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start

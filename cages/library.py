@@ -129,6 +129,54 @@ class KnownCage:
         return self.text
 
 
+def _reachable_counts(units: dict[chess.Square, chess.Piece]) -> dict[chess.Color, tuple[int, dict[int, int]]]:
+    """Per colour: the number of units other than the king, and the count of each kind."""
+    counts: dict[chess.Color, tuple[int, dict[int, int]]] = {}
+    for color in chess.COLORS:
+        kinds = {kind: 0 for kind in chess.PIECE_TYPES}
+        for piece in units.values():
+            if piece.color == color:
+                kinds[piece.piece_type] += 1
+        counts[color] = (sum(kinds.values()) - kinds[chess.KING], kinds)
+    return counts
+
+
+def _could_arise(cage: KnownCage, zone: chess.Bitboard, counts: dict[chess.Color, tuple[int, dict[int, int]]]) -> bool:
+    """Can the units of ``cage`` all stand in some state of a cage verification that
+    starts from units of these ``counts`` in ``zone``? See :meth:`Library.narrowed`."""
+    mine = _reachable_counts(dict(cage.units))
+    for color in chess.COLORS:
+        total, kinds = counts[color]
+        cage_total, cage_kinds = mine[color]
+        if cage_total > total or cage_kinds[chess.KING] > kinds[chess.KING]:
+            return False
+        if any(cage_kinds[kind] > kinds[kind] for kind in (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)):
+            return False
+    return all(zone & chess.BB_SQUARES[square] for square, _piece in cage.units)
+
+
+@dataclasses.dataclass(frozen=True)
+class NarrowedLibrary:
+    """The cages of a library that can matter to one verification (:meth:`Library.narrowed`)."""
+
+    cages: tuple[KnownCage, ...]
+
+    def contains(self, units: dict[chess.Square, chess.Piece], options: Options = NO_ASSUMPTIONS) -> KnownCage | None:
+        """As :meth:`Library.contains`, among these cages."""
+        return _first_contained(self.cages, units, options)
+
+
+def _first_contained(
+    cages: tuple[KnownCage, ...] | list[KnownCage], units: dict[chess.Square, chess.Piece], options: Options
+) -> KnownCage | None:
+    for cage in cages:
+        if not cage.options.frozen <= options.frozen or not cage.options.forbid <= options.forbid:
+            continue
+        if all(units.get(square) == piece for square, piece in cage.units):
+            return cage
+    return None
+
+
 class Library:
     """Known cages, in memory, optionally backed by a file that verified cages are added to."""
 
@@ -173,12 +221,26 @@ class Library:
 
     def contains(self, units: dict[chess.Square, chess.Piece], options: Options = NO_ASSUMPTIONS) -> KnownCage | None:
         """A known cage whose units all stand in ``units`` and whose assumptions hold."""
-        for cage in self.cages:
-            if not cage.options.frozen <= options.frozen or not cage.options.forbid <= options.forbid:
-                continue
-            if all(units.get(square) == piece for square, piece in cage.units):
-                return cage
-        return None
+        return _first_contained(self.cages, units, options)
+
+    def narrowed(self, zone: chess.Bitboard, units: dict[chess.Square, chess.Piece]) -> NarrowedLibrary:
+        """The known cages that can stand in a state of a cage verification (and of the
+        lemma searches inside it) that starts from ``units`` and keeps its units in ``zone``
+        (the caller widens ``zone`` by a king step for the lemmas' zones): what the
+        verifier asks this library, answered from fewer cages and with the same answers.
+
+        Rule: a cage is left out when one of its squares is outside ``zone``, or when for
+        one colour it has more units other than the king, more kings, or more queens,
+        rooks, bishops or knights than ``units``. Proof that such a cage is in no state:
+        the retractions of :mod:`cages.retractions` move a unit within the zone (a unit
+        that leaves it is dropped), keep its colour, and change its kind only from a piece
+        to a pawn (an undone promotion); uncaptures add no unit. So each unit of a state
+        is one of ``units``, on a square of ``zone``, of the same colour, and of the same
+        kind or a pawn where it was a piece; a cage standing in the state would have each
+        of its units matched to a different one of ``units`` that way, which the counts
+        above forbid."""
+        counts = _reachable_counts(units)
+        return NarrowedLibrary(tuple(cage for cage in self.cages if _could_arise(cage, zone, counts)))
 
     def contains_cage(self, board: chess.Board) -> KnownCage | None:
         """For a full position (no assumptions): a known unconditional cage it contains."""

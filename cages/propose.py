@@ -71,6 +71,10 @@ from retro.core.status import CheckStatus
 
 __all__ = ["clusters", "proposals", "focused_proposals", "CageFinder"]
 
+LEMMA_NODES = 300
+"""The state budget of each lemma cage (:mod:`cages.verify`) within a proposal's search, at
+most half the proposal's own budget (a quick pass's searches stay quick)."""
+
 _PIECES = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
 
 
@@ -216,7 +220,7 @@ class CageFinder:
         self.library = library
         self.max_nodes, self.depth, self.per_position = max_nodes, depth, per_position
         self.before, self.branching = before, branching
-        self._failed: set[str] = set()
+        self._failed: dict[int, set[str]] = {}  # per state budget
         self._open: set[tuple[str, int]] = set()
         self.verified = 0
 
@@ -234,13 +238,23 @@ class CageFinder:
         return self._before(board, self.before, deadline)
 
     def cage_in(
-        self, board: chess.Board, *, deadline: float | None = None, focus: chess.Bitboard = chess.BB_EMPTY
+        self,
+        board: chess.Board,
+        *,
+        deadline: float | None = None,
+        focus: chess.Bitboard = chess.BB_EMPTY,
+        max_nodes: int | None = None,
     ) -> str | None:
         """The line of a cage that ``board`` contains (known, or verified now), or None;
-        with ``focus``, the proposals around those squares are tried too."""
+        with ``focus``, the proposals around those squares are tried too. ``max_nodes``
+        (default: the finder's) is the state budget of each proposal: a smaller one makes
+        a quick pass (a proposal that fails within it is remembered only for that budget,
+        and is tried again with a larger one)."""
         known = self.library.contains_cage(board)
         if known is not None:
             return str(known)
+        budget = self.max_nodes if max_nodes is None else max_nodes
+        failed = self._failed.setdefault(budget, set())
         candidates = itertools.chain(
             focused_proposals(board, focus) if focus else (),
             proposals(board, per_cluster=self.per_position),
@@ -248,7 +262,7 @@ class CageFinder:
         )
         for partial in candidates:
             key = partial.board_fen()
-            if key in self._failed:
+            if key in failed:
                 continue
             if deadline is not None and time.perf_counter() > deadline:
                 return None
@@ -258,7 +272,8 @@ class CageFinder:
                 library=self.library,
                 cache=self.library.cache,
                 lemmas=self.library.lemmas,
-                max_nodes=self.max_nodes,
+                max_nodes=budget,
+                lemma_nodes=min(LEMMA_NODES, budget // 2),
                 time_limit=None if deadline is None else max(0.0, deadline - time.perf_counter()),
             )
             if verdict.status == "cage":
@@ -266,7 +281,7 @@ class CageFinder:
                 self.library.add(spec)
                 self.verified += 1
                 return spec.line()
-            self._failed.add(key)
+            failed.add(key)
         return None
 
     def _before(self, board: chess.Board, levels: int, deadline: float | None) -> str | None:

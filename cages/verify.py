@@ -27,7 +27,9 @@ skipped only when it is illegal in every extension:
 * the side that just retracted has its king in two unblockable checks (§3 (b)), or in
   one after a castling retraction (one may not castle out of check);
 * it contains a cage of the known-cage library whose assumptions (frozen units,
-  forbidden retractions) are among this run's;
+  forbidden retractions) are among this run's (asked of the library narrowed to the cages
+  that a state of this run can hold, :meth:`cages.library.Library.narrowed`, which gives
+  the same answers);
 * after a retraction leaves the retractor's king in unblockable check, only the
   checking unit may retract next (§2 principle 2: that unit gave the check; an
   unblockable check cannot be discovered), and if it cannot, the state is illegal.
@@ -106,7 +108,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Callable, Iterable
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import chess
 
@@ -133,6 +135,14 @@ class CageLookup(Protocol):
     a known cage (anything but None) among ``units`` under ``options``."""
 
     def contains(self, units: Units, options: Options) -> object | None: ...
+
+
+@runtime_checkable
+class NarrowableLookup(CageLookup, Protocol):
+    """A library that can leave out the cages that cannot matter to one verification
+    (:meth:`cages.library.Library.narrowed`: same answers, from fewer cages)."""
+
+    def narrowed(self, zone: chess.Bitboard, units: Units) -> CageLookup: ...
 
 
 @dataclasses.dataclass(frozen=True)
@@ -528,6 +538,14 @@ class _Search:
         return line[::-1]
 
 
+def _widened(zone: chess.Bitboard) -> chess.Bitboard:
+    """``zone`` and the squares a king step from it."""
+    wide = zone
+    for square in chess.SquareSet(zone):
+        wide |= chess.BB_KING_ATTACKS[square]
+    return wide
+
+
 def verify(
     board: chess.Board,
     *,
@@ -560,6 +578,9 @@ def verify(
     for square in units:
         zone |= chess.BB_SQUARES[square]
     safe = None if cache is None else cache.setdefault((zone, options), set())
+    if isinstance(library, NarrowableLookup):
+        # The lemma searches' zones reach one king step beyond this zone.
+        library = library.narrowed(_widened(zone), units)
     deadline = None if time_limit is None else start + time_limit
     search = _Search(zone, options, depth, library, safe, max_nodes, reductions, lemma_nodes, lemmas, deadline)
     zone_names = tuple(chess.square_name(s) for s in chess.SquareSet(zone))

@@ -18,7 +18,10 @@ rejects a position that cannot occur in any game):
    captured unit stands, which tells KxN from KxB), and of the positions up to two retractions
    before it (:meth:`cages.propose.CageFinder.find`: rejected when every predecessor
    holds a cage or breaks a static rule), are proposed as cages and verified; a
-   verified one rejects the candidate and joins the library (and its file).
+   verified one rejects the candidate and joins the library (and its file). A quick pass
+   first offers every candidate's own proposals with a small state budget each
+   (:func:`_quick_cages`), so that the cheap cages are not left waiting behind the
+   failing proposals of other candidates.
 3. **The legality pipeline** within a budget (:func:`retro.legality.decide`): only
    an ``illegal`` verdict rejects; ``unknown`` (budget exhausted) keeps the position.
    It is asked about the earliest position of a candidate sequence only (the others
@@ -238,6 +241,12 @@ Chain = tuple[chess.Board, ...]
 REPORT_EVERY = 2.0
 """Seconds between two progress lines while the sequences are enumerated."""
 
+QUICK_CAGE_NODES = 200
+"""The state budget of each proposal in the quick pass of :func:`_check_candidates`."""
+
+QUICK_SHARE = 0.25
+"""The share of the time left that the quick pass may use."""
+
 
 class _OutOfTime(Exception):
     """The problem's time limit has passed."""
@@ -373,15 +382,7 @@ class _Filters:
         * unless ``cages_only``, dead reckoning on each position (the game would have
           ended there)."""
         if self._finder is not None:
-            earliest = chain[-1]
-            focus = chess.BB_EMPTY
-            if self.diagram is not None:
-                focus = chess.SquareSet(
-                    sq
-                    for sq in chess.SquareSet(self.diagram.occupied)
-                    if earliest.piece_at(sq) != self.diagram.piece_at(sq)
-                ).mask
-            cage = self._finder.find(earliest, deadline=deadline, focus=focus)
+            cage = self._finder.find(chain[-1], deadline=deadline, focus=self._focus(chain[-1]))
             if cage is not None:
                 return "automatic cage", f"{cage} (found automatically)"
         if cages_only:
@@ -392,6 +393,31 @@ class _Filters:
             if reason is not None:
                 break
         return reason
+
+    @property
+    def has_finder(self) -> bool:
+        """Whether automatic cages are proposed."""
+        return self._finder is not None
+
+    def _focus(self, earliest: chess.Board) -> chess.Bitboard:
+        """The diagram's occupied squares where ``earliest`` differs from it."""
+        if self.diagram is None:
+            return chess.BB_EMPTY
+        diagram = self.diagram
+        return chess.SquareSet(
+            sq for sq in chess.SquareSet(diagram.occupied) if earliest.piece_at(sq) != diagram.piece_at(sq)
+        ).mask
+
+    def quick_cage(self, chain: Chain, deadline: float | None) -> Reason | None:
+        """A cage in the earliest position of ``chain`` among its own proposals, each
+        verified within :data:`QUICK_CAGE_NODES` states or the finder's budget if smaller (the quick pass of
+        :func:`_check_candidates`), or None; none is verified after ``deadline``."""
+        if self._finder is None:
+            return None
+        earliest = chain[-1]
+        budget = min(QUICK_CAGE_NODES, self._finder.max_nodes)
+        cage = self._finder.cage_in(earliest, deadline=deadline, focus=self._focus(earliest), max_nodes=budget)
+        return None if cage is None else ("automatic cage", f"{cage} (found automatically)")
 
     def forget(self) -> None:
         """Drop the cheap verdicts, after the library has grown."""
@@ -701,6 +727,9 @@ def _check_candidates(
     costly = (options.use_legality or options.dead_reckoning or options.auto_cages) and (
         len(candidates) > 1 or options.check_single
     )
+    if costly and options.auto_cages and filters.has_finder:
+        candidates = _quick_cages(found, filters, rejections)
+        costly = len(candidates) > 1 or options.check_single
     for number, ((side, line), (kind, chains)) in enumerate(sorted(candidates.items(), key=_order), 1):
         survivor: Chain | None = chains[0]
         checked = (side, line) not in found.undecided
@@ -719,6 +748,36 @@ def _check_candidates(
             rejections.pop((side, line), None)
             solutions.append(Solution(side, line, kind, tuple(p.fen() for p in survivor), checked))
     return solutions
+
+
+def _quick_cages(found: _Enumeration, filters: _Filters, rejections: dict[Key, Reason]) -> Candidates:
+    """The quick pass before the costly filters: every candidate's earliest positions are
+    offered to the automatic cages with a small state budget per proposal
+    (:data:`QUICK_CAGE_NODES`), within :data:`QUICK_SHARE` of the time left; the candidates
+    left are returned. A candidate is refuted when each of its variants holds a verified
+    cage (sound: a cage verified within any budget is a cage, and a position holding one
+    is illegal, :mod:`cages.propose`); a proposal that fails here is tried again with the
+    full budget in the costly filters. Most cages that refute a candidate are verified in
+    a few dozen states, while the proposals that fail use up the full budget: so the
+    cages that a later candidate holds are not left waiting behind the failing proposals of
+    the earlier ones, and the candidates they refute take no share of the time."""
+    deadline = filters.clock.deadline
+    if deadline is not None:
+        now = time.perf_counter()
+        deadline = now + max(deadline - now, 0.0) * QUICK_SHARE
+    left: Candidates = {}
+    for key, (kind, chains) in sorted(found.candidates.items(), key=_order):
+        reasons = []
+        for chain in chains:
+            reason = filters.quick_cage(chain, deadline)
+            if reason is None:
+                break
+            reasons.append(reason)
+        if len(reasons) < len(chains):
+            left[key] = (kind, chains)
+        else:
+            rejections[key] = reasons[-1]
+    return left
 
 
 def _share(deadline: float | None, left: int, floor: float) -> float | None:

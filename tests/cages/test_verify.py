@@ -211,3 +211,20 @@ def test_sleep_sets_skip_commuting_retractions():
         counts[sleep] = (len(search.visited), search.edges)
     assert counts[True][0] == counts[False][0] == 30
     assert counts[True][1] < counts[False][1]
+
+
+def test_narrowed_library_leaves_out_only_cages_no_state_can_hold():
+    # Cage: White Pa2 Pb2 Pd2 Pe2 Ka1 Rb1, Black Kc2 Bd1.
+    library = Library()
+    library.add(parse_spec("8/8/8/8/8/8/PPkPP3/KR1b4 depth=5"))
+    units = chess.Board("8/8/8/8/8/8/PPkPQ3/KR1b4 w - - 0 1").piece_map()
+    zone = default_zone(units)
+    # A queen where the cage has a pawn: the queen may retract a promotion, so kept.
+    assert len(library.narrowed(zone, units).cages) == 1
+    # No black bishop to stand on d1: left out.
+    del units[chess.D1]
+    assert library.narrowed(zone, units).cages == ()
+    # The zone does not reach d1: left out.
+    units = chess.Board("8/8/8/8/8/8/PPkPP3/KR1b4 w - - 0 1").piece_map()
+    assert len(library.narrowed(zone, units).cages) == 1
+    assert library.narrowed(zone & ~chess.BB_D1, units).cages == ()

@@ -1,12 +1,14 @@
 """Last-move record problems of data/lastmove-dev2.jsonl (types B, C, D) that the solver
 settles with no cage file: the outcomes asserted are the published ones."""
 
+import time
+
 import chess
 import pytest
 
 from cages.library import Library
 from cages.propose import CageFinder
-from retro.lastmove.solver import solve
+from retro.lastmove.solver import SolveOptions, _Clock, _enumerate, _filters_for, _quick_cages, solve
 from tests.conftest import read_jsonl
 
 DEV2 = {p["id"]: p for p in read_jsonl("lastmove-dev2.jsonl")}
@@ -48,3 +50,18 @@ def test_dev2_202_black_last_move_is_king_takes_bishop():
     # KxN is refuted by an automatic cage; KxB (the answer) is the only type left.
     status, types = _types(202, chess.BLACK, time_limit=20)
     assert types == {"KxB"} and status in ("unique", "unknown")
+
+
+def test_quick_pass_refutes_a_candidate_by_a_cage_of_few_states():
+    # dev2 202, Black: Kf1xNe1 holds a cage verified in under 200 states, KxB holds none
+    # found; the quick pass refutes KxN before any proposal gets the full budget.
+    board = chess.Board(DEV2[202]["board"] + " w - - 0 1")
+    options = SolveOptions(question="types", use_legality=False, time_limit=None)
+    filters, _finder = _filters_for(options, _Clock(time.perf_counter(), None, None))
+    filters.diagram = board
+    rejections: dict = {}
+    found = _enumerate(board, [chess.BLACK], False, options, filters, rejections)
+    assert {kind for kind, _ in found.candidates.values()} == {"KxB", "KxN"}
+    left = _quick_cages(found, filters, rejections)
+    assert {kind for kind, _ in left.values()} == {"KxB"}
+    assert any(rule == "automatic cage" for rule, _ in rejections.values())

@@ -3,18 +3,18 @@
 (about 0.3 s, most of the time a refuted position takes).
 
 :class:`Model` has the building methods of ``cp_model.CpModel`` that the pawn-fates model
-uses (``new_int_var``, ``new_bool_var``, ``add`` of a linear comparison, ``add_bool_or``,
-``add_bool_and``, ``add_exactly_one``, ``add_implication``, ``only_enforce_if``, ``Not``)
-and writes the model in the protobuf text format of ``ortools/sat/cp_model.proto``: the
-fields ``variables.domain``, ``constraints.enforcement_literal``, ``linear`` (``vars``,
-``coeffs``, ``domain``), ``bool_or``, ``bool_and``, ``exactly_one`` (``literals``), a
-negated literal ``-i - 1``. The proto is CP-SAT's documented, versioned model format, so
-the model means the same to every release.
+and the extended proof kernel use (``new_int_var``, ``new_bool_var``, ``add`` of a linear
+comparison, ``add_bool_or``, ``add_bool_and``, ``add_exactly_one``, ``add_implication``,
+``only_enforce_if``, ``Not``, ``minimize``) and writes the model in the protobuf text
+format of ``ortools/sat/cp_model.proto``: the fields ``variables`` (``name``, ``domain``),
+``constraints.enforcement_literal``, ``linear`` (``vars``, ``coeffs``, ``domain``),
+``bool_or``, ``bool_and``, ``exactly_one`` (``literals``), ``objective`` (``vars``,
+``coeffs``, ``offset``, ``scaling_factor``), a negated literal ``-i - 1``. The proto is
+CP-SAT's documented, versioned model format, so the model means the same to every release.
 
-:func:`solve` returns the ``CpSolverStatus`` number of cp_model.proto (0 unknown, 2
-feasible, 3 infeasible, 4 optimal) of one single-worker solve without presolve and LP
-relaxation (these small models solve 2-3x faster so). Two ways, the same model and
-parameters:
+:func:`solve` returns a :class:`Solution`: the ``CpSolverStatus`` number of cp_model.proto
+(0 unknown, 2 feasible, 3 infeasible, 4 optimal) and the variables' values, of a solve
+with the given ``SatParameters`` fields. Two ways, the same model and parameters:
 
 - *native* (:func:`solve_native`): the compiled ``cp_model_helper``'s ``CpModelProto``,
   ``SatParameters`` (each parsed from its text format) and ``SolveWrapper``, which
@@ -23,16 +23,30 @@ parameters:
 - *cp_model* (:func:`solve_cp_model`): the documented API, the text parsed into a
   ``CpModel``'s proto and solved by ``CpSolver``; every other release.
 
-``tests/retro/test_cpsat.py`` checks that both ways give the same status on the dev
-positions' pawn-fates models.
+``tests/retro/test_cpsat.py`` checks that the text is, field for field, the proto that
+``cp_model.CpModel`` builds by the same calls (names, the order of the terms, the
+domains), and that both ways give the same answers on the dev positions' models.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Union
 
-__all__ = ["Model", "IntVar", "LinearExpr", "solve", "solve_native", "solve_cp_model", "INFEASIBLE", "FEASIBLE"]
+__all__ = [
+    "Model",
+    "Expression",
+    "IntVar",
+    "LinearExpr",
+    "Solution",
+    "solve",
+    "solve_native",
+    "solve_cp_model",
+    "INFEASIBLE",
+    "FEASIBLE",
+    "OPTIMAL",
+]
 
 UNKNOWN, MODEL_INVALID, FEASIBLE, INFEASIBLE, OPTIMAL = 0, 1, 2, 3, 4
 """``CpSolverStatus`` of cp_model.proto."""
@@ -43,11 +57,17 @@ NATIVE_RELEASES = ("9.15.",)
 
 INT_MIN, INT_MAX = -(2**63), 2**63 - 1
 
-Term = Union["LinearExpr", int]
+Term = Union["Expression", int]
+Parameters = dict[str, float | int | bool]
+"""``SatParameters`` fields and their values."""
 
 
-class LinearExpr:
-    """A linear expression: ``sum(coeff * variable) + constant`` (variables by index)."""
+class Expression:
+    """A linear expression: ``sum(coeff * variable) + constant`` (variables by index).
+    Its two kinds, :class:`LinearExpr` and :class:`IntVar`, are siblings, not subclass and
+    class, so that ``expression == variable`` is ``expression - variable`` as in
+    ``cp_model`` (Python tries a right operand's reflected comparison first when its class
+    derives from the left operand's)."""
 
     __slots__ = ("terms", "constant")
 
@@ -56,8 +76,8 @@ class LinearExpr:
         self.constant = constant
 
     @staticmethod
-    def of(value: Term) -> LinearExpr:
-        return value if isinstance(value, LinearExpr) else LinearExpr({}, int(value))
+    def of(value: Term) -> Expression:
+        return value if isinstance(value, Expression) else LinearExpr({}, int(value))
 
     def _combine(self, other: Term, sign: int) -> LinearExpr:
         other = LinearExpr.of(other)
@@ -92,6 +112,15 @@ class LinearExpr:
     def __ne__(self, other: object) -> Bounded:  # type: ignore[override]
         return Bounded(self - other, [(INT_MIN, -1), (1, INT_MAX)])  # type: ignore[operator]
 
+    def __neg__(self) -> LinearExpr:
+        return self * -1
+
+    def __lt__(self, other: Term) -> Bounded:
+        return self._bounded(other, INT_MIN, -1)
+
+    def __gt__(self, other: Term) -> Bounded:
+        return self._bounded(other, 1, INT_MAX)
+
     def __le__(self, other: Term) -> Bounded:
         return self._bounded(other, INT_MIN, 0)
 
@@ -101,7 +130,13 @@ class LinearExpr:
     __hash__ = object.__hash__
 
 
-class IntVar(LinearExpr):
+class LinearExpr(Expression):
+    """A linear expression made by arithmetic."""
+
+    __slots__ = ()
+
+
+class IntVar(Expression):
     """A variable of a :class:`Model` (a Boolean one when its domain is 0..1)."""
 
     __slots__ = ("index",)
@@ -134,7 +169,7 @@ class Bounded:
 
     __slots__ = ("expression", "intervals")
 
-    def __init__(self, expression: LinearExpr, intervals: list[tuple[int, int]]) -> None:
+    def __init__(self, expression: Expression, intervals: list[tuple[int, int]]) -> None:
         self.expression = expression
         self.intervals = intervals
 
@@ -162,12 +197,13 @@ class Model:
     """A CP-SAT model; :meth:`proto_text` is its ``CpModelProto`` in text format."""
 
     def __init__(self) -> None:
-        self.domains: list[tuple[int, int]] = []
+        self.domains: list[tuple[int, int, str]] = []
         self.constraints: list[Constraint] = []
+        self.objective = ""
         self._true: IntVar | None = None
 
     def new_int_var(self, lb: int, ub: int, name: str = "") -> IntVar:
-        self.domains.append((lb, ub))
+        self.domains.append((lb, ub, name))
         return IntVar(len(self.domains) - 1)
 
     def new_bool_var(self, name: str = "") -> IntVar:
@@ -184,13 +220,18 @@ class Model:
             return self._constraint("bool_and { }" if ct else "bool_or { }")
         if not isinstance(ct, Bounded):
             raise TypeError(f"not supported: Model.add({type(ct).__name__!r})")
-        terms = {i: c for i, c in ct.expression.terms.items() if c}
         shift = ct.expression.constant
         bounds = []
         for low, high in ct.intervals:
             bounds += [low if low == INT_MIN else low - shift, high if high == INT_MAX else high - shift]
-        body = "".join(f"vars: {i} coeffs: {c} " for i, c in terms.items())
+        body = _terms_text(ct.expression)
         return self._constraint("linear { " + body + "".join(f"domain: {b} " for b in bounds) + "}")
+
+    def minimize(self, expression: Expression | int) -> None:
+        """The objective: minimise ``expression``."""
+        expression = LinearExpr.of(expression)
+        offset = f"offset: {float(expression.constant)!r} " if expression.constant else ""
+        self.objective = f"objective {{ {_terms_text(expression)}{offset}scaling_factor: 1 }}\n"
 
     def _literals(self, kind: str, literals: Iterable[LiteralLike]) -> Constraint:
         body = "".join(f"literals: {_literal(item, self)} " for item in literals)
@@ -215,8 +256,17 @@ class Model:
         return self._true
 
     def proto_text(self) -> str:
-        variables = "".join(f"variables {{ domain: {lb} domain: {ub} }}\n" for lb, ub in self.domains)
-        return variables + "".join(ct.text() for ct in self.constraints)
+        variables = "".join(
+            f"variables {{ {f'name: {json.dumps(name)} ' if name else ''}domain: {lb} domain: {ub} }}\n"
+            for lb, ub, name in self.domains
+        )
+        return variables + "".join(ct.text() for ct in self.constraints) + self.objective
+
+
+def _terms_text(expression: Expression) -> str:
+    """The ``vars`` and ``coeffs`` of ``expression``, by variable index, zeros left out."""
+    terms = sorted((i, c) for i, c in expression.terms.items() if c)
+    return "".join(f"vars: {i} " for i, _ in terms) + "".join(f"coeffs: {c} " for _, c in terms)
 
 
 def _literal(item: LiteralLike, model: Model | None = None) -> int:
@@ -229,8 +279,26 @@ def _literal(item: LiteralLike, model: Model | None = None) -> int:
     return item.index
 
 
-def _parameters_text(time_limit: float) -> str:
-    return f"max_time_in_seconds: {float(time_limit)!r} num_workers: 1 cp_model_presolve: false linearization_level: 0"
+def _parameters_text(parameters: Parameters) -> str:
+    words = {True: "true", False: "false"}
+    return " ".join(
+        f"{key}: {words[value] if isinstance(value, bool) else repr(value)}" for key, value in parameters.items()
+    )
+
+
+class Solution:
+    """The status of a solve and, when feasible, the value of every variable."""
+
+    __slots__ = ("status", "values")
+
+    def __init__(self, status: int, values: list[int]) -> None:
+        self.status = status
+        self.values = values
+
+    def value(self, expression: Expression | int) -> int:
+        if isinstance(expression, int):
+            return expression
+        return expression.constant + sum(c * self.values[i] for i, c in expression.terms.items())
 
 
 def native_available() -> bool:
@@ -240,22 +308,22 @@ def native_available() -> bool:
     return str(getattr(ortools, "__version__", "")).startswith(NATIVE_RELEASES)
 
 
-def solve_native(text: str, time_limit: float) -> int:
-    """The status of the model ``text`` solved through the compiled helper (see the module
-    docstring)."""
+def solve_native(text: str, parameters: Parameters) -> Solution:
+    """The model ``text`` solved through the compiled helper (see the module docstring)."""
     from ortools.sat.python import cp_model_helper as cmh
 
     proto = cmh.CpModelProto()
-    parameters = cmh.SatParameters()
-    if not proto.parse_text_format(text) or not parameters.parse_text_format(_parameters_text(time_limit)):
+    sat_parameters = cmh.SatParameters()
+    if not proto.parse_text_format(text) or not sat_parameters.parse_text_format(_parameters_text(parameters)):
         raise ValueError("CP-SAT did not parse the model")
     wrapper = cmh.SolveWrapper()
-    wrapper.set_parameters(parameters)
-    return int(wrapper.solve(proto).status)
+    wrapper.set_parameters(sat_parameters)
+    response = wrapper.solve(proto)
+    return Solution(int(response.status), list(response.solution))
 
 
-def solve_cp_model(text: str, time_limit: float) -> int:
-    """The status of the model ``text`` solved through ``cp_model.CpSolver``."""
+def solve_cp_model(text: str, parameters: Parameters) -> Solution:
+    """The model ``text`` solved through ``cp_model.CpSolver``."""
     from ortools.sat.python import cp_model
 
     model = cp_model.CpModel()
@@ -267,15 +335,14 @@ def solve_cp_model(text: str, time_limit: float) -> int:
 
         text_format.Parse(text, proto)
     solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = time_limit
-    solver.parameters.num_workers = 1
-    solver.parameters.cp_model_presolve = False
-    solver.parameters.linearization_level = 0
-    return int(solver.solve(model))
+    for key, value in parameters.items():
+        setattr(solver.parameters, key, value)
+    status = int(solver.solve(model))
+    return Solution(status, list(solver.response_proto.solution))
 
 
-def solve(model: Model, time_limit: float) -> int:
-    """The status of ``model``: :func:`solve_native` on the releases of
-    :data:`NATIVE_RELEASES`, :func:`solve_cp_model` on the others."""
+def solve(model: Model, parameters: Parameters) -> Solution:
+    """``model`` solved with ``parameters`` (``SatParameters`` fields): :func:`solve_native`
+    on the releases of :data:`NATIVE_RELEASES`, :func:`solve_cp_model` on the others."""
     text = model.proto_text()
-    return solve_native(text, time_limit) if native_available() else solve_cp_model(text, time_limit)
+    return solve_native(text, parameters) if native_available() else solve_cp_model(text, parameters)

@@ -1,6 +1,7 @@
 """The CP-SAT model writer and its two solving ways (:mod:`retro.core.cpsat`): the written
-proto means what OR-Tools' own builder means, and the compiled helper answers as
-``cp_model.CpSolver`` does, on the pawn-fates models of the dev positions."""
+proto is the one OR-Tools' own builder makes by the same calls, and the compiled helper
+answers as ``cp_model.CpSolver`` does, on the pawn-fates and extended-kernel models of the
+dev positions and texel's cases."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from retro.core import cpsat
 from retro.core.pawn_fates import build_model, fates_key
 
 DEV = Path(__file__).resolve().parents[2] / "data" / "cpr-923-dev.jsonl"
+PARAMETERS: cpsat.Parameters = {"max_time_in_seconds": 10.0, "num_workers": 1, "cp_model_presolve": False}
 
 
 def _dev_keys(per_label: int | None = None) -> list[tuple]:
@@ -27,17 +29,17 @@ def _dev_keys(per_label: int | None = None) -> list[tuple]:
     return [fates_key(chess.Board(row["fen"]), {}, {}, {}) for row in rows]
 
 
-def _cp_model_status(key: tuple, files: bool) -> int | None:
-    """The status of the same model built by OR-Tools' ``cp_model.CpModel``."""
+def _cp_model_status(key: tuple, files: bool) -> tuple[int, str] | None:
+    """The status and the proto of the same model built by OR-Tools' ``cp_model.CpModel``."""
     from ortools.sat.python import cp_model
 
     model = build_model(key, files=files, factory=cp_model.CpModel)  # type: ignore[arg-type]
     if model is None:
         return None
     solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.max_time_in_seconds = 10.0
-    return int(solver.solve(model))  # type: ignore[arg-type]
+    for name, value in PARAMETERS.items():
+        setattr(solver.parameters, name, value)
+    return int(solver.solve(model)), str(model.proto)  # type: ignore[arg-type, attr-defined]
 
 
 def _verdict(status: int | None) -> bool | None:
@@ -46,6 +48,9 @@ def _verdict(status: int | None) -> bool | None:
 
 
 def _compare(keys: list[tuple]) -> tuple[int, set[int]]:
+    """Per model: the written proto is OR-Tools' own, and the three solves agree."""
+    from ortools.sat.python import cp_model_helper as cmh
+
     compared, statuses = 0, set()
     for key in keys:
         for files in (False, True):
@@ -55,8 +60,11 @@ def _compare(keys: list[tuple]) -> tuple[int, set[int]]:
             if model is None:
                 continue
             text = model.proto_text()
-            native, documented = cpsat.solve_native(text, 10.0), cpsat.solve_cp_model(text, 10.0)
-            assert _verdict(native) == _verdict(documented) == _verdict(theirs)
+            parsed = cmh.CpModelProto()
+            assert theirs is not None and parsed.parse_text_format(text) and str(parsed) == theirs[1]
+            native = cpsat.solve_native(text, PARAMETERS).status
+            documented = cpsat.solve_cp_model(text, PARAMETERS).status
+            assert _verdict(native) == _verdict(documented) == _verdict(theirs[0])
             statuses.add(cpsat.INFEASIBLE if native == cpsat.INFEASIBLE else cpsat.FEASIBLE)
             compared += 1
     return compared, statuses
@@ -77,7 +85,7 @@ def _status(build) -> tuple[int, int]:
     model = cpsat.Model()
     build(model)
     text = model.proto_text()
-    return cpsat.solve_native(text, 5.0), cpsat.solve_cp_model(text, 5.0)
+    return cpsat.solve_native(text, PARAMETERS).status, cpsat.solve_cp_model(text, PARAMETERS).status
 
 
 def test_not_equal_negation_and_constants_are_written_right() -> None:
@@ -120,3 +128,58 @@ def test_the_model_is_solved_without_pandas() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["False", "False", "False", "False"]
+
+
+def _extended_cases():
+    """(kernel, init, goal, blocked) of texel's complete extended-kernel cases and of the
+    kernels that the legality check extends on the first legal and illegal dev rows."""
+    from proofkernel import extended
+    from retro.legality import find_kernel
+    from tests.proofkernel.test_extended import _complete_texel_kernels
+
+    cases = [(kernel, init, goal, blocked) for _case, init, goal, kernel, blocked in _complete_texel_kernels()]
+    seen = []
+    original = extended.extend_kernel
+
+    def spy(kernel, init, goal, blocked, **options):
+        seen.append((kernel, init, goal, blocked))
+        return original(kernel, init, goal, blocked, **options)
+
+    extended.extend_kernel = spy  # type: ignore[assignment]
+    try:
+        rows = [json.loads(line) for line in DEV.read_text().splitlines()]
+        for row in rows[:12]:
+            find_kernel(chess.Board(row["fen"]), time_limit=10.0)
+    finally:
+        extended.extend_kernel = original
+    return cases + seen
+
+
+@pytest.mark.slow
+def test_extended_kernel_models_are_cp_model_protos_and_solve_alike() -> None:
+    """Each extended-kernel model written here is the proto ``cp_model.CpModel`` builds
+    by the same calls, with and without the late-pawn objective; both ways solve it alike."""
+    from ortools.sat.python import cp_model
+    from ortools.sat.python import cp_model_helper as cmh
+
+    from proofkernel.extended import build_model as build_extended
+    from proofkernel.extended import late_pawn_objective
+
+    compared, statuses = 0, set()
+    for kernel, init, goal, blocked in _extended_cases():
+        for shuffle in (None, 0, 1, 2):
+            ours = build_extended(kernel, init, goal, blocked)
+            theirs = build_extended(kernel, init, goal, blocked, factory=cp_model.CpModel)  # type: ignore[arg-type]
+            if shuffle is not None:
+                late_pawn_objective(ours, init, shuffle)
+                late_pawn_objective(theirs, init, shuffle)
+            parsed = cmh.CpModelProto()
+            text = ours.model.proto_text()
+            assert parsed.parse_text_format(text)
+            assert str(parsed) == str(theirs.model.proto)  # type: ignore[attr-defined]
+            parameters = {"max_time_in_seconds": 10.0, "num_workers": 1}
+            native, documented = cpsat.solve_native(text, parameters), cpsat.solve_cp_model(text, parameters)
+            assert native.status == documented.status and native.values == documented.values
+            statuses.add(native.status)
+            compared += 1
+    assert compared >= 40 and {cpsat.INFEASIBLE, cpsat.OPTIMAL} <= statuses

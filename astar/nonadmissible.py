@@ -53,6 +53,38 @@ def _assigned_obstruction(rows: list[list[tuple[int, int]]]) -> int:
     return sum(rows[i][j][1] for i, j in zip(pieces, squares, strict=True) if costs[i, j] < _BIG)
 
 
+def _attacks_of(types: tuple, placed: int, near: tuple[int, ...], occupied: int, color: chess.Color) -> int:
+    """The squares attacked by the pieces of ``color`` on ``placed`` and on the squares of
+    ``near`` of their type (pawns ... kings), the squares of ``occupied`` holding pieces:
+    :func:`retro.core.attacks.attacks_mask` per piece and ``chess.BB_PAWN_ATTACKS``,
+    written out (a loop of the non-admissible heuristic's every node)."""
+    attacked = 0
+    tables = (
+        chess.BB_PAWN_ATTACKS[color],
+        chess.BB_KNIGHT_ATTACKS,
+        None,
+        None,
+        None,
+        chess.BB_KING_ATTACKS,
+    )
+    for type_index in range(6):
+        pieces = types[type_index] & placed & near[type_index]
+        while pieces:
+            bit = pieces & -pieces
+            pieces ^= bit
+            square = bit.bit_length() - 1
+            table = tables[type_index]
+            if table is not None:
+                attacked |= table[square]
+                continue
+            if type_index != 3:  # bishop or queen
+                attacked |= chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & occupied]
+            if type_index != 2:  # rook or queen
+                attacked |= chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
+                attacked |= chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied]
+    return attacked
+
+
 class NonAdmissibleHeuristic(Heuristic):
     """Admissible bound plus penalties for pieces in the way (may overestimate)."""
 
@@ -114,13 +146,7 @@ class NonAdmissibleHeuristic(Heuristic):
         # the squares of the way the placed pieces attack, the king off the board (it does not
         # shield the squares behind it); the pieces whose empty-board attacks miss the way are skipped
         occupied = (key[0] | key[1] | key[2] | key[3] | key[4] | key[5]) & ~king
-        attacked = 0
-        for square in chess.scan_forward(key[0] & placed_enemy & near[0]):
-            attacked |= chess.BB_PAWN_ATTACKS[not color][square]
-        for type_index in range(1, 6):
-            for square in chess.scan_forward(key[type_index] & placed_enemy & near[type_index]):
-                attacked |= attacks_mask(type_index + 1, square, occupied)
-        attacked &= way
+        attacked = _attacks_of(key, placed_enemy, near, occupied, not color) & way
         if not attacked:
             return 0
         # the paths cross only squares of the region: the obstruction is remembered per attacked squares there

@@ -13,6 +13,16 @@ decide (texel's illegal sample ``rnbqkbnr/p1pppppp/p7/...``), that the static la
 walk decides (texel's ``k1bBrR2/...``), that tempo parity decides (the start position
 with Black to move) and a legal one that needs the search (1.e4 d5); ``unwinnable`` and
 ``revmoves`` on a simple ending.
+
+What each command loads beyond python-chess and retro's own pure-Python modules
+(``python -X importtime``, branch pg3): ``--help``, both ``check`` runs, ``proofgame``
+static and tempo: nothing (the pawn-fates rule answers the capture position by its
+promotion-free fates, texel's static sample by its capture-count relaxation, without a
+model); ``proofgame`` last-move walk: OR-Tools' compiled CP-SAT helper
+(``cp_model_helper``, about 0.06 s), for the pawn-fates models of the predecessors,
+written by :mod:`retro.core.cpsat` without ``cp_model.py`` and its pandas; ``proofgame``
+search: that helper, NumPy and SciPy's ``optimize`` (the assignment of the heuristic,
+about 0.45 s), the kernel and A* modules; ``unwinnable`` and ``revmoves``: nothing.
 """
 
 from __future__ import annotations

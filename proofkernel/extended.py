@@ -31,8 +31,9 @@ black a-pawn taking a light bishop on the b-file below a white pawn on b3 needs 
 landing rank below 3, i.e. b2, which is dark: infeasible. Its legal twin (white pawn
 on b4) has b3.
 
-The model is built by :func:`build_model`, which returns it with its variables so a
-test can inspect it; :func:`extend_kernel` solves it and reads the ranks back as texel's
+The model is built by :func:`build_model` (as OR-Tools' public ``CpModelProto``, through
+:mod:`retro.core.cpsat`, without loading ``cp_model.py``), which returns it with its
+variables so a test can inspect it; :func:`extend_kernel` solves it and reads the ranks back as texel's
 extended-kernel moves (``wPb2-b4 bPa7-a5 wPb4xa5``).
 """
 
@@ -40,13 +41,14 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import chess
-from ortools.sat.python import cp_model
 
 from proofkernel.moves import PAWN_X_PAWN, PAWN_X_PIECE, PAWN_X_PROMOTED, PIECE_X_PAWN, PIECE_X_PIECE, KernelMove
 from proofkernel.state import DARK_BISHOP, FILES, LIGHT_BISHOP, QUEEN, ROOK, split_promotions
+from retro.core import cpsat
 
 __all__ = ["ExtendedModel", "ExtendedKernel", "build_model", "extend_kernel"]
 
@@ -58,10 +60,10 @@ class _Pawn:
     start: chess.Square
     blocked: bool
     may_promote: bool = False
-    ranks: list[cp_model.IntVar] = field(default_factory=list)
+    ranks: list[cpsat.IntVar] = field(default_factory=list)
 
 
-Rank = cp_model.IntVar | int  # a pawn's rank at one moment: a model variable, or known
+Rank = cpsat.IntVar | int  # a pawn's rank at one moment: a model variable, or known
 Note = tuple[str, int, Rank, Rank]  # (kind, file, rank before, rank after) of one kernel move's pawn
 
 
@@ -69,7 +71,7 @@ Note = tuple[str, int, Rank, Rank]  # (kind, file, rank before, rank after) of o
 class ExtendedModel:
     """The CP-SAT model of one kernel and what a reader needs to interpret it."""
 
-    model: cp_model.CpModel
+    model: cpsat.Model
     feasible_by_construction: bool
     events: list[tuple[KernelMove, list[Note]]]
     pawns: list[_Pawn]
@@ -78,11 +80,11 @@ class ExtendedModel:
 
     @property
     def variables(self) -> int:
-        return len(self.model.proto.variables)
+        return len(self.model.domains)
 
     @property
     def constraints(self) -> int:
-        return len(self.model.proto.constraints)
+        return len(self.model.constraints)
 
 
 @dataclass(frozen=True)
@@ -107,10 +109,15 @@ def _forward(color: chess.Color) -> int:
 
 
 def build_model(
-    kernel: tuple[KernelMove, ...], init: chess.Board, goal: chess.Board, blocked_mask: int
+    kernel: tuple[KernelMove, ...],
+    init: chess.Board,
+    goal: chess.Board,
+    blocked_mask: int,
+    factory: Callable[[], cpsat.Model] = cpsat.Model,
 ) -> ExtendedModel:
-    """Build the CP-SAT model of ``kernel`` (see the module docstring)."""
-    builder = _ModelBuilder(init, blocked_mask)
+    """Build the CP-SAT model of ``kernel`` (see the module docstring); ``factory`` makes
+    the empty model (a test builds the same one with OR-Tools' ``cp_model.CpModel``)."""
+    builder = _ModelBuilder(init, blocked_mask, factory())
     current: dict[int, Rank] = {p.ident: chess.square_rank(p.start) for p in builder.pawns}
     for step, move in enumerate(kernel):
         before = builder.moment_before(step, current)
@@ -127,8 +134,8 @@ class _ModelBuilder:
     """The model under construction: the pawns of ``init`` by column (bottom to top), and
     whether the constraints decided without the solver all hold (``ok``)."""
 
-    def __init__(self, init: chess.Board, blocked_mask: int) -> None:
-        self.model = cp_model.CpModel()
+    def __init__(self, init: chess.Board, blocked_mask: int, model: cpsat.Model) -> None:
+        self.model = model
         self.blocked_mask = blocked_mask
         self.pawns: list[_Pawn] = []
         self.columns: list[list[int]] = []
@@ -146,7 +153,7 @@ class _ModelBuilder:
         self.events: list[tuple[KernelMove, list[Note]]] = []
         self.moments: list[list[tuple[int, int, Rank]]] = []
 
-    def new_rank(self, pawn: _Pawn, file: int, name: str) -> cp_model.IntVar:
+    def new_rank(self, pawn: _Pawn, file: int, name: str) -> cpsat.IntVar:
         """A rank variable of ``pawn`` on ``file``: off the blocked squares, fixed if it is blocked."""
         low, high = (1, 7) if pawn.color == chess.WHITE else (0, 6)
         var = self.model.new_int_var(low, high, f"p{pawn.ident}_{name}")
@@ -337,30 +344,17 @@ def extend_kernel(
     start = time.monotonic()
     built = build_model(kernel, init, goal, blocked_mask)
     if late_pawns:
-        if shuffle is None:
-            weights = [1] * len(built.pawns)
-        else:
-            rng = random.Random(shuffle)
-            weights = [rng.choice((-1, 1, 2, 3)) for _ in built.pawns]
-        advance = []
-        for moment in built.moments:
-            for ident, _file, rank in moment:
-                if not isinstance(rank, int):
-                    advance.append(weights[ident] * (rank if built.pawns[ident].color == chess.WHITE else -rank))
-        stuck = _stuck_victims(built, init)
-        built.model.minimize(sum(advance) + _RELEASE_WEIGHT * sum(stuck))
+        late_pawn_objective(built, init, shuffle)
     if not built.feasible_by_construction:
         return ExtendedKernel(
             "infeasible", variables=built.variables, constraints=built.constraints, seconds=time.monotonic() - start
         )
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = time_limit
-    solver.parameters.num_workers = 1
-    status = solver.solve(built.model)
+    solver = cpsat.solve(built.model, {"max_time_in_seconds": time_limit, "num_workers": 1})
+    status = solver.status
     seconds = time.monotonic() - start
-    if status == cp_model.INFEASIBLE:
+    if status == cpsat.INFEASIBLE:
         return ExtendedKernel("infeasible", variables=built.variables, constraints=built.constraints, seconds=seconds)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    if status not in (cpsat.OPTIMAL, cpsat.FEASIBLE):
         return ExtendedKernel("unknown", variables=built.variables, constraints=built.constraints, seconds=seconds)
     moves = []
     for move, notes in built.events:
@@ -383,6 +377,22 @@ def extend_kernel(
                 squares.append((chess.square(file, value), built.pawns[ident].color))
         plan.append(tuple(squares))
     return ExtendedKernel("found", tuple(moves), tuple(plan), built.variables, built.constraints, seconds)
+
+
+def late_pawn_objective(built: ExtendedModel, init: chess.Board, shuffle: int | None) -> None:
+    """The objective of :func:`extend_kernel`'s ``late_pawns`` and ``shuffle``."""
+    if shuffle is None:
+        weights = [1] * len(built.pawns)
+    else:
+        rng = random.Random(shuffle)
+        weights = [rng.choice((-1, 1, 2, 3)) for _ in built.pawns]
+    advance = []
+    for moment in built.moments:
+        for ident, _file, rank in moment:
+            if not isinstance(rank, int):
+                advance.append(weights[ident] * (rank if built.pawns[ident].color == chess.WHITE else -rank))
+    stuck = _stuck_victims(built, init)
+    built.model.minimize(sum(advance) + _RELEASE_WEIGHT * sum(stuck))
 
 
 #: per (colour, victim kind): the home squares and the ways out, each a set of squares
@@ -413,7 +423,7 @@ _HOME_TYPES = {LIGHT_BISHOP: chess.BISHOP, DARK_BISHOP: chess.BISHOP, QUEEN: che
 _RELEASE_WEIGHT = 100
 
 
-def _stuck_victims(built: ExtendedModel, init: chess.Board) -> list[cp_model.IntVar]:
+def _stuck_victims(built: ExtendedModel, init: chess.Board) -> list[cpsat.IntVar]:
     """For the late-pawn plan: one Boolean per kernel capture of a bishop, queen or rook
     still at home in ``init``, true unless one of its ways out (:data:`_EXITS`) is free
     of pawns before the capture (texel: "pieces ... blocked by own pawns, try to advance
@@ -445,5 +455,5 @@ def _stuck_victims(built: ExtendedModel, init: chess.Board) -> list[cp_model.Int
     return stuck
 
 
-def _value(solver: cp_model.CpSolver, value: cp_model.IntVar | int) -> int:
-    return value if isinstance(value, int) else solver.value(value)
+def _value(solver: cpsat.Solution, value: cpsat.IntVar | int) -> int:
+    return solver.value(value)

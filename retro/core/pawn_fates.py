@@ -58,6 +58,22 @@ INFEASIBLE the position is illegal (UNKNOWN, for a time limit, is no objection):
    that can cover an opponent pawn taken on a file are at most the opponent's missing
    units less the landings and less these known captures.
 
+Two answers come without the model. *Promotion-free fates* (True): see
+:func:`_promotion_free_fates`, fates that satisfy every rule written down explicitly.
+*Too few captures* (False): rules 1-3 for one side alone imply that its pawns made at
+least L captures, where L is the least, over all choices of one fate per original pawn
+(distinct originals for the pawns on the board, promotions enough of each square colour),
+of the sum of the least capture counts these fates allow: |f - g| for a pawn now on file
+f from file g (rule 1's smallest count of its parity), 0 or 1 for a promotion by the
+colour of its square (rule 2: the square's colour fixes the parity of g + c), 0 for a
+taken pawn. Every model solution is such a choice with counts at least these, so when L
+exceeds rule 3's budget (the opponent's missing units less the known piece captures) the
+model has no solution. L is computed exactly by dynamic programming over the original
+files (:func:`_least_pawn_captures`).
+
+The model is written as OR-Tools' public ``CpModelProto`` by :mod:`retro.core.cpsat`,
+which solves it without importing ``cp_model.py`` (and its pandas) where it can.
+
 Source: the capture accounting of texel's static rules and proof kernels (paper 002,
 "Proving illegality", "Relaxation"), restated as a small constraint problem; rule 4
 is the "pawns cannot pass each other on a file" ordering of the extended kernel.
@@ -66,13 +82,13 @@ is the "pawns cannot pass each other on a file" ordering of the extended kernel.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import chess
 
-if TYPE_CHECKING:
-    from ortools.sat.python import cp_model
+from retro.core import cpsat
+from retro.core.cpsat import IntVar, Model
 
 __all__ = ["pawn_fates_feasible", "excess_pieces", "PromotionFiles", "ANY", "LIGHT", "DARK"]
 
@@ -124,12 +140,17 @@ def pawn_fates_feasible(
     sound when the facts are.
 
     The answer depends only on the pawns, the excess pieces, the unit counts and these
-    bounds, so it is cached on those (retraction trees revisit the same structures)."""
+    bounds, so it is cached on those (retraction trees revisit the same structures).
+    Two tests answer without the model: the promotion-free fates (True) and the
+    capture-count relaxation of rules 1-3 (False); the model itself is written and solved
+    by :mod:`retro.core.cpsat`, which loads OR-Tools' solver without its pandas helpers."""
     excess = excess or {}
     piece_captures = piece_captures or {}
     if not excess and _promotion_free_fates(board, piece_captures):
         return True
     key = fates_key(board, excess, piece_captures, promotion_files or {})
+    if _too_few_captures(key):
+        return False
     basic = _feasible(key, time_limit, files=False)
     return basic if basic is False else _feasible(key, time_limit, files=True)
 
@@ -239,6 +260,53 @@ def _promotion_free_fates(board: chess.Board, piece_captures: dict[chess.Color, 
     return True
 
 
+def _least_pawn_captures(pawn_mask: chess.Bitboard, color: chess.Color, excess: Excess) -> int | None:
+    """The fewest captures the pawns of ``color`` make under rules 1 and 2 alone: each pawn
+    on the board from a distinct original file g with c = |f - g| (the least c of rule 1's
+    parity), each promotion c = 0 or 1 by the colour its square must have (a promotion of
+    no required colour takes the free parity, 0), other originals taken (0). Dynamic
+    programming over the original files; None when no fates place the pawns and
+    promotions at all."""
+    pawns = [(chess.square_file(sq), _relative_rank(sq, color)) for sq in chess.SquareSet(pawn_mask)]
+    other, light, dark = excess
+    total = other + light + dark
+    light_parity = 0 if color == chess.WHITE else 1
+    states = {(0, 0, 0, 0): 0}  # (pawns placed, light, dark, all promotions: each capped) -> captures
+    for g in range(8):
+        after: dict[tuple[int, int, int, int], int] = {}
+        light_cost = 0 if g % 2 == light_parity else 1
+        for (mask, lights, darks, promotions), cost in states.items():
+            moves = [
+                ((mask, lights, darks, promotions), cost),  # taken, or a promotion beyond the need
+                ((mask, min(lights + 1, light), darks, min(promotions + 1, total)), cost + light_cost),
+                ((mask, lights, min(darks + 1, dark), min(promotions + 1, total)), cost + 1 - light_cost),
+            ]
+            for i, (f, r) in enumerate(pawns):
+                if not mask >> i & 1 and abs(f - g) <= r:
+                    moves.append(((mask | 1 << i, lights, darks, promotions), cost + abs(f - g)))
+            for state, total_cost in moves:
+                if after.get(state, 1 << 20) > total_cost:
+                    after[state] = total_cost
+        states = after
+    return states.get(((1 << len(pawns)) - 1, light, dark, total))
+
+
+def _too_few_captures(key: tuple) -> bool:
+    """Whether rules 1-3 fail for one side on their own, checked without the model: the
+    fewest captures its pawns make (:func:`_least_pawn_captures`, a relaxation of rules 1
+    and 2) exceed rule 3's budget, the opponent's missing units less the known piece
+    captures. Then the model (which has these constraints and more) is infeasible."""
+    white_pawns, black_pawns, white_excess, black_excess, white_units, black_units, white_pc, black_pc, _ = key
+    for color, pawns, excess, their_units, by_pieces in (
+        (chess.WHITE, white_pawns, white_excess, black_units, white_pc),
+        (chess.BLACK, black_pawns, black_excess, white_units, black_pc),
+    ):
+        least = _least_pawn_captures(pawns, color, excess)
+        if least is None or least > 16 - their_units - by_pieces:
+            return True
+    return False
+
+
 Side = tuple[chess.Color, int]  # (colour, g): the original pawn of that colour from file g
 
 
@@ -248,19 +316,25 @@ class _Fates:
     promoted on a light / dark square, taken as a pawn, and is-it-this-pawn-now for each
     pawn on the board it can be."""
 
-    captures: dict[Side, cp_model.IntVar] = field(default_factory=dict)
-    never_captured: dict[Side, cp_model.IntVar] = field(default_factory=dict)
-    promoted: dict[Side, tuple[cp_model.IntVar, cp_model.IntVar]] = field(default_factory=dict)
-    taken: dict[Side, cp_model.IntVar] = field(default_factory=dict)
-    on_board: dict[Side, list[tuple[cp_model.IntVar, chess.Square]]] = field(default_factory=dict)
+    captures: dict[Side, IntVar] = field(default_factory=dict)
+    never_captured: dict[Side, IntVar] = field(default_factory=dict)
+    promoted: dict[Side, tuple[IntVar, IntVar]] = field(default_factory=dict)
+    taken: dict[Side, IntVar] = field(default_factory=dict)
+    on_board: dict[Side, list[tuple[IntVar, chess.Square]]] = field(default_factory=dict)
 
 
 @functools.lru_cache(maxsize=65536)
 def _feasible(key: tuple, time_limit: float, *, files: bool) -> bool | None:
     """Solve the model of rules 1-4, with rules 5-9 when ``files`` (the larger model is
     only built when the small one is feasible)."""
-    from ortools.sat.python import cp_model  # here, not at the top: it takes a fifth of a second to import
+    model = build_model(key, files=files)
+    return False if model is None else _solve(model, time_limit)
 
+
+def build_model(key: tuple, *, files: bool, factory: Callable[[], Model] = Model) -> Model | None:
+    """The CP-SAT model of :func:`_feasible`; None when building it already shows it
+    infeasible. ``factory`` makes the empty model (a test builds the same model with
+    OR-Tools' ``cp_model.CpModel``, whose building methods these are)."""
     (
         white_pawns,
         black_pawns,
@@ -276,15 +350,15 @@ def _feasible(key: tuple, time_limit: float, *, files: bool) -> bool | None:
     excess = {chess.WHITE: white_excess, chess.BLACK: black_excess}
     units = {chess.WHITE: white_units, chess.BLACK: black_units}
     piece_captures = {chess.WHITE: white_by_pieces, chess.BLACK: black_by_pieces}
-    model = cp_model.CpModel()
+    model = factory()
     captures_made = {color: 16 - units[not color] for color in chess.COLORS}
     if min(captures_made.values()) < 0:
-        return False
+        return None
     fates = _Fates()
     for color in chess.COLORS:
         pawn_budget = captures_made[color] - piece_captures[color]
         if not _side_fates(model, fates, color, pawn_masks[color], excess[color], pawn_budget):
-            return False
+            return None
     for color in chess.COLORS:
         model.add(sum(fates.taken[(not color, g)] for g in range(8)) <= captures_made[color])
     if files:
@@ -308,11 +382,11 @@ def _feasible(key: tuple, time_limit: float, *, files: bool) -> bool | None:
                 fates.taken,
             )
     _blocked_files(model, fates)
-    return _solve(model, time_limit)
+    return model
 
 
 def _side_fates(
-    model: cp_model.CpModel,
+    model: Model,
     fates: _Fates,
     color: chess.Color,
     pawn_mask: chess.Bitboard,
@@ -322,7 +396,7 @@ def _side_fates(
     """Rules 1-3 for the pawns of ``color``; False when a pawn on the board can be none
     of the original pawns."""
     pawns = list(chess.SquareSet(pawn_mask))
-    by_pawn: dict[chess.Square, list[cp_model.IntVar]] = {sq: [] for sq in pawns}
+    by_pawn: dict[chess.Square, list[IntVar]] = {sq: [] for sq in pawns}
     light_promotions, dark_promotions = [], []
     for g in range(8):
         p_light, p_dark = _pawn_fate(model, fates, (color, g), pawns, by_pawn)
@@ -341,12 +415,12 @@ def _side_fates(
 
 
 def _pawn_fate(
-    model: cp_model.CpModel,
+    model: Model,
     fates: _Fates,
     side: Side,
     pawns: list[chess.Square],
-    by_pawn: dict[chess.Square, list[cp_model.IntVar]],
-) -> tuple[cp_model.IntVar, cp_model.IntVar]:
+    by_pawn: dict[chess.Square, list[IntVar]],
+) -> tuple[IntVar, IntVar]:
     """Rules 1 and 2 for one original pawn: exactly one fate, with its capture count; the
     promotion variables (light, dark) are returned."""
     color, g = side
@@ -385,7 +459,7 @@ def _pawn_fate(
     return p_light, p_dark
 
 
-def _blocked_files(model: cp_model.CpModel, fates: _Fates) -> None:
+def _blocked_files(model: Model, fates: _Fates) -> None:
     """Rule 4: two pawns of a file that never captured cannot pass each other."""
     never_captured, on_board = fates.never_captured, fates.on_board
     for g in range(8):
@@ -402,29 +476,23 @@ def _blocked_files(model: cp_model.CpModel, fates: _Fates) -> None:
                     model.add_bool_or([b.Not() for b in both_stayed] + [white_here.Not(), black_here.Not()])
 
 
-def _solve(model: cp_model.CpModel, time_limit: float) -> bool | None:
+def _solve(model: Model, time_limit: float) -> bool | None:
     """False when CP-SAT proves the model infeasible, True when it finds a solution, None otherwise."""
-    from ortools.sat.python import cp_model  # imported where used, as in _feasible
-
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = time_limit
-    solver.parameters.num_workers = 1
     # these small models solve 2-3x faster without presolve and LP relaxation
-    solver.parameters.cp_model_presolve = False
-    solver.parameters.linearization_level = 0
-    status = solver.solve(model)
-    if status == cp_model.INFEASIBLE:
+    parameters = {"max_time_in_seconds": time_limit, "num_workers": 1, "cp_model_presolve": False}
+    status = cpsat.solve(model, {**parameters, "linearization_level": 0}).status
+    if status == cpsat.INFEASIBLE:
         return False
-    if status in (cp_model.FEASIBLE, cp_model.OPTIMAL):
+    if status in (cpsat.FEASIBLE, cpsat.OPTIMAL):
         return True
     return None
 
 
 def _capture_walk(
-    model: cp_model.CpModel,
+    model: Model,
     key: tuple[chess.Color, int],
-    c: cp_model.IntVar,
-    here: list[tuple[cp_model.IntVar, chess.Square]],
+    c: IntVar,
+    here: list[tuple[IntVar, chess.Square]],
 ) -> tuple[list, list]:
     """Rule 5 for one pawn: its end file (one BoolVar per file) and the captures landing
     on each file (linear expressions)."""
@@ -445,7 +513,7 @@ def _capture_walk(
 
 
 def _capture_files(
-    model: cp_model.CpModel,
+    model: Model,
     color: chess.Color,
     end_file: dict,
     landings: dict,
@@ -472,7 +540,7 @@ def _capture_files(
 
 
 def _shut_promotion_squares(
-    model: cp_model.CpModel, color: chess.Color, blockers: chess.Bitboard, end_file: dict, promoted: dict
+    model: Model, color: chess.Color, blockers: chess.Bitboard, end_file: dict, promoted: dict
 ) -> None:
     """Rule 7: no pawn of ``color`` promoted on a file whose square before the promotion
     square and both neighbours of it hold the opponent's pawns at home (``blockers``)."""
@@ -486,7 +554,7 @@ def _shut_promotion_squares(
 
 
 def _promotion_file_facts(
-    model: cp_model.CpModel, color: chess.Color, facts: PromotionFiles, end_file: dict, promoted: dict
+    model: Model, color: chess.Color, facts: PromotionFiles, end_file: dict, promoted: dict
 ) -> None:
     """Rule 8: at least k promotions of ``color`` of each fact's class on its files."""
     for number, (kind, count, files) in enumerate(facts):
@@ -506,7 +574,7 @@ def _promotion_file_facts(
 
 
 def _home_square_blockers(
-    model: cp_model.CpModel,
+    model: Model,
     color: chess.Color,
     blockers: chess.Bitboard,
     end_file: dict,

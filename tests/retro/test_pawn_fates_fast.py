@@ -1,14 +1,20 @@
 """The promotion-free shortcut of :func:`retro.core.pawn_fates.pawn_fates_feasible` agrees with
-the CP-SAT model wherever it answers (it answers True without building the model)."""
+the CP-SAT model wherever it answers (it answers True without building the model); so does
+the capture-count relaxation (it answers False without it)."""
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 import chess
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from retro.core.pawn_fates import _feasible, _promotion_free_fates, fates_key
+from retro.core.pawn_fates import _feasible, _promotion_free_fates, _too_few_captures, fates_key
+
+DEV = Path(__file__).resolve().parents[2] / "data" / "cpr-923-dev.jsonl"
 
 
 @st.composite
@@ -51,3 +57,33 @@ def test_shortcut_declines_what_it_cannot_explain() -> None:
     assert not _promotion_free_fates(chess.Board("rnbqkbnr/pppp1ppp/8/4P3/4p3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1"))
     # two white pawns on the e-file and Black complete: the capture that doubled them took nothing
     assert not _promotion_free_fates(chess.Board("rnbqkbnr/pppppppp/8/8/4P3/4P3/PPP2PPP/RNBQKBNR w KQkq - 0 1"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(pawn_boards())
+def test_capture_relaxation_agrees_with_the_model(board: chess.Board) -> None:
+    key = fates_key(board, {}, {}, {})
+    event("relaxation" if _too_few_captures(key) else "model only")
+    if _too_few_captures(key):
+        assert _feasible(key, 10.0, files=False) is False
+
+
+def test_capture_relaxation_on_the_dev_positions() -> None:
+    """Where it fires on the labelled positions, the model is infeasible; and it fires."""
+    fired = 0
+    for line in DEV.read_text().splitlines()[:150]:
+        key = fates_key(chess.Board(json.loads(line)["fen"]), {}, {}, {})
+        if _too_few_captures(key):
+            fired += 1
+            assert _feasible(key, 10.0, files=False) is False
+    assert fired >= 5
+
+
+def test_relaxation_refutes_a_position_by_its_promotions() -> None:
+    # White's second dark-squared bishop (e3) is a promoted pawn; its b, d, f and h pawns
+    # are on their files, and a pawn from a, c, e or g promotes on a light square unless it
+    # captured once, but Black is complete: no capture was made
+    board = chess.Board("rnbqkbnr/pppppppp/8/8/8/4B3/1P1P1P1P/2B1K3 w - - 0 1")
+    key = fates_key(board, {}, {}, {})
+    assert _too_few_captures(key)
+    assert _feasible(key, 10.0, files=False) is False

@@ -120,3 +120,24 @@ def test_a_position_the_static_rules_decide_does_not_load_the_search(fen: str) -
     assert out.stdout.startswith("illegal: ")
     imported = {line.split("|")[-1].strip() for line in out.stderr.splitlines() if line.startswith("import time:")}
     assert not imported & {"scipy", "ortools", "numba", "astar.heuristic", "proofkernel.extended"}
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "4RR2/p2n3p/1kqr1Q1N/1pq5/1Nb1P2P/4p1bb/bq3QKn/1QR2rB1 w - - 0 1",  # dev: the pawn-fates model refutes it
+        "k1bBrR2/1B1rbN2/p2BN1Q1/2n3bP/p2bNR1p/2R1n3/P4b2/1K3b2 b - - 0 1",  # texel: the static last-move walk
+    ],
+)
+def test_a_position_the_pawn_fates_model_decides_does_not_load_pandas(fen: str) -> None:
+    """Start-up: the CP-SAT models are solved without ``cp_model.py`` (which imports pandas)."""
+    out = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "retro.cli", "proofgame", fen],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.stdout.startswith("illegal: ")
+    imported = {line.split("|")[-1].strip() for line in out.stderr.splitlines() if line.startswith("import time:")}
+    assert "ortools.sat.python.cp_model_helper" in imported
+    assert not imported & {"pandas", "ortools.sat.python.cp_model", "scipy", "astar.heuristic"}

@@ -538,14 +538,6 @@ class _Search:
         return line[::-1]
 
 
-def _widened(zone: chess.Bitboard) -> chess.Bitboard:
-    """``zone`` and the squares a king step from it."""
-    wide = zone
-    for square in chess.SquareSet(zone):
-        wide |= chess.BB_KING_ATTACKS[square]
-    return wide
-
-
 def verify(
     board: chess.Board,
     *,
@@ -580,7 +572,7 @@ def verify(
     safe = None if cache is None else cache.setdefault((zone, options), set())
     if isinstance(library, NarrowableLookup):
         # The lemma searches' zones reach one king step beyond this zone.
-        library = library.narrowed(_widened(zone), units)
+        library = library.narrowed(default_zone(chess.SquareSet(zone)), units)
     deadline = None if time_limit is None else start + time_limit
     search = _Search(zone, options, depth, library, safe, max_nodes, reductions, lemma_nodes, lemmas, deadline)
     zone_names = tuple(chess.square_name(s) for s in chess.SquareSet(zone))

@@ -540,9 +540,10 @@ class _Plans:
         while self.queue and tries > 0 and (deadline is None or time.monotonic() < deadline):
             cap = None if first else SLICE_NODES
             if max_nodes is not None:
-                cap = max_nodes - (self.nodes - spent) if cap is None else min(cap, max_nodes - (self.nodes - spent))
-                if cap <= 0:
+                nodes_left = max_nodes - (self.nodes - spent)
+                if nodes_left <= 0:
                     break
+                cap = nodes_left if cap is None else min(cap, nodes_left)
             label, late, shuffle, place = self.queue.pop(0)
             solve = MODEL_TIME_LIMIT if deadline is None else min(MODEL_TIME_LIMIT, deadline - time.monotonic())
             extended = extend_kernel(

@@ -53,20 +53,20 @@ def _assigned_obstruction(rows: list[list[tuple[int, int]]]) -> int:
     return sum(rows[i][j][1] for i, j in zip(pieces, squares, strict=True) if costs[i, j] < _BIG)
 
 
+#: per colour, by type index (pawns ... kings): the attack table of a stepping piece, None for a slider
+_STEP_TABLES = {
+    color: (chess.BB_PAWN_ATTACKS[color], chess.BB_KNIGHT_ATTACKS, None, None, None, chess.BB_KING_ATTACKS)
+    for color in chess.COLORS
+}
+
+
 def _attacks_of(types: tuple, placed: int, near: tuple[int, ...], occupied: int, color: chess.Color) -> int:
     """The squares attacked by the pieces of ``color`` on ``placed`` and on the squares of
     ``near`` of their type (pawns ... kings), the squares of ``occupied`` holding pieces:
     :func:`retro.core.attacks.attacks_mask` per piece and ``chess.BB_PAWN_ATTACKS``,
     written out (a loop of the non-admissible heuristic's every node)."""
     attacked = 0
-    tables = (
-        chess.BB_PAWN_ATTACKS[color],
-        chess.BB_KNIGHT_ATTACKS,
-        None,
-        None,
-        None,
-        chess.BB_KING_ATTACKS,
-    )
+    tables = _STEP_TABLES[color]
     for type_index in range(6):
         pieces = types[type_index] & placed & near[type_index]
         while pieces:

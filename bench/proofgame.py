@@ -48,7 +48,8 @@ import chess
 
 from retro.proofgame import ProofGameVerdict, prove
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "cpr-923-dev.jsonl"
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "data" / "cpr-923-dev.jsonl"
 
 
 def _random_game(seed: int, plies: int) -> dict:
@@ -84,9 +85,6 @@ def _prove(fen: str, **options: Any) -> ProofGameVerdict:
         use_kernel=options["use_kernel"],
     )
     return verdict
-
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def _child_cpu() -> float:

@@ -364,7 +364,7 @@ def extend_kernel(
                 moves.append(f"{c}x{FILES[file]}{solver.value(before) + 1}")
             else:
                 moves.append(
-                    f"{c}P{FILES[file]}{solver.value(before) + 1}x{FILES[move.target]}{_value(solver, landing) + 1}"
+                    f"{c}P{FILES[file]}{solver.value(before) + 1}x{FILES[move.target]}{solver.value(landing) + 1}"
                 )
         if move.kind == PIECE_X_PIECE:
             moves.append(str(move))
@@ -372,7 +372,7 @@ def extend_kernel(
     for moment in built.moments:
         squares = []
         for ident, file, rank in moment:
-            value = _value(solver, rank)
+            value = solver.value(rank)
             if 1 <= value <= 6:  # 7 (white) / 0 (black) stands for "has promoted"
                 squares.append((chess.square(file, value), built.pawns[ident].color))
         plan.append(tuple(squares))
@@ -453,7 +453,3 @@ def _stuck_victims(built: ExtendedModel, init: chess.Board) -> list[cpsat.IntVar
         built.model.add_bool_or([*opened, flag])
         stuck.append(flag)
     return stuck
-
-
-def _value(solver: cpsat.Solution, value: cpsat.IntVar | int) -> int:
-    return solver.value(value)

@@ -52,7 +52,7 @@ __all__ = [
 
 State = tuple[int, int, int, int, int, int, int, int, bool, int, "int | None"]
 
-_MOVE_ROOM = 256  # more than the legal moves of any position (218 at most)
+_MOVE_ROOM = movegen._MOVE_ROOM
 _LOCAL = threading.local()  # a move buffer per thread, for the answers that are not lists
 
 

@@ -175,7 +175,7 @@ _RAY = _direction_rays()
 _KNIGHT_DISTANCE = np.array(KNIGHT_DISTANCE, np.int64)
 _LIGHT = _i64(chess.BB_LIGHT_SQUARES)
 _DARK = _i64(chess.BB_DARK_SQUARES)
-_MOVE_ROOM = 256  # more than the legal moves of any position (218 at most)
+_MOVE_ROOM = movegen._MOVE_ROOM  # (a backend name: the compiled generator reads it here)
 
 
 # --- bit tricks ------------------------------------------------------------------------

@@ -54,6 +54,9 @@ COMMANDS = {
     "proofgame tempo": ["proofgame", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1", "-t", "5"],
     "proofgame search": ["proofgame", "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "-t", "5"],
     "unwinnable": ["unwinnable", "8/8/4k3/8/8/4K3/4P3/8 w - - 0 1"],
+    # a 10-ply SPG of the dev file (natch-test-problems-38, 2,115 nodes) and a 6-ply one (no-captures-1)
+    "spg 10 plies": ["spg", "rnbqk2r/1ppppp1p/8/p7/4n3/2b2N2/PPPPP1PP/RNBQKB1R", "10"],
+    "spg 6 plies": ["spg", "rnb1kbnr/pppp1ppp/8/4p3/3q4/4KP2/PPPPP1PP/RNBQ1BNR", "6"],
     "revmoves": ["revmoves", "8/8/4k3/8/8/4K3/4P3/8 w - - 0 1"],
 }
 

@@ -66,7 +66,7 @@ For a colour C at a node (current board), with F the frozen squares
   A move moves one unit (castling is counted as the king's, as above), so C's moves are
   at least the sum over its units of each unit's least cost to its destination: the
   costs of ``G`` and ``U`` per pair, 0 for a capture column (the king: never). So the
-  least-cost assignment is a lower bound (``scipy.optimize.linear_sum_assignment``);
+  least-cost assignment is a lower bound (:mod:`retro.spg.assign`);
   it is at least ``G`` and at least ``U``, as both relax it. Capture columns are
   sharpened by the regions of the next rule: the units the enemy's pawns must capture in
   distinct regions are distinct units of C, so one capture column per region costs the
@@ -122,10 +122,9 @@ from __future__ import annotations
 from functools import cache
 
 import chess
-import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from astar.paths import INF, king_forbidden_mask, pawn_distance, piece_distances
+from retro.spg.assign import least_assignment
 from retro.spg.frozen import first_step_mask
 
 __all__ = ["MoveBounds", "INF", "SideMasks", "side_masks"]
@@ -469,7 +468,7 @@ class MoveBounds:
             return 0
         if len(rows) != len(goals) + spare:
             return INF  # the unit counts do not match: no game (never happens once the counts are checked)
-        cost = np.full((len(rows), len(rows)), _BIG, dtype=np.int64)
+        cost = [[_BIG] * len(rows) for _ in rows]
         context = (color, all_settled, spare, captures, tuple(regions), blocked)  # fixes the columns and the costs
         for i, (kind, s) in enumerate(rows):
             key = (context, kind, s, bool(must & chess.BB_SQUARES[s]))
@@ -645,10 +644,9 @@ class MoveBounds:
         return best
 
 
-def _least_assignment(cost: np.ndarray) -> int:
+def _least_assignment(cost: list[list[int]]) -> int:
     """The least total cost of a perfect assignment of ``cost``'s rows to its columns (INF: none)."""
-    row_index, column_index = linear_sum_assignment(cost)
-    total = int(cost[row_index, column_index].sum())
+    total = least_assignment(cost)
     return INF if total >= _BIG else total
 
 

@@ -33,7 +33,6 @@ game, and the search does not generate it (:mod:`retro.spg.search`).
 from __future__ import annotations
 
 import chess
-import numpy as np
 
 from astar.paths import INF, piece_distances
 from retro.spg.bounds import _BIG, _CASTLE, _REGION_LIMIT, MoveBounds, _least_assignment, side_masks
@@ -76,7 +75,7 @@ def route_squares(bounds: MoveBounds, board: chess.Board, color: chess.Color, mo
     size = len(rows)
     if not rows or size != len(goals) + spare:
         return every
-    base = np.full((size, size), _BIG, dtype=np.int64)
+    base = [[_BIG] * size for _ in range(size)]
     for i, (kind, s) in enumerate(rows):
         row = bounds.unit_row(color, kind, s, None, goals, size, must, captures, regions)
         if castles & chess.BB_SQUARES[s]:

@@ -1,0 +1,88 @@
+"""The least total cost of a perfect assignment of a square cost matrix (lists of ints).
+
+The bounds of :mod:`retro.spg.bounds` solve many small assignment problems (one row per
+free unit, at most 16); this pure-Python solver keeps NumPy and SciPy out of ``retro
+spg``'s start-up and costs less per call than building an array for
+``scipy.optimize.linear_sum_assignment`` at these sizes.
+
+* **Start.** Row potentials ``u[i]`` = the row's minimum, column potentials ``v = 0``:
+  every reduced cost ``cost[i][j] - u[i] - v[j]`` is non-negative (a feasible dual). Each
+  row in turn takes its first minimal column when that column is still free: these
+  edges have reduced cost 0 (tight), so the partial matching and the potentials satisfy
+  the invariant of the method below. When every row got its column, the matching is
+  perfect and tight, hence optimal (its cost equals the dual's ``sum(u) + sum(v)``, a
+  lower bound on every perfect assignment).
+* **Augmenting.** For each row left unmatched, the shortest-augmenting-path form of the
+  Hungarian method (Kuhn-Munkres with potentials, as in Jonker and Volgenant): Dijkstra's
+  search over the reduced costs finds the cheapest alternating path from the row to a
+  free column, the potentials are raised by the path lengths (keeping the dual feasible
+  and the matched edges tight), and the matching is augmented along it. After the last
+  row the matching is perfect and tight, hence optimal by the same duality argument.
+"""
+
+from __future__ import annotations
+
+__all__ = ["least_assignment"]
+
+
+def least_assignment(cost: list[list[int]]) -> int:
+    """The least total of ``cost[i][p(i)]`` over the permutations ``p`` of the columns."""
+    n = len(cost)
+    u = [0] * (n + 1)  # row potentials (1-based rows), the row minima to start
+    match = [0] * (n + 1)  # match[j]: the row (1-based) on column j (1-based), 0 for none
+    free_rows = []
+    for i, row in enumerate(cost, 1):
+        low = min(row)
+        u[i] = low
+        j = row.index(low) + 1
+        if match[j]:
+            free_rows.append(i)
+        else:
+            match[j] = i
+    if free_rows:
+        _augment(cost, n, u, match, free_rows)
+    return sum(cost[match[j] - 1][j - 1] for j in range(1, n + 1))
+
+
+def _augment(cost: list[list[int]], n: int, u: list[int], match: list[int], free_rows: list[int]) -> None:
+    """The shortest-augmenting-path Hungarian method (module docstring) from a partial
+    matching whose edges are tight for the potentials ``u`` (and ``v = 0``); column 0 is a
+    virtual one holding the row being added."""
+    inf = 1 << 62  # above any reduced cost of these matrices (entries under 2**40)
+    v = [0] * (n + 1)
+    way = [0] * (n + 1)
+    columns = range(1, n + 1)
+    for i in free_rows:
+        match[0] = i
+        j0 = 0
+        least = [inf] * (n + 1)
+        used = [False] * (n + 1)
+        while True:
+            used[j0] = True
+            i0 = match[j0]
+            row = cost[i0 - 1]
+            ui0 = u[i0]
+            delta = inf
+            j1 = 0
+            for j in columns:
+                if not used[j]:
+                    reduced = row[j - 1] - ui0 - v[j]
+                    if reduced < least[j]:
+                        least[j] = reduced
+                        way[j] = j0
+                    if least[j] < delta:
+                        delta = least[j]
+                        j1 = j
+            for j in range(n + 1):
+                if used[j]:
+                    u[match[j]] += delta
+                    v[j] -= delta
+                else:
+                    least[j] -= delta
+            j0 = j1
+            if match[j0] == 0:
+                break
+        while j0:
+            j1 = way[j0]
+            match[j0] = match[j1]
+            j0 = j1

@@ -1,0 +1,60 @@
+"""The pure-Python least assignment of the SPG bounds, and what ``retro spg`` loads."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from scipy.optimize import linear_sum_assignment
+
+from retro.spg.assign import least_assignment
+
+
+def _scipy_least(cost: list[list[int]]) -> int:
+    array = np.array(cost, dtype=np.int64)
+    rows, columns = linear_sum_assignment(array)
+    return int(array[rows, columns].sum())
+
+
+def test_row_minima_in_one_column_need_the_augmenting_step() -> None:
+    # both rows' minimum is column 0; the best is 1 + 2 (row 0 -> column 0 costs 1 + 5)
+    assert least_assignment([[1, 5], [0, 2]]) == 3
+    assert least_assignment([[0, 7, 7], [0, 1, 7], [0, 7, 2]]) == 3
+    assert least_assignment([]) == 0
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_agrees_with_scipy_on_random_matrices(seed: int) -> None:
+    """The bounds' matrices: small costs and a large 'forbidden' entry, sizes up to 16."""
+    rng = random.Random(seed)
+    for _ in range(500):
+        n = rng.randint(1, 16)
+        big = rng.choice([10_000, 6])
+        cost = [[rng.choice([rng.randint(0, 9), rng.randint(0, 3), big]) for _ in range(n)] for _ in range(n)]
+        assert least_assignment(cost) == _scipy_least(cost), cost
+
+
+def test_retro_spg_loads_neither_numpy_nor_scipy() -> None:
+    """Start-up: a search with the assignment bound runs on the pure-Python solver."""
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-X",
+            "importtime",
+            "-m",
+            "retro.cli",
+            "spg",
+            "rnbqk2r/1ppppp1p/8/p7/4n3/2b2N2/PPPPP1PP/RNBQKB1R",
+            "10",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert ": unique" in out.stdout.splitlines()[0], out.stdout
+    imported = {line.split("|")[-1].strip() for line in out.stderr.splitlines() if line.startswith("import time:")}
+    assert "retro.spg.bounds" in imported
+    assert not imported & {"numpy", "scipy", "ortools", "numba"}

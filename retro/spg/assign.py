@@ -27,6 +27,12 @@ __all__ = ["least_assignment"]
 
 def least_assignment(cost: list[list[int]]) -> int:
     """The least total of ``cost[i][p(i)]`` over the permutations ``p`` of the columns."""
+    return _solve(cost)[0]
+
+
+def _solve(cost: list[list[int]]) -> tuple[int, list[int], list[int], list[int]]:
+    """The least total, the optimal dual (row potentials ``u``, column potentials ``v``,
+    0-based) and each row's column in an optimal assignment."""
     n = len(cost)
     u = [0] * (n + 1)  # row potentials (1-based rows), the row minima to start
     match = [0] * (n + 1)  # match[j]: the row (1-based) on column j (1-based), 0 for none
@@ -39,17 +45,52 @@ def least_assignment(cost: list[list[int]]) -> int:
             free_rows.append(i)
         else:
             match[j] = i
+    v = [0] * (n + 1)
     if free_rows:
-        _augment(cost, n, u, match, free_rows)
-    return sum(cost[match[j] - 1][j - 1] for j in range(1, n + 1))
+        _augment(cost, n, u, v, match, free_rows)
+    column = [0] * n
+    for j in range(1, n + 1):
+        column[match[j] - 1] = j - 1
+    return sum(row[j] for row, j in zip(cost, column, strict=True)), u[1:], v[1:], column
 
 
-def _augment(cost: list[list[int]], n: int, u: list[int], match: list[int], free_rows: list[int]) -> None:
+class RowChange:
+    """The least assignment of ``cost`` with one row replaced, from ``cost``'s own optimum.
+
+    With ``cost``'s optimal dual ``(u, v)`` (``cost[k][j] >= u[k] + v[j]``, ``sum(u) +
+    sum(v)`` = its optimum ``T``) and optimal assignment ``p``, let row ``i`` become ``r``:
+
+    * **Lower bound.** ``u`` with ``u[i] = min_j (r[j] - v[j])`` is a feasible dual of the
+      new matrix, so its optimum is at least ``T - u[i] + min_j (r[j] - v[j])``.
+    * **Upper bound.** ``p`` is still a perfect assignment, of cost ``T - cost[i][p(i)] +
+      r[p(i)]``.
+
+    :meth:`within` answers from these bounds when they decide, else solves the new matrix.
+    """
+
+    def __init__(self, cost: list[list[int]]) -> None:
+        self.cost = cost
+        self.total, self.u, self.v, self.column = _solve(cost)
+
+    def within(self, i: int, row: list[int], limit: int) -> bool:
+        """Whether the least assignment of ``cost`` with row ``i`` replaced by ``row`` is at most ``limit``."""
+        v = self.v
+        low = self.total - self.u[i] + min(value - v[j] for j, value in enumerate(row))
+        if low > limit:
+            return False
+        j = self.column[i]
+        if self.total - self.cost[i][j] + row[j] <= limit:
+            return True
+        changed = list(self.cost)
+        changed[i] = row
+        return least_assignment(changed) <= limit
+
+
+def _augment(cost: list[list[int]], n: int, u: list[int], v: list[int], match: list[int], free_rows: list[int]) -> None:
     """The shortest-augmenting-path Hungarian method (module docstring) from a partial
-    matching whose edges are tight for the potentials ``u`` (and ``v = 0``); column 0 is a
+    matching whose edges are tight for the potentials ``u`` and ``v``; column 0 is a
     virtual one holding the row being added."""
     inf = 1 << 62  # above any reduced cost of these matrices (entries under 2**40)
-    v = [0] * (n + 1)
     way = [0] * (n + 1)
     columns = range(1, n + 1)
     for i in free_rows:

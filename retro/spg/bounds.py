@@ -192,6 +192,7 @@ class MoveBounds:
         # (the key of ``_needs`` without extra squares), A and the stay candidates
         self._rows: dict[tuple, list[int]] = {}
         self._info: dict[tuple, tuple[int, int]] = {}
+        self._settled: dict[tuple[chess.Color, chess.Bitboard, int], chess.Bitboard] = {}
 
     # -- pawns ------------------------------------------------------------------------------------------
 
@@ -583,12 +584,19 @@ class MoveBounds:
 
     def settled_pawns(self, color: chess.Color, pawns: chess.Bitboard, captures: int) -> chess.Bitboard:
         """``color``'s pawns settled for good (module docstring): on a free goal pawn square
-        that no other of its pawns can reach with ``captures`` captures."""
+        that no other of its pawns can reach with ``captures`` captures (memoised)."""
+        key = (color, pawns, captures)
+        cached = self._settled.get(key)
+        if cached is not None:
+            return cached
+        if len(self._settled) >= _MEMO_LIMIT:
+            self._settled.clear()
         free = pawns & ~self.frozen
         settled = 0
         for g in chess.scan_forward(free & self.goal_mask[color, chess.PAWN]):
             if not any(p != g and self.pawn_to(color, p, g, captures) < INF for p in chess.scan_forward(free)):
                 settled |= chess.BB_SQUARES[g]
+        self._settled[key] = settled
         return settled
 
     def _unit_cost(

@@ -35,7 +35,8 @@ from __future__ import annotations
 import chess
 
 from astar.paths import INF, piece_distances
-from retro.spg.bounds import _BIG, _CASTLE, _REGION_LIMIT, MoveBounds, _least_assignment, side_masks
+from retro.spg.assign import RowChange
+from retro.spg.bounds import _BIG, _CASTLE, _REGION_LIMIT, MoveBounds, side_masks
 
 __all__ = ["route_squares"]
 
@@ -89,7 +90,8 @@ def route_squares(bounds: MoveBounds, board: chess.Board, color: chess.Color, mo
                     continue
                 row = [min(a, b) for a, b in zip(row, other, strict=True)]
         base[i] = row
-    if _least_assignment(base) > moves:
+    change = RowChange(base)  # the least assignment of base, and of base with one row replaced
+    if change.total > moves:
         return {kind: 0 for kind in chess.PIECE_TYPES}
     allowed = {kind: 0 for kind in chess.PIECE_TYPES}
     for i, (kind, s) in enumerate(rows):
@@ -103,9 +105,9 @@ def route_squares(bounds: MoveBounds, board: chess.Board, color: chess.Color, mo
                 start = _cost_to(bounds, color, kind, piece, s, t, castles, captures)
                 if start >= INF:
                     continue
-                via = base.copy()
-                via[i] = _row_through(bounds, color, piece, t, start, goals, size, regions, captures)
-                if _least_assignment(via) <= moves:
+                if change.within(
+                    i, _row_through(bounds, color, piece, t, start, goals, size, regions, captures), moves
+                ):
                     allowed[piece] |= chess.BB_SQUARES[t]
     return allowed
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from scipy.optimize import linear_sum_assignment
 
-from retro.spg.assign import least_assignment
+from retro.spg.assign import RowChange, least_assignment
 
 
 def _scipy_least(cost: list[list[int]]) -> int:
@@ -58,3 +58,20 @@ def test_retro_spg_loads_neither_numpy_nor_scipy() -> None:
     imported = {line.split("|")[-1].strip() for line in out.stderr.splitlines() if line.startswith("import time:")}
     assert "retro.spg.bounds" in imported
     assert not imported & {"numpy", "scipy", "ortools", "numba"}
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_row_change_decides_as_a_full_solve(seed: int) -> None:
+    """RowChange.within (bounds from the base optimum, else a solve) = solving the changed matrix."""
+    rng = random.Random(100 + seed)
+    for _ in range(300):
+        n = rng.randint(1, 14)
+        cost = [[rng.choice([rng.randint(0, 9), 10_000]) for _ in range(n)] for _ in range(n)]
+        change = RowChange(cost)
+        assert change.total == _scipy_least(cost)
+        for _ in range(4):
+            i, row = rng.randrange(n), [rng.choice([rng.randint(0, 9), 10_000]) for _ in range(n)]
+            changed = cost[:i] + [row] + cost[i + 1 :]
+            least = _scipy_least(changed)
+            for limit in (least - 1, least, least + 1, change.total):
+                assert change.within(i, row, limit) == (least <= limit)

@@ -17,10 +17,12 @@ Euclide-unique problems decided ``unique`` per half of the file (even and odd ro
 With ``--euclide PATH`` (the path of ``euclide-run.py``) the same worker runs Euclide
 then retro on each problem, each with the same time limit, and the bench prints both
 decided counts and the median ratio of retro's wall time to Euclide's per plies class
-(<= 20, 21-30, > 30), over the problems both decided.
+(<= 20, 21-30, > 30), over the problems both decided. ``--process`` runs each problem as
+its own ``retro spg --json`` process, so that retro's time, like Euclide's, includes the
+start of a process (without it, retro runs inside the worker, already loaded).
 
     .venv/bin/python bench/spg.py [-t SEC] [-m NODES] [-j JOBS] [--rows even|odd|all] [--limit K]
-        [--max-plies N] [--verdict V ...] [--id ID ...] [--euclide PATH] [--out FILE]
+        [--max-plies N] [--verdict V ...] [--id ID ...] [--euclide PATH] [--process] [--out FILE]
 """
 
 from __future__ import annotations
@@ -41,7 +43,8 @@ import chess
 from retro.spg import parse_problem
 from retro.spg.solve import solve
 
-DATA = Path(__file__).resolve().parent.parent / "data"
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "data"
 VERDICTS = ("unique", "two_solutions", "cooked", "no_solution", "interrupted")
 
 
@@ -79,18 +82,52 @@ def run_euclide(path: str, row: dict, time_limit: float) -> dict:
     return record
 
 
-def run_one(row: dict, time_limit: float, max_nodes: int | None = None, euclide_path: str | None = None) -> dict:
+def run_retro_process(row: dict, time_limit: float, max_nodes: int | None) -> dict:
+    """``retro spg BOARD N --json`` in a new process (this interpreter, this tree): its record."""
+    command = [
+        sys.executable,
+        "-m",
+        "retro.cli",
+        "spg",
+        row["board"],
+        str(row["plies"]),
+        "-t",
+        str(time_limit),
+        "--json",
+    ]
+    if max_nodes is not None:
+        command += ["-m", str(max_nodes)]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=time_limit + 30, env=env, cwd=ROOT)
+        return dict(json.loads(done.stdout))
+    except (subprocess.TimeoutExpired, json.JSONDecodeError) as error:
+        return {"status": "unknown", "solutions": [], "cooked": False, "nodes": 0, "reason": f"process: {error}"}
+
+
+def run_one(
+    row: dict,
+    time_limit: float,
+    max_nodes: int | None = None,
+    euclide_path: str | None = None,
+    process: bool = False,
+) -> dict:
     theirs = run_euclide(euclide_path, row, time_limit) if euclide_path else None
     start = time.monotonic()
-    verdict = solve(parse_problem(row["board"], row["plies"]), time_limit=time_limit, max_nodes=max_nodes)
+    if process:
+        verdict = run_retro_process(row, time_limit, max_nodes)
+    else:
+        verdict = solve(parse_problem(row["board"], row["plies"]), time_limit=time_limit, max_nodes=max_nodes).as_dict()
+    seconds = time.monotonic() - start
     euclide = [replay_uci(row["board"], row["plies"], s) for s in row["solutions"] or [] if s]
     euclide = [s for s in euclide if s is not None]
-    ours = verdict.solutions
-    complete = verdict.status in ("unique", "no_solution") or (verdict.status == "solutions" and not verdict.cooked)
+    ours = verdict["solutions"]
+    status = verdict["status"]
+    complete = status in ("unique", "no_solution") or (status == "solutions" and not verdict["cooked"])
     problems = []
-    if verdict.status == "unique" and len(euclide) >= 2:
+    if status == "unique" and len(euclide) >= 2:
         problems.append("unique but Euclide lists two valid games")
-    if verdict.status == "no_solution" and euclide:
+    if status == "no_solution" and euclide:
         problems.append("no_solution but Euclide printed a valid game")
     if complete and any(s not in ours for s in euclide):
         problems.append("complete answer misses a valid game of Euclide's")
@@ -102,19 +139,19 @@ def run_one(row: dict, time_limit: float, max_nodes: int | None = None, euclide_
         "plies": row["plies"],
         "euclide_verdict": row["euclide_verdict"],
         "euclide_positions": row["euclide_positions"],
-        "status": str(verdict.status),
+        "status": str(status),
         "found": len(ours),
-        "cooked": verdict.cooked,
-        "nodes": verdict.nodes,
-        "seconds": round(time.monotonic() - start, 3),
+        "cooked": verdict["cooked"],
+        "nodes": verdict["nodes"],
+        "seconds": round(seconds, 3),
         "has_euclide_solution": bool(euclide) and all(s in ours for s in euclide),
         "contradictions": problems,
         "new_games": cooks,
-        "reason": verdict.reason,
+        "reason": verdict["reason"],
     }
 
 
-def _worker(args: tuple[dict, float, int | None, str | None]) -> dict:
+def _worker(args: tuple[dict, float, int | None, str | None, bool]) -> dict:
     return run_one(*args)
 
 
@@ -223,6 +260,11 @@ def main() -> None:
     parser.add_argument("--id", nargs="+", help="only these problem ids")
     parser.add_argument("--data", default=str(DATA / "spg-dev.jsonl"))
     parser.add_argument("--out", help="write one JSON line per problem to this file")
+    parser.add_argument(
+        "--process",
+        action="store_true",
+        help="run each problem as its own `retro spg --json` process (its time then includes start-up)",
+    )
     args = parser.parse_args()
     rows = [dict(json.loads(line), row=index) for index, line in enumerate(open(args.data, encoding="utf-8"))]
     rows = [
@@ -240,7 +282,7 @@ def main() -> None:
     print(f"{len(rows)} problems, {args.time_limit:g} s{budget} each, {args.jobs} job(s); load {load}", flush=True)
     out = open(args.out, "w", encoding="utf-8") if args.out else None
     results = []
-    tasks = [(row, args.time_limit, args.max_nodes, args.euclide) for row in rows]
+    tasks = [(row, args.time_limit, args.max_nodes, args.euclide, args.process) for row in rows]
     with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
         for r in pool.imap(_worker, tasks):
             results.append(r)

@@ -26,13 +26,15 @@ __all__ = ["least_assignment"]
 
 
 def least_assignment(cost: list[list[int]]) -> int:
-    """The least total of ``cost[i][p(i)]`` over the permutations ``p`` of the columns."""
-    return _solve(cost)[0]
+    """The least total of ``cost[i][p(i)]`` over the permutations ``p`` of the columns: the
+    optimal dual's ``sum(u) + sum(v)`` (module docstring)."""
+    u, v, _ = _potentials(cost)
+    return sum(u) + sum(v) - v[0]
 
 
-def _solve(cost: list[list[int]]) -> tuple[int, list[int], list[int], list[int]]:
-    """The least total, the optimal dual (row potentials ``u``, column potentials ``v``,
-    0-based) and each row's column in an optimal assignment."""
+def _potentials(cost: list[list[int]]) -> tuple[list[int], list[int], list[int]]:
+    """An optimal dual (``u``, ``v``, 1-based, index 0 unused for ``u`` and virtual for
+    ``v``) and an optimal matching (``match[j]``: the 1-based row on the 1-based column j)."""
     n = len(cost)
     u = [0] * (n + 1)  # row potentials (1-based rows), the row minima to start
     match = [0] * (n + 1)  # match[j]: the row (1-based) on column j (1-based), 0 for none
@@ -48,10 +50,17 @@ def _solve(cost: list[list[int]]) -> tuple[int, list[int], list[int], list[int]]
     v = [0] * (n + 1)
     if free_rows:
         _augment(cost, n, u, v, match, free_rows)
-    column = [0] * n
-    for j in range(1, n + 1):
+    return u, v, match
+
+
+def _solve(cost: list[list[int]]) -> tuple[int, list[int], list[int], list[int]]:
+    """The least total, the optimal dual (row potentials ``u``, column potentials ``v``,
+    0-based) and each row's column in an optimal assignment."""
+    u, v, match = _potentials(cost)
+    column = [0] * len(cost)
+    for j in range(1, len(cost) + 1):
         column[match[j] - 1] = j - 1
-    return sum(row[j] for row, j in zip(cost, column, strict=True)), u[1:], v[1:], column
+    return sum(u) + sum(v) - v[0], u[1:], v[1:], column
 
 
 class RowChange:
@@ -92,34 +101,34 @@ def _augment(cost: list[list[int]], n: int, u: list[int], v: list[int], match: l
     virtual one holding the row being added."""
     inf = 1 << 62  # above any reduced cost of these matrices (entries under 2**40)
     way = [0] * (n + 1)
-    columns = range(1, n + 1)
     for i in free_rows:
         match[0] = i
         j0 = 0
         least = [inf] * (n + 1)
-        used = [False] * (n + 1)
+        unused = list(range(1, n + 1))  # the columns not yet reached
+        reached = [0]
         while True:
-            used[j0] = True
             i0 = match[j0]
             row = cost[i0 - 1]
             ui0 = u[i0]
             delta = inf
             j1 = 0
-            for j in columns:
-                if not used[j]:
-                    reduced = row[j - 1] - ui0 - v[j]
-                    if reduced < least[j]:
-                        least[j] = reduced
-                        way[j] = j0
-                    if least[j] < delta:
-                        delta = least[j]
-                        j1 = j
-            for j in range(n + 1):
-                if used[j]:
+            for j in unused:
+                reduced = row[j - 1] - ui0 - v[j]
+                if reduced < least[j]:
+                    least[j] = reduced
+                    way[j] = j0
+                if least[j] < delta:
+                    delta = least[j]
+                    j1 = j
+            if delta:
+                for j in reached:
                     u[match[j]] += delta
                     v[j] -= delta
-                else:
+                for j in unused:
                     least[j] -= delta
+            unused.remove(j1)
+            reached.append(j1)
             j0 = j1
             if match[j0] == 0:
                 break

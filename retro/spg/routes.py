@@ -43,6 +43,7 @@ __all__ = ["route_squares"]
 RouteSquares = dict[chess.PieceType, chess.Bitboard]
 
 _PROMOTED = (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
+_LAST_RANK = {color: list(chess.SquareSet(chess.BB_RANK_8 if color else chess.BB_RANK_1)) for color in chess.COLORS}
 
 
 def route_squares(bounds: MoveBounds, board: chess.Board, color: chess.Color, moves: int) -> RouteSquares:
@@ -122,16 +123,22 @@ def _cost_to(
     castles: chess.Bitboard,
     captures: int,
 ) -> int:
-    """Least own moves of the unit of type ``kind`` on ``s`` to stand on ``t`` as a ``piece``."""
+    """Least own moves of the unit of type ``kind`` on ``s`` to stand on ``t`` as a ``piece``.
+    A piece's distance between two squares avoiding the frozen ones is symmetric (its
+    moves are), so the distances are read from the tables of the few start squares (``s``,
+    a rook's castling square, the promotion squares) rather than of every ``t``."""
     if piece == chess.PAWN:
         return bounds.pawn_to(color, s, t, captures) if t != s else 0
-    table = piece_distances(piece, t, bounds.frozen)
+    frozen = bounds.frozen
     if kind != chess.PAWN:
-        cost = table[s]
+        cost = piece_distances(piece, s, frozen)[t]
         if castles & chess.BB_SQUARES[s] and kind == chess.ROOK and s in _CASTLE:
-            cost = min(cost, table[_CASTLE[s][0]])
+            cost = min(cost, piece_distances(piece, _CASTLE[s][0], frozen)[t])
         return cost
-    return bounds.via_promotion(color, s, table, captures)
+    table = [INF] * 64  # distances to t, on the promotion squares (all via_promotion reads)
+    for q in _LAST_RANK[color]:
+        table[q] = piece_distances(piece, q, frozen)[t]
+    return bounds.via_promotion(color, s, tuple(table), captures)
 
 
 def _row_through(

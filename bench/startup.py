@@ -12,7 +12,8 @@ needs OR-Tools for the pawn-fates model); ``proofgame`` on positions the static 
 decide (texel's illegal sample ``rnbqkbnr/p1pppppp/p7/...``), that the static last-move
 walk decides (texel's ``k1bBrR2/...``), that tempo parity decides (the start position
 with Black to move) and a legal one that needs the search (1.e4 d5); ``unwinnable`` and
-``revmoves`` on a simple ending.
+``revmoves`` on a simple ending; ``spg`` on two small dev problems (10 and 6 plies), which
+load nothing beyond python-chess and retro (no NumPy or SciPy, branch spgs).
 
 What each command loads beyond python-chess and retro's own pure-Python modules
 (``python -X importtime``, branch pg3): ``--help``, both ``check`` runs, ``proofgame``

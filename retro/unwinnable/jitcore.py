@@ -1,7 +1,7 @@
 """The compiled core of the unwinnability searches (numba): the move generator of
 :mod:`~retro.unwinnable.movegen` compiled (the same functions the pure-Python path runs,
 not a copy), and ports of the Score of :mod:`~retro.unwinnable.helpmate`, one iteration
-of Find-Helpmate with its transposition table and its mate-first scan, and the quick routine's forced moves and
+of Find-Helpmate with its transposition table and its mate scans, and the quick routine's forced moves and
 bounded search.
 
 Rule: the compiled search is the pure-Python search, run faster. Each function computes
@@ -529,6 +529,13 @@ def _helpmate(
                         return False, count, cut_limit, cut_stale, path[:0].copy(), keys, used, values, size, True
                 if count > node_bound or depth < 0:
                     cut_limit = True
+                    if depth < 0 and count <= node_bound and state[8] == winner:  # mate beyond the horizon
+                        if top + 2 * _MOVE_ROOM <= buf.shape[0]:
+                            mate = _mating_move(state, buf, top, end)
+                            if mate >= 0:
+                                path[ply] = buf[mate]
+                                line = path[: ply + 1].copy()
+                                return True, count, cut_limit, cut_stale, line, keys, used, values, size, False
                 else:
                     if not used[slot]:
                         used[slot] = True

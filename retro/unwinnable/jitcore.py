@@ -1,7 +1,7 @@
 """The compiled core of the unwinnability searches (numba): the move generator of
 :mod:`~retro.unwinnable.movegen` compiled (the same functions the pure-Python path runs,
 not a copy), and ports of the Score of :mod:`~retro.unwinnable.helpmate`, one iteration
-of Find-Helpmate with its transposition table, and the quick routine's forced moves and
+of Find-Helpmate with its transposition table and its mate scans, and the quick routine's forced moves and
 bounded search.
 
 Rule: the compiled search is the pure-Python search, run faster. Each function computes
@@ -382,6 +382,17 @@ def _split_by_score(s: Pos, winner: int, buf: np.ndarray, start: int, end: int, 
 
 
 @njit(cache=True)
+def _mating_move(s: Pos, buf: np.ndarray, start: int, end: int) -> int:
+    """The index in ``buf[start:end]`` (legal moves of ``s``) of the first move after which
+    the other side is checkmated, or -1 (``mating_move``); ``buf`` from ``end`` on is scratch."""
+    for i in range(start, end):
+        child = _play(s, buf[i])
+        if _in_check(child) and not _has_legal_move(child, buf[end:]):
+            return i
+    return -1
+
+
+@njit(cache=True)
 def _hash(words: np.ndarray) -> int:
     h = 0x2545F4914F6CDD1D
     for i in range(9):
@@ -518,6 +529,13 @@ def _helpmate(
                         return False, count, cut_limit, cut_stale, path[:0].copy(), keys, used, values, size, True
                 if count > node_bound or depth < 0:
                     cut_limit = True
+                    if depth < 0 and count <= node_bound and state[8] == winner:  # mate beyond the horizon
+                        if top + 2 * _MOVE_ROOM <= buf.shape[0]:
+                            mate = _mating_move(state, buf, top, end)
+                            if mate >= 0:
+                                path[ply] = buf[mate]
+                                line = path[: ply + 1].copy()
+                                return True, count, cut_limit, cut_stale, line, keys, used, values, size, False
                 else:
                     if not used[slot]:
                         used[slot] = True
@@ -539,6 +557,12 @@ def _helpmate(
                     normals[ply] = top + reward + normal
                     top = end
                     expanded = True
+                    if state[8] == winner:  # mate first
+                        mate = _mating_move(state, buf, starts[ply], end)
+                        if mate >= 0:
+                            path[ply] = buf[mate]
+                            line = path[: ply + 1].copy()
+                            return True, count, cut_limit, cut_stale, line, keys, used, values, size, False
         if not expanded:
             ply -= 1  # back to the parent, which tries its next move
         # Find the next child to enter: the next move of the deepest frame that has one.

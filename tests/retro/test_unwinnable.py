@@ -109,6 +109,33 @@ def test_closure_lines_are_shortened() -> None:
     _check_line(fen, W, tuple(to_move(m).uci() for m in line))
 
 
+@pytest.mark.parametrize("compiled", [False, True])
+def test_find_helpmate_takes_a_mate_in_one_first(compiled: bool) -> None:
+    # Lichess position (data/lichess-30k-positions.txt, row 6), White to win: after
+    # 1...Rh8 the queen mates on b7. The depth-first order tries the Rewarded moves first and
+    # used to reach a 46-ply helpmate down them; the mate-first scan of the expanded White
+    # positions stops at the mate in one (helpmate.py, "Mate first").
+    fen = "k2r4/bq4p1/PR6/4p3/8/4PQ1P/2P2PP1/6K1 b - - 6 36"
+    verdict = analyze(chess.Board(fen), W, compiled=compiled)
+    assert verdict.status == "winnable" and verdict.reason == "search"
+    assert verdict.line == ("d8h8", "f3b7")
+    _check_line(fen, W, verdict.line)
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_find_helpmate_sees_a_mate_one_ply_beyond_its_depth(compiled: bool) -> None:
+    # Lichess position (data/lichess-30k-positions.txt, row 2680), Black to win by
+    # promoting the c-pawn. Without the scan of the positions refused for negative depth
+    # the iterations found the mate only after 6,952 nodes (a 70-ply line); with it the
+    # first mates one ply beyond the depth limit end the search (helpmate.py, "Mate beyond
+    # the horizon").
+    fen = "8/3k4/2p5/Q7/8/1R3K2/2P2P2/8 w - - 1 48"
+    verdict = analyze(chess.Board(fen), B, compiled=compiled)
+    assert verdict.status == "winnable" and verdict.reason == "search"
+    assert verdict.nodes < 1_000 and len(verdict.line) < 40
+    _check_line(fen, B, verdict.line)
+
+
 def test_position_1_is_dead_by_the_static_check() -> None:
     board = chess.Board("8/1p3k2/pPp3p1/P1Pp1pPp/2bP1P1P/4BK2/8/8 w - -")
     assert unwinnable_static(board, W) and unwinnable_static(board, B)

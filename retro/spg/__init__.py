@@ -3,8 +3,8 @@
 One concept per module: :mod:`~retro.spg.problem` (the diagram, N and what "reach"
 means), :mod:`~retro.spg.frozen` (units that never move), :mod:`~retro.spg.parity`
 (tempo parity of knights), :mod:`~retro.spg.bounds` (per-side lower bounds on the moves
-left, the least assignment of units to goal squares among them), :mod:`~retro.spg.assign`
-(the least-cost assignment solver), :mod:`~retro.spg.routes`
+left, the least assignment of units to goal squares among them, solved by
+:mod:`retro.core.assignment`), :mod:`~retro.spg.routes`
 (the squares each piece type can stand on), :mod:`~retro.spg.search` (exact-length
 search with a counting transposition table), :mod:`~retro.spg.solve` (root rules,
 search, replay), :mod:`~retro.spg.verdict` (the answer), :mod:`~retro.spg.shortest`

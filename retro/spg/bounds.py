@@ -66,7 +66,7 @@ For a colour C at a node (current board), with F the frozen squares
   A move moves one unit (castling is counted as the king's, as above), so C's moves are
   at least the sum over its units of each unit's least cost to its destination: the
   costs of ``G`` and ``U`` per pair, 0 for a capture column (the king: never). So the
-  least-cost assignment is a lower bound (:mod:`retro.spg.assign`);
+  least-cost assignment is a lower bound (:mod:`retro.core.assignment`);
   it is at least ``G`` and at least ``U``, as both relax it. Capture columns are
   sharpened by the regions of the next rule: the units the enemy's pawns must capture in
   distinct regions are distinct units of C, so one capture column per region costs the
@@ -124,7 +124,7 @@ from functools import cache
 import chess
 
 from astar.paths import INF, king_forbidden_mask, pawn_distance, piece_distances
-from retro.spg.assign import least_assignment
+from retro.core.assignment import least_assignment
 from retro.spg.frozen import first_step_mask
 
 __all__ = ["MoveBounds", "INF", "SideMasks", "side_masks"]

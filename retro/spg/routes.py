@@ -35,7 +35,7 @@ from __future__ import annotations
 import chess
 
 from astar.paths import INF, piece_distances
-from retro.spg.assign import RowChange
+from retro.core.assignment import RowChange
 from retro.spg.bounds import _BIG, _CASTLE, _REGION_LIMIT, MoveBounds, side_masks
 
 __all__ = ["route_squares"]

@@ -1,4 +1,4 @@
-"""The pure-Python least assignment of the SPG bounds, and what ``retro spg`` loads."""
+"""The pure-Python least assignment of the static rules and the SPG bounds, and what ``retro spg`` loads."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from scipy.optimize import linear_sum_assignment
 
-from retro.spg.assign import RowChange, least_assignment
+from retro.core.assignment import RowChange, least_assignment, min_cost_assignment
 
 
 def _scipy_least(cost: list[list[int]]) -> int:
@@ -75,3 +75,19 @@ def test_row_change_decides_as_a_full_solve(seed: int) -> None:
             least = _scipy_least(changed)
             for limit in (least - 1, least, least + 1, change.total):
                 assert change.within(i, row, limit) == (least <= limit)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_rectangular_matrices_agree_with_scipy(seed: int) -> None:
+    """The static rules' matrices: fewer rows than columns, 10,000 for a forbidden pair."""
+    rng = random.Random(200 + seed)
+    for _ in range(300):
+        columns = rng.randint(1, 15)
+        rows = rng.randint(0, columns)
+        cost = [[rng.choice([rng.randint(0, 6), 10_000]) for _ in range(columns)] for _ in range(rows)]
+        assert min_cost_assignment(cost) == (_scipy_least(cost) if rows else 0), cost
+
+
+def test_more_rows_than_columns_is_an_error() -> None:
+    with pytest.raises(ValueError, match="2 rows cannot get distinct columns among 1"):
+        min_cost_assignment([[0], [1]])

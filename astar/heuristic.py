@@ -45,9 +45,9 @@ from __future__ import annotations
 
 import chess
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from astar.paths import INF, king_forbidden_mask, pawn_cone_mask, pawn_distance, piece_distances, promotion_distance
+from retro.core.lsap import linear_sum_assignment
 
 __all__ = ["Heuristic", "INF", "plies_for_moves", "node_key", "pieces_of_key"]
 

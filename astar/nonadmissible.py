@@ -32,10 +32,10 @@ from __future__ import annotations
 
 import chess
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from astar.heuristic import _BIG, INF, Heuristic
 from astar.paths import attacks_mask, obstruction, piece_distances, shortest_path_layers
+from retro.core.lsap import linear_sum_assignment
 
 __all__ = ["NonAdmissibleHeuristic"]
 

@@ -5,7 +5,8 @@ Rules (Österlund, texel proof-game documentation, A* section):
 * Relaxed problem: pieces do not interfere; each piece's cost to a goal square is its
   shortest path on the empty board minus blocked squares (:mod:`astar.paths`).
 * Which piece goes where is an assignment problem, solved per colour with
-  ``scipy.optimize.linear_sum_assignment`` (the paper's Hungarian method). Columns are
+  ``scipy.optimize.linear_sum_assignment`` (the paper's Hungarian method; loaded by
+  :mod:`retro.core.lsap`). Columns are
   the goal pieces; with more pieces than goal pieces, the rows left unassigned are the
   pieces still to be captured (cost 0). The king stays out of the assignment: it is
   never captured and only it can take its goal square, so its distance is added apart.

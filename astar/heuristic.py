@@ -5,7 +5,8 @@ Rules (Österlund, texel proof-game documentation, A* section):
 * Relaxed problem: pieces do not interfere; each piece's cost to a goal square is its
   shortest path on the empty board minus blocked squares (:mod:`astar.paths`).
 * Which piece goes where is an assignment problem, solved per colour with
-  ``scipy.optimize.linear_sum_assignment`` (the paper's Hungarian method). Columns are
+  ``scipy.optimize.linear_sum_assignment`` (the paper's Hungarian method; loaded by
+  :mod:`retro.core.lsap`). Columns are
   the goal pieces; with more pieces than goal pieces, the rows left unassigned are the
   pieces still to be captured (cost 0). The king stays out of the assignment: it is
   never captured and only it can take its goal square, so its distance is added apart.
@@ -43,17 +44,23 @@ rest of the way: the bound is then computed with them added to the blocked squar
 
 from __future__ import annotations
 
+import copy
+from array import array
+from typing import Self
+
 import chess
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from astar.paths import INF, king_forbidden_mask, pawn_cone_mask, pawn_distance, piece_distances, promotion_distance
+from retro.core.lsap import linear_sum_assignment
 
 __all__ = ["Heuristic", "INF", "plies_for_moves", "node_key", "pieces_of_key"]
 
 _BIG = 1_000_000
 
 _MAX_DEADLOCK_BOUNDS = 256  # distinct deadlocked sets whose bound is kept per heuristic
+
+_MAX_DEADLOCK_POOL = 4096  # deadlock bounds kept for a heuristic and its renewed copies
 
 
 def _piece_type(board: chess.Board, square: chess.Square) -> chess.PieceType:
@@ -169,9 +176,25 @@ class Heuristic:
         self._blocked_white = blocked_goal & goal.occupied_co[chess.WHITE]
         self._blocked_black = blocked_goal & goal.occupied_co[chess.BLACK]
         self._goal_white = goal.occupied_co[chess.WHITE]
-        self._deadlock_bounds: dict[int, Heuristic] = {}
+        self._deadlock_bounds: dict[int, Heuristic] = {}  # at most _MAX_DEADLOCK_BOUNDS per instance
+        self._deadlock_pool: dict[int, Heuristic] = {}  # shared with the renewed copies
         self._row_cache: dict[tuple[chess.Color, chess.PieceType, chess.Square, int], list[int]] = {}
+        self._row_blob_cache: dict[tuple[chess.Color, chess.PieceType, chess.Square, int], bytes] = {}
         self._side_cache: dict[chess.Color, dict[tuple, int]] = {chess.WHITE: {}, chess.BLACK: {}}
+        self._side_cache_white, self._side_cache_black = self._side_cache[chess.WHITE], self._side_cache[chess.BLACK]
+        self._goal_count_white = self._goal_count[chess.WHITE]
+        self._goal_count_black = self._goal_count[chess.BLACK]
+
+    def renewed(self) -> Self:
+        """A heuristic of the same values as a new ``type(self)(goal, blocked_mask)``,
+        sharing this one's caches: they remember pure functions of their keys (the same
+        goal, the same blocked squares), so a leg that starts with warm caches searches
+        the very nodes it would search with cold ones. Only the deadlocked sets given a
+        bound of their own (at most :data:`_MAX_DEADLOCK_BOUNDS`, then the plain bound)
+        are counted afresh, as in a new instance; their bounds come from a shared pool."""
+        twin = copy.copy(self)
+        twin._deadlock_bounds = {}
+        return twin
 
     # -- per-piece cost rows ----------------------------------------------------
     def _row(self, color: chess.Color, ptype: chess.PieceType, sq: chess.Square, captures: int) -> list[int]:
@@ -228,14 +251,17 @@ class Heuristic:
     def _side(self, color: chess.Color, own: int, types: tuple[int, ...], enemy_count: int) -> int:
         """``side_moves`` from raw bitboards: ``types`` are the six piece-type masks
         (pawns ... kings, both colours), ``own`` this colour's occupancy."""
-        captures = enemy_count - self._goal_count[not color]
         pawns, knights, bishops, rooks, queens, kings = types
+        captures = enemy_count - self._goal_count[not color]
         key = (own & pawns, own & knights, own & bishops, own & rooks, own & queens, own & kings, captures)
+        cached = self._side_cache[color].get(key)
+        return self._side_miss(color, own, key) if cached is None else cached
+
+    def _side_miss(self, color: chess.Color, own: int, key: tuple) -> int:
+        """:meth:`_side` of the side cache's ``key`` (its six piece masks, then the
+        captures still available), computed and remembered."""
         cache = self._side_cache[color]
-        cached = cache.get(key)
-        if cached is not None:
-            return cached
-        value = self._compute_side(color, own, key[:6], captures)
+        value = self._compute_side(color, own, key[:6], key[6])
         if len(cache) > 1_000_000:
             cache.clear()
         cache[key] = value
@@ -260,17 +286,30 @@ class Heuristic:
         total = 0
         if kings:
             total = piece_distances(chess.KING, goal_king, self.blocked_mask, self._forbidden[color])[chess.lsb(kings)]
-        rows = []
-        for ptype, mask in zip(chess.PIECE_TYPES[:5], own_types[:5], strict=True):
-            for sq in chess.scan_forward(mask & ~self.blocked_mask):
-                rows.append(self._row(color, ptype, sq, captures))
-        if len(rows) < len(self._goal_pieces[color]):
+            if total >= INF:
+                return INF
+        columns = len(self._goal_pieces[color])
+        if not columns:
+            return total
+        # one row per piece (the king apart), as packed int64 rows of cost_row
+        blobs = []
+        blob_cache, free = self._row_blob_cache, ~self.blocked_mask
+        for ptype in (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN):
+            pieces = own_types[ptype - 1] & free
+            while pieces:
+                bit = pieces & -pieces
+                pieces ^= bit
+                key = (color, ptype, bit.bit_length() - 1, captures)
+                blob = blob_cache.get(key)
+                if blob is None:
+                    blob = blob_cache[key] = array("q", self._row(*key)).tobytes()
+                blobs.append(blob)
+        if len(blobs) < columns:
             return INF
-        if self._goal_pieces[color] and total < INF:
-            # more rows than columns: the rows left unassigned are the pieces to be captured
-            matrix = np.array(rows, dtype=np.int64)  # entries at most INF: no overflow
-            r, c = linear_sum_assignment(matrix)
-            total += int(matrix[r, c].sum())
+        # more rows than columns: the rows left unassigned are the pieces to be captured
+        matrix = np.frombuffer(b"".join(blobs), dtype=np.int64).reshape(len(blobs), columns)  # entries <= INF
+        r, c = linear_sum_assignment(matrix)
+        total += int(matrix[r, c].sum())
         return INF if total >= INF else total
 
     def _home_pieces_in_goal(self, color: chess.Color, lost: int) -> bool:
@@ -294,9 +333,8 @@ class Heuristic:
         so no capture can happen on the way to the goal (the deadlock rule applies)."""
         white = key[6]
         return (
-            chess.popcount(white) == self._goal_count[chess.WHITE]
-            and chess.popcount((key[0] | key[1] | key[2] | key[3] | key[4] | key[5]) & ~white)
-            == self._goal_count[chess.BLACK]
+            white.bit_count() == self._goal_count_white
+            and ((key[0] | key[1] | key[2] | key[3] | key[4] | key[5]) & ~white).bit_count() == self._goal_count_black
         )
 
     def value_of_key(self, key: tuple, stuck: int | None = None) -> int:
@@ -307,43 +345,74 @@ class Heuristic:
         moved piece was not in it and landed on an empty square, so every piece of the
         set still has its first-step squares filled by the set); by default it is
         computed here."""
-        if self.without_captures(key):
-            # no capture is left: deadlocked pieces (module docstring)
-            types, white = key[:6], key[6]
+        white = key[6]
+        if (
+            white.bit_count() == self._goal_count_white
+            and ((key[0] | key[1] | key[2] | key[3] | key[4] | key[5]) & ~white).bit_count() == self._goal_count_black
+        ):
+            # no capture is left (:meth:`without_captures`, written out): deadlocked pieces (module docstring)
+            types = key[:6]
             if stuck is None:
                 stuck = deadlocked_mask(types, white)
             stuck &= ~self.blocked_mask
             if stuck:
-                if white & stuck != self._goal_white & stuck or any(
-                    mask & stuck != goal_mask & stuck for mask, goal_mask in zip(types, self._goal_types, strict=False)
-                ):
+                if (white ^ self._goal_white) & stuck:
                     return INF
+                for mask, goal_mask in zip(types, self._goal_types, strict=True):
+                    if (mask ^ goal_mask) & stuck:
+                        return INF
                 bound = self._deadlock_bounds.get(stuck)
                 if bound is None:
                     if len(self._deadlock_bounds) >= _MAX_DEADLOCK_BOUNDS:
                         return self._value(key)
-                    bound = self._deadlock_bounds[stuck] = Heuristic(self.goal, self.blocked_mask | stuck)
+                    bound = self._deadlock_pool.get(stuck)
+                    if bound is None:
+                        if len(self._deadlock_pool) >= _MAX_DEADLOCK_POOL:
+                            self._deadlock_pool.clear()
+                        bound = self._deadlock_pool[stuck] = Heuristic(self.goal, self.blocked_mask | stuck)
+                    self._deadlock_bounds[stuck] = bound
                 return bound._value(key)
         return self._value(key)
 
     def _value(self, key: tuple) -> int:
-        """:meth:`value_of_key` without the deadlock rule."""
+        """:meth:`value_of_key` without the deadlock rule (:meth:`_side` written out for
+        both colours: a call for every child the search generates)."""
         pawns, knights, bishops, rooks, queens, kings, white, turn, castling, _ep = key
         if self.goal_castling & ~castling:
             return INF
-        types = (pawns, knights, bishops, rooks, queens, kings)
         # every blocked goal square holds its goal piece (a blocked piece never moves)
         for type_index, mask in self._blocked_types:
-            if types[type_index] & mask != mask:
+            if key[type_index] & mask != mask:
                 return INF
         if white & self._blocked_white != self._blocked_white or white & self._blocked_black:
             return INF
-        occupied = pawns | knights | bishops | rooks | queens | kings
-        black = occupied & ~white
-        w = self._side(chess.WHITE, white, types, chess.popcount(black))
+        black = (pawns | knights | bishops | rooks | queens | kings) & ~white
+        side_key = (
+            white & pawns,
+            white & knights,
+            white & bishops,
+            white & rooks,
+            white & queens,
+            white & kings,
+            black.bit_count() - self._goal_count_black,
+        )
+        w = self._side_cache_white.get(side_key)
+        if w is None:
+            w = self._side_miss(chess.WHITE, white, side_key)
         if w >= INF:
             return INF
-        b = self._side(chess.BLACK, black, types, chess.popcount(white))
+        side_key = (
+            black & pawns,
+            black & knights,
+            black & bishops,
+            black & rooks,
+            black & queens,
+            black & kings,
+            white.bit_count() - self._goal_count_white,
+        )
+        b = self._side_cache_black.get(side_key)
+        if b is None:
+            b = self._side_miss(chess.BLACK, black, side_key)
         if b >= INF:
             return INF
         lost = castling & ~self.goal_castling

@@ -32,10 +32,10 @@ from __future__ import annotations
 
 import chess
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from astar.heuristic import _BIG, INF, Heuristic
 from astar.paths import attacks_mask, obstruction, piece_distances, shortest_path_layers
+from retro.core.lsap import linear_sum_assignment
 
 __all__ = ["NonAdmissibleHeuristic"]
 
@@ -98,6 +98,8 @@ class NonAdmissibleHeuristic(Heuristic):
         }
         self._goal_kinds = [(color, ptype - 1, mask) for (color, ptype), mask in self._goal_masks.items() if mask]
         self._goal_free = goal.occupied & free
+        # per type (pawns ... kings): its goal squares off the blocked ones, either colour
+        self._goal_free_types = tuple(mask & free for mask in self._goal_types)
         # the kinds with goal squares (the others have no obstruction: no goal square to go to)
         self._obstructed_kinds = {
             color: [
@@ -118,16 +120,25 @@ class NonAdmissibleHeuristic(Heuristic):
         types = key[:6]
         white = key[6]
         occupied = types[0] | types[1] | types[2] | types[3] | types[4] | types[5]
-        by_color = (occupied & ~white, white)  # indexed by chess.BLACK, chess.WHITE
-        # goal squares held by another piece (colour or type)
-        right = 0
-        for color, type_index, mask in self._goal_kinds:
-            right |= mask & types[type_index] & by_color[color]
-        penalty = 2 * chess.popcount(self._goal_free & occupied & ~right)
-        for color in chess.COLORS:
-            penalty += 2 * self._obstructions(types, occupied, right, by_color[color], color)
-            penalty += 2 * self._stuck_pawns(types, occupied, by_color[color], by_color[not color], color)
-            penalty += 2 * self._king_danger(key, right & by_color[not color], by_color[color], color)
+        black = occupied & ~white
+        # goal squares held by their goal piece: its type there and its colour there
+        right = (
+            (types[0] & self._goal_free_types[0])
+            | (types[1] & self._goal_free_types[1])
+            | (types[2] & self._goal_free_types[2])
+            | (types[3] & self._goal_free_types[3])
+            | (types[4] & self._goal_free_types[4])
+            | (types[5] & self._goal_free_types[5])
+        ) & ~(white ^ self._goal_white)
+        penalty = 2 * (self._goal_free & occupied & ~right).bit_count()
+        penalty += 2 * (
+            self._obstructions(types, occupied, right, white, chess.WHITE)
+            + self._stuck_pawns(types, occupied, white, black, chess.WHITE)
+            + self._king_danger(key, right & black, white, chess.WHITE)
+            + self._obstructions(types, occupied, right, black, chess.BLACK)
+            + self._stuck_pawns(types, occupied, black, white, chess.BLACK)
+            + self._king_danger(key, right & white, black, chess.BLACK)
+        )
         return base + penalty
 
     def _king_danger(self, key: tuple, placed_enemy: int, own: int, color: chess.Color) -> int:
@@ -184,13 +195,16 @@ class NonAdmissibleHeuristic(Heuristic):
         obstruction per pieces inside its own region (:func:`~astar.paths.obstruction`):
         a move changes only the graphs whose region it enters or leaves."""
         total = 0
+        own &= ~self.blocked_mask
+        kind_path_cache, obstruction_cache = self._kind_path_cache, self._obstruction_cache
         for ptype in self._obstructed_kinds[color]:
-            mine = types[ptype - 1] & own & ~self.blocked_mask
-            region, rows = self._kind_paths(color, ptype, mine)
+            mine = types[ptype - 1] & own
+            plan = kind_path_cache.get((color, ptype, mine))
+            region, rows = self._kind_paths(color, ptype, mine) if plan is None else plan
             if not rows:
                 continue
             cache_key = (color, ptype, mine, occupied & region, placed & region)
-            value = self._obstruction_cache.get(cache_key)
+            value = obstruction_cache.get(cache_key)
             if value is None:
                 forbidden = self._forbidden[color] if ptype == chess.KING else 0
                 value = _assigned_obstruction(
@@ -235,13 +249,14 @@ class NonAdmissibleHeuristic(Heuristic):
 
     def _stuck_pawns(self, types: tuple[int, ...], occupied: int, own: int, enemy: int, color: chess.Color) -> int:
         """Pawns that must still advance straight but have a piece in front and nothing to take."""
-        can_capture = chess.popcount(enemy) > self._goal_count[not color]
-        stuck = 0
         pawns = types[0] & own & ~self._goal_masks[(color, chess.PAWN)] & ~self.blocked_mask
-        step = 8 if color == chess.WHITE else -8
-        for sq in chess.scan_forward(pawns):
-            ahead = sq + step
-            if 0 <= ahead < 64 and occupied & chess.BB_SQUARES[ahead]:
-                if not (can_capture and chess.BB_PAWN_ATTACKS[color][sq] & enemy):
-                    stuck += 1
-        return stuck
+        # the pawns with a piece on the square in front, and those attacking an enemy piece
+        if color == chess.WHITE:
+            blocked = pawns & (occupied >> 8)
+            attacking = chess.shift_down_left(enemy) | chess.shift_down_right(enemy)
+        else:
+            blocked = pawns & (occupied << 8)
+            attacking = chess.shift_up_left(enemy) | chess.shift_up_right(enemy)
+        if enemy.bit_count() > self._goal_count[not color]:  # something may still be taken
+            blocked &= ~attacking
+        return blocked.bit_count()

@@ -247,6 +247,10 @@ def _aim(
     return _Aim(candidates[0] if candidates else None, kernel, goal)
 
 
+#: Blocked masks whose heuristics (and their caches) :class:`_Legs` keeps at a time.
+_KEPT_HEURISTICS = 8
+
+
 @dataclass(frozen=True)
 class _Legs:
     """The weighted A* searches toward ``target`` in committed legs; improved lines are
@@ -257,15 +261,24 @@ class _Legs:
     weight: tuple[int, int]
     non_admissible: bool
     on_improve: Callable[[int, list[str]], None] | None
+    #: per blocked mask, the heuristics of the legs so far (whose caches the next leg with that mask reuses)
+    made: dict[int, tuple[Heuristic, Heuristic]] = field(default_factory=dict, compare=False, repr=False)
 
     def heuristics(self, node: chess.Board) -> tuple[Heuristic, Heuristic]:
         """The admissible and the non-admissible heuristic (in that order unless
-        ``non_admissible``) for a leg starting at ``node``."""
+        ``non_admissible``) for a leg starting at ``node``: those of the target and the
+        squares blocked between ``node`` and it, renewed (``Heuristic.renewed``: the
+        values of new ones, with the caches of the earlier legs)."""
         from astar.heuristic import Heuristic
         from astar.nonadmissible import NonAdmissibleHeuristic
 
         mask = blocked_squares(self.target, node)
-        admissible, guide = Heuristic(self.target, mask), NonAdmissibleHeuristic(self.target, mask)
+        pair = self.made.get(mask)
+        if pair is None:
+            if len(self.made) >= _KEPT_HEURISTICS:
+                self.made.clear()
+            pair = self.made[mask] = (Heuristic(self.target, mask), NonAdmissibleHeuristic(self.target, mask))
+        admissible, guide = pair[0].renewed(), pair[1].renewed()
         return (guide, admissible) if self.non_admissible else (admissible, guide)
 
     def start(self, begin: chess.Board, prefix: tuple[chess.Move, ...], *, seed: int) -> _Search:

@@ -11,7 +11,7 @@ import random
 import chess
 import pytest
 
-from astar.heuristic import Heuristic, node_key
+from astar.heuristic import _MAX_DEADLOCK_BOUNDS, INF, Heuristic, node_key
 from astar.nonadmissible import NonAdmissibleHeuristic
 from astar.paths import attacks_mask, path_obstruction, shortest_path_layers
 from astar.search import cyclic_gc_paused, search
@@ -119,3 +119,73 @@ def test_the_garbage_collector_is_paused_during_a_search_and_restored() -> None:
         assert not gc.isenabled()  # left as the caller had it
     finally:
         gc.enable()
+
+
+def test_renewed_heuristics_give_the_values_of_new_ones() -> None:
+    """Property: a heuristic renewed for the next leg (caches warmed by other positions)
+    gives, for every position of random games toward a later position, the value of a
+    new heuristic of the same goal and blocked squares; both kinds of heuristic."""
+    rng = random.Random(5)
+    compared = 0
+    for _ in range(3):
+        game = game_positions(play_random(rng, 50))
+        goal = game[-1]
+        for mask in (0, blocked_squares(goal, chess.Board())):
+            for kind in (Heuristic, NonAdmissibleHeuristic):
+                warm = kind(goal, mask)
+                for board in reversed(game):
+                    warm.value_of_key(node_key(board))
+                renewed = warm.renewed()
+                for board in game:
+                    key = node_key(board)
+                    assert renewed.value_of_key(key) == kind(goal, mask).value_of_key(key), board.fen()
+                    compared += 1
+    assert compared > 400
+
+
+def test_a_renewed_heuristic_counts_its_deadlock_bounds_afresh() -> None:
+    """A new heuristic gives at most ``_MAX_DEADLOCK_BOUNDS`` deadlocked sets a bound of
+    their own (then the plain bound): a renewed one must count from zero too, or its
+    values would depend on the legs before. The paper's deadlock (test_heuristic.py):
+    Ph7, Rh8, Bg8, Pf6, Pf7 never move, so the h3 pawn cannot promote to the goal's
+    knight, which only the bound with those squares blocked sees."""
+    goal = chess.Board("6BR/5p1P/5P2/8/8/8/8/k1N4K w - - 0 1")
+    start = chess.Board("6BR/5p1P/5P2/8/8/7P/8/k6K w - - 0 1")
+    used = Heuristic(goal)
+    used._deadlock_bounds.update({1 << square: used for square in range(_MAX_DEADLOCK_BOUNDS)})
+    assert used.value(start) < INF  # the cap reached: the plain bound
+    assert Heuristic(goal).value(start) == INF
+    assert used.renewed().value(start) == INF
+
+
+def _reference_stuck_pawns(heuristic: NonAdmissibleHeuristic, board: chess.Board, color: bool) -> int:
+    """The stuck pawns counted square by square (astar.nonadmissible's docstring)."""
+    own, enemy = board.occupied_co[color], board.occupied_co[not color]
+    can_capture = chess.popcount(enemy) > heuristic._goal_count[not color]
+    pawns = board.pawns & own & ~heuristic._goal_masks[(color, chess.PAWN)] & ~heuristic.blocked_mask
+    stuck = 0
+    for square in chess.scan_forward(pawns):
+        ahead = square + (8 if color == chess.WHITE else -8)
+        if 0 <= ahead < 64 and board.occupied & chess.BB_SQUARES[ahead]:
+            stuck += not (can_capture and chess.BB_PAWN_ATTACKS[color][square] & enemy)
+    return stuck
+
+
+def test_stuck_pawns_counted_by_shifts_equal_their_square_by_square_count() -> None:
+    """Property: the stuck pawns counted by shifts are those of the square-by-square
+    definition, over random games toward a later position of theirs."""
+    rng = random.Random(11)
+    stuck = 0
+    for _ in range(5):
+        game = game_positions(play_random(rng, 90))
+        goal = game[-1]
+        for mask in (0, blocked_squares(goal, chess.Board())):
+            heuristic = NonAdmissibleHeuristic(goal, mask)
+            for board in game[:-1]:
+                key = node_key(board)
+                for color in chess.COLORS:
+                    own, enemy = board.occupied_co[color], board.occupied_co[not color]
+                    value = heuristic._stuck_pawns(key[:6], board.occupied, own, enemy, color)
+                    assert value == _reference_stuck_pawns(heuristic, board, color), board.fen()
+                    stuck += value
+    assert stuck > 40

@@ -9,7 +9,10 @@ For a colour C at a node (current board), with F the frozen squares
 
 * **Distances** (:mod:`astar.paths`, paper 002 "relaxed problem"): a piece of type T on s
   needs at least ``d_T(s, g)`` moves to reach g on the empty board minus F (a king also
-  avoids squares attacked by frozen enemy pawns); a pawn needs at least its forward
+  avoids the squares a frozen enemy unit attacks by contact, :mod:`retro.spg.contact`:
+  that unit stands on its square for the whole game and nothing can block a contact
+  attack, so the king never moves onto such a square; one already there may step
+  off); a pawn needs at least its forward
   distance, changing file only by captures, so by at most ``k`` files where ``k`` is
   the number of enemy units C still has to capture (each capture removes one enemy
   unit for good); a pawn reaching a piece's goal square must promote on the way
@@ -142,6 +145,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from astar.paths import INF, king_forbidden_mask, pawn_distance, piece_distances
+from retro.spg.contact import contact_mask
 from retro.spg.frozen import first_step_mask
 
 __all__ = ["MoveBounds", "INF", "SideMasks", "side_masks"]
@@ -184,7 +188,7 @@ class MoveBounds:
                 for g in chess.scan_forward(mask):
                     self.goal_type[color][g] = kind
                     if kind != chess.PAWN:
-                        forbidden = king_forbidden_mask(color, goal, frozen) if kind == chess.KING else 0
+                        forbidden = _king_forbidden(color, goal, frozen) if kind == chess.KING else 0
                         self.dist[color, g] = piece_distances(kind, g, frozen, forbidden)
         # least distance from each square to a free goal square of the type (and to another one)
         self.nearest: dict[tuple[chess.Color, chess.PieceType], list[int]] = {}
@@ -205,7 +209,7 @@ class MoveBounds:
         self._needs: dict[tuple[chess.Color, SideMasks, int, int, int, int], int] = {}
         self._tables: dict[tuple[chess.Color, chess.Square, int], tuple[int, ...]] = {}
         self._paths: dict[tuple[chess.Color, chess.Square, chess.Square, int, int], int] = {}
-        self._forbidden = {color: king_forbidden_mask(color, goal, frozen) for color in chess.COLORS}
+        self._forbidden = {color: _king_forbidden(color, goal, frozen) for color in chess.COLORS}
         # memo lost beyond the limit, never soundness: assignment rows; per side configuration
         # (the key of ``_needs`` without extra squares), A and the stay candidates
         self._rows: dict[tuple, list[int]] = {}
@@ -693,6 +697,12 @@ class MoveBounds:
             )
             best = max(best, here + sum(least) - least[special])
         return best
+
+
+def _king_forbidden(color: chess.Color, goal: chess.Board, frozen: int) -> int:
+    """Squares ``color``'s king never steps onto: those a frozen enemy unit attacks by
+    contact (module docstring, "Distances")."""
+    return king_forbidden_mask(color, goal, frozen) | contact_mask(goal, frozen & goal.occupied_co[not color])
 
 
 def _least_assignment(cost: np.ndarray) -> int:

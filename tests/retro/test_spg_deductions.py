@@ -124,3 +124,13 @@ def test_solo_check_rules_decide_no_captures_51() -> None:
     verdict = solve(parse_problem(row["board"], row["plies"]), max_nodes=260_000, time_limit=None)
     assert verdict.status == SpgStatus.UNIQUE
     assert verdict.solutions == row["solutions_san"]
+
+
+def test_king_routes_avoid_contact_attacks_of_frozen_units() -> None:
+    """Constructed goal: White's king on e3, a black knight on e4 and a black pawn on f3,
+    both taken as frozen (they stand there the whole game). The knight attacks d2 and f2
+    by contact, the pawn e2: the king cannot go e1-d2/e2/f2-e3 and needs 4 moves
+    (e1-d1-c2-d3-e3); 2 when only the pawn's attacks are avoided."""
+    goal = chess.Board("rnbqkb1r/pppppp1p/8/8/4n3/4Kp2/PPPPPPPP/RNBQ1BNR w - - 0 1")
+    bounds = MoveBounds(goal, chess.BB_E4 | chess.BB_F3, rights_count=False)
+    assert bounds.dist[chess.WHITE, chess.E3][chess.E1] == 4

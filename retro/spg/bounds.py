@@ -9,7 +9,10 @@ For a colour C at a node (current board), with F the frozen squares
 
 * **Distances** (:mod:`astar.paths`, paper 002 "relaxed problem"): a piece of type T on s
   needs at least ``d_T(s, g)`` moves to reach g on the empty board minus F (a king also
-  avoids squares attacked by frozen enemy pawns); a pawn needs at least its forward
+  avoids the squares a frozen enemy unit attacks by contact, :mod:`retro.spg.contact`:
+  that unit stands on its square for the whole game and nothing can block a contact
+  attack, so the king never moves onto such a square; one already there may step
+  off); a pawn needs at least its forward
   distance, changing file only by captures, so by at most ``k`` files where ``k`` is
   the number of enemy units C still has to capture (each capture removes one enemy
   unit for good); a pawn reaching a piece's goal square must promote on the way
@@ -41,12 +44,15 @@ For a colour C at a node (current board), with F the frozen squares
 * The king is never captured, so its cost is never left out of ``U``.
 * **Units the enemy's pawns must capture** (added to ``U``). Let g be a free goal pawn
   square of the enemy E with no E pawn on it now, and suppose every E pawn that can
-  still reach g (within E's captures left) stands on another file. The E pawn that ends
-  on g then still makes at least one capture, on a square of some pawn path from its
-  square to g (the *region* of g: every square of such paths but the start, a superset
-  of the capture squares). So a unit of C is captured there later: it must reach the
-  region first. The units captured are among the ``e`` that ``U`` leaves out, and
-  distinct goal squares g mean distinct captures of distinct units, so
+  still reach g (within E's captures left; a pawn settled for good, below, never moves
+  again and does not count) stands on another file. The E pawn that ends
+  on g then still makes at least one capture, landing on a square of some pawn path from
+  its square to g by a diagonal step (the *region* of g: every square reached by a
+  diagonal step from the pawn's square, or from a square it can reach, from which g can
+  still be reached; a forward step captures nothing, so no capture lands elsewhere).
+  So a unit of C is captured there later: it must reach the region first. The units
+  captured are among the ``e`` that ``U`` leaves out, and distinct goal squares g mean
+  distinct captures of distinct units, so
   ``U + sum over such g of (least distance from any capturable unit of C to g's region)``
   is still a lower bound (each minimum is taken over all units, a relaxation). Sharper,
   for one region taken apart: the unit u captured there is one of the ``e`` left out,
@@ -102,6 +108,19 @@ For a colour C at a node (current board), with F the frozen squares
   have arrived giving check to a king already there; a king now on such a square may
   step off, :func:`astar.paths.piece_distances`).
 
+* **Pawn paths** (used by ``A``). A square that holds, from now to the end, a unit that
+  never moves and is never captured (a frozen unit; a pawn settled for good, of either
+  colour; a piece staying for good, below) is never entered by a pawn: a pawn's step
+  forward needs an empty square (a double step, both squares), a capture removes the
+  unit on its landing square, and en passant lands on an empty square. So a pawn's
+  moves from now on to a square t are at least the length of a shortest pawn path to t
+  (single steps, a double step from its second rank, at most C's captures left diagonal
+  steps) that never lands on nor crosses such a square (:func:`_pawn_walk`, exact by
+  breadth-first search). ``A``'s pawn costs (to a pawn square, and to the promotion
+  square of a promoting pawn) use these paths, avoiding the frozen squares and the
+  squares blocked at the node; the exchange argument of ``A`` keeps holding, as the
+  real routes avoid the same squares.
+
 * **Pieces staying for good** (used by the search, :meth:`MoveBounds.staying`). Let a
   piece s of C stand on a goal square g of its type, need not move (no right to lose)
   and be unable to castle, and let no other unit of C be able to end on g (no other
@@ -125,6 +144,7 @@ import chess
 
 from astar.paths import INF, king_forbidden_mask, pawn_distance, piece_distances
 from retro.core.assignment import least_assignment
+from retro.spg.contact import contact_mask
 from retro.spg.frozen import first_step_mask
 
 __all__ = ["MoveBounds", "INF", "SideMasks", "side_masks"]
@@ -167,7 +187,7 @@ class MoveBounds:
                 for g in chess.scan_forward(mask):
                     self.goal_type[color][g] = kind
                     if kind != chess.PAWN:
-                        forbidden = king_forbidden_mask(color, goal, frozen) if kind == chess.KING else 0
+                        forbidden = _king_forbidden(color, goal, frozen) if kind == chess.KING else 0
                         self.dist[color, g] = piece_distances(kind, g, frozen, forbidden)
         # least distance from each square to a free goal square of the type (and to another one)
         self.nearest: dict[tuple[chess.Color, chess.PieceType], list[int]] = {}
@@ -187,7 +207,8 @@ class MoveBounds:
         self._pawn_unit: dict[tuple[chess.Color, chess.Square, int], int] = {}
         self._needs: dict[tuple[chess.Color, SideMasks, int, int, int, int], int] = {}
         self._tables: dict[tuple[chess.Color, chess.Square, int], tuple[int, ...]] = {}
-        self._forbidden = {color: king_forbidden_mask(color, goal, frozen) for color in chess.COLORS}
+        self._paths: dict[tuple[chess.Color, chess.Square, chess.Square, int, int], int] = {}
+        self._forbidden = {color: _king_forbidden(color, goal, frozen) for color in chess.COLORS}
         # memo lost beyond the limit, never soundness: assignment rows; per side configuration
         # (the key of ``_needs`` without extra squares), A and the stay candidates
         self._rows: dict[tuple, list[int]] = {}
@@ -201,6 +222,24 @@ class MoveBounds:
         if abs(chess.square_file(start) - chess.square_file(target)) > captures:
             return INF
         return pawn_distance(color, start, target)
+
+    def pawn_path(
+        self, color: chess.Color, start: chess.Square, target: chess.Square, captures: int, blocked: chess.Bitboard
+    ) -> int:
+        """:meth:`pawn_to` along paths that avoid ``blocked`` (module docstring, "Pawn paths")."""
+        plain = self.pawn_to(color, start, target, captures)
+        if plain >= INF or start == target:
+            return plain
+        near = blocked & _path_region(color, start, target)
+        if not near:
+            return plain
+        key = (color, start, target, captures, near)
+        cached = self._paths.get(key)
+        if cached is None:
+            if len(self._paths) >= _MEMO_LIMIT:
+                self._paths.clear()
+            cached = self._paths[key] = _pawn_walk(color, start, target, captures, near)
+        return cached
 
     def promotion(self, color: chess.Color, start: chess.Square, goal_square: chess.Square, captures: int) -> int:
         """Moves for a pawn on ``start`` to promote and reach the free goal piece on ``goal_square``."""
@@ -216,7 +255,7 @@ class MoveBounds:
                 square = chess.square(file, last)
                 if self.frozen & chess.BB_SQUARES[square] or table[square] >= INF:
                     continue
-                steps = self.pawn_to(color, start, square, captures)
+                steps = self.pawn_path(color, start, square, captures, self.frozen)
                 if steps + table[square] < best:
                     best = steps + table[square]
         self._promo[key] = best
@@ -305,7 +344,13 @@ class MoveBounds:
         )
 
     def side_needs(
-        self, color: chess.Color, masks: SideMasks, rights: int, enemy_units: int, enemy_pawns: int, extra: int = 0
+        self,
+        color: chess.Color,
+        masks: SideMasks,
+        rights: int,
+        enemy_units: int,
+        enemy_pawns: int,
+        extra: int = 0,
     ) -> int:
         """:meth:`needs` from what it depends on: ``color``'s six piece masks (pawns .. kings), its
         clean castling rights, the enemy's number of units and the enemy's pawns (memoised:
@@ -339,7 +384,7 @@ class MoveBounds:
         pawn from another file can still reach."""
         regions = []
         goal = self.goal_mask[enemy, chess.PAWN]
-        free_pawns = enemy_pawns & ~self.frozen
+        free_pawns = enemy_pawns & ~self.frozen & ~self.settled_pawns(enemy, enemy_pawns, enemy_captures)
         for g in chess.scan_forward(goal & ~enemy_pawns):
             region = 0
             for p in chess.scan_forward(free_pawns):
@@ -348,7 +393,7 @@ class MoveBounds:
                 if chess.square_file(p) == chess.square_file(g):
                     region = 0
                     break
-                region |= _path_region(enemy, p, g)
+                region |= _capture_squares(enemy, p, g)
             if region:
                 regions.append(region)
         return regions
@@ -379,7 +424,13 @@ class MoveBounds:
         return best
 
     def _side_needs(
-        self, color: chess.Color, masks: SideMasks, rights: int, enemy_units: int, enemy_pawns: int, extra: int
+        self,
+        color: chess.Color,
+        masks: SideMasks,
+        rights: int,
+        enemy_units: int,
+        enemy_pawns: int,
+        extra: int,
     ) -> int:
         enemy = not color
         mine = masks[0] | masks[1] | masks[2] | masks[3] | masks[4] | masks[5]
@@ -527,7 +578,7 @@ class MoveBounds:
                 elif s == g:
                     value = 2 if must & bit else 0
                 elif kind == chess.PAWN:
-                    value = self.pawn_to(color, s, g, captures)
+                    value = self.pawn_path(color, s, g, captures, self.frozen | blocked)
                 else:
                     value = self.table(color, g, blocked)[s]
             elif kind == chess.PAWN and target != chess.KING:
@@ -568,18 +619,21 @@ class MoveBounds:
         self, color: chess.Color, start: chess.Square, g: chess.Square, captures: int, blocked: chess.Bitboard
     ) -> int:
         """:meth:`promotion` with the piece's route from its promotion square avoiding ``blocked``."""
-        return self.via_promotion(color, start, self.table(color, g, blocked), captures)
+        return self.via_promotion(color, start, self.table(color, g, blocked), captures, blocked)
 
-    def via_promotion(self, color: chess.Color, start: chess.Square, table: tuple[int, ...], captures: int) -> int:
+    def via_promotion(
+        self, color: chess.Color, start: chess.Square, table: tuple[int, ...], captures: int, blocked: int = 0
+    ) -> int:
         """Least moves of the pawn on ``start`` to promote on a free square of the last rank
-        and go on as a piece whose distances to its goal are ``table``."""
+        (its path avoiding the frozen squares and ``blocked``) and go on as a piece whose
+        distances to its goal are ``table``."""
         last = 7 if color == chess.WHITE else 0
         best = INF
         for file in range(8):
             square = chess.square(file, last)
             if self.frozen & chess.BB_SQUARES[square] or table[square] >= INF:
                 continue
-            best = min(best, self.pawn_to(color, start, square, captures) + table[square])
+            best = min(best, self.pawn_path(color, start, square, captures, self.frozen | blocked) + table[square])
         return best
 
     def settled_pawns(self, color: chess.Color, pawns: chess.Bitboard, captures: int) -> chess.Bitboard:
@@ -652,6 +706,12 @@ class MoveBounds:
         return best
 
 
+def _king_forbidden(color: chess.Color, goal: chess.Board, frozen: int) -> int:
+    """Squares ``color``'s king never steps onto: those a frozen enemy unit attacks by
+    contact (module docstring, "Distances")."""
+    return king_forbidden_mask(color, goal, frozen) | contact_mask(goal, frozen & goal.occupied_co[not color])
+
+
 def _least_assignment(cost: list[list[int]]) -> int:
     """The least total cost of a perfect assignment of ``cost``'s rows to its columns (INF: none)."""
     total = least_assignment(cost)
@@ -673,6 +733,53 @@ def _path_region(color: chess.Color, start: chess.Square, target: chess.Square) 
         if q != start and pawn_distance(color, start, q) < INF and pawn_distance(color, q, target) < INF:
             region |= chess.BB_SQUARES[q]
     return region
+
+
+def _pawn_walk(color: chess.Color, start: chess.Square, target: chess.Square, captures: int, blocked: int) -> int:
+    """Least moves of a ``color`` pawn from ``start`` to ``target`` with at most ``captures``
+    diagonal steps, never landing on nor (double step) crossing a square of ``blocked``."""
+    ahead = 8 if color == chess.WHITE else -8
+    second = 1 if color == chess.WHITE else 6
+    frontier, seen, moves = [(start, 0)], {(start, 0)}, 0
+    while frontier:
+        moves += 1
+        following = []
+        for square, used in frontier:
+            step = square + ahead
+            if not 0 <= step < 64:
+                continue
+            options = []
+            if not blocked & chess.BB_SQUARES[step]:
+                options.append((step, used))
+                if chess.square_rank(square) == second and not blocked & chess.BB_SQUARES[step + ahead]:
+                    options.append((step + ahead, used))
+            if used < captures:
+                for side in (-1, 1):
+                    file = chess.square_file(step) + side
+                    if 0 <= file < 8 and not blocked & chess.BB_SQUARES[step + side]:
+                        options.append((step + side, used + 1))
+            for state in options:
+                if state[0] == target:
+                    return moves
+                if state not in seen and pawn_distance(color, state[0], target) < INF:
+                    seen.add(state)
+                    following.append(state)
+        frontier = following
+    return INF
+
+
+@cache
+def _capture_squares(color: chess.Color, start: chess.Square, target: chess.Square) -> int:
+    """Squares where a ``color`` pawn going from ``start`` to ``target`` may land by a
+    capture: a square of a diagonal step from ``start`` or from a square it can reach,
+    from which ``target`` can be reached (or ``target`` itself)."""
+    squares = 0
+    for q in chess.SQUARES:
+        if q == start or pawn_distance(color, start, q) < INF:
+            for landing in chess.scan_forward(chess.BB_PAWN_ATTACKS[color][q]):
+                if landing == target or pawn_distance(color, landing, target) < INF:
+                    squares |= chess.BB_SQUARES[landing]
+    return squares
 
 
 def side_masks(board: chess.Board, color: chess.Color) -> SideMasks:

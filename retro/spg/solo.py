@@ -9,15 +9,19 @@ The solo game sees them.
 **The solo game** of a colour C at a node, where C has ``k`` captures left (the enemy's
 units now minus in the goal). Let F be the frozen squares (:mod:`retro.spg.frozen`) and
 P the squares of the enemy's pawns settled for good (:meth:`MoveBounds.settled_pawns`).
-The board holds C's units as they stand and, as mere obstacles that attack nothing and
-cannot be taken, the enemy's units on F and P (the *fixed* enemy units), nothing else;
+The board holds C's units as they stand and, as obstacles that cannot be taken, the
+enemy's units on F and P (the *fixed* enemy units), nothing else;
 C moves every turn. A *quiet move* is a pseudo-legal move of python-chess on that board
 of a unit of C not on F (castling included: king and rook on their squares with the
 right, the squares between them empty; no square is attacked, as no enemy unit
 attacks). A *capture move* uses one of the captures left: a quiet move that is not
 castling and not a pawn's, or a pawn's diagonal step forward to a square empty of C's
 and fixed units (a promotion on the last rank). Every move goes to a route square of
-the moved (or promoted) type (:mod:`retro.spg.routes`). The solo game of ``m`` moves
+the moved (or promoted) type (:mod:`retro.spg.routes`). *Checks*: a king move (castling:
+the king's start, passed and landing squares) may not go to a square a fixed enemy
+unit attacks by contact (:mod:`retro.spg.contact`); and when the enemy's king is fixed,
+a move other than C's last after which a unit of C attacks that king by contact is not
+allowed. The solo game of ``m`` moves
 *succeeds* if some sequence of exactly ``m`` such moves uses all ``k`` captures and ends
 with C's units exactly as in the goal (and C's castling rights as in the goal when the
 problem counts rights), every state on the way having C's bound
@@ -40,6 +44,14 @@ diagonal step forward, en passant too); a sliding move's path and castling's squ
 are empty in the real board, hence in the solo board (the solo game drops the rule about
 attacked squares, which only removes real moves); a unit on F never moves; each move
 goes to a route square of its type (no piece of the type stands elsewhere in any game).
+*Checks*: a fixed enemy unit stands on its square whenever C moves, and a contact attack
+cannot be blocked, so the squares it attacks by contact are attacked then; a real king
+move does not land on an attacked square (nor castles from, through or onto one). If
+the enemy's king is fixed and a move of C that is not C's last leaves a unit of C
+attacking it by contact, the enemy moves next, in check: the king cannot move (fixed),
+the checker cannot be captured (C loses no unit) and a contact attack cannot be blocked,
+so the enemy has no legal move and the game cannot go on to C's next move; so no real
+move of C is such a move.
 Only C captures, each capture removes one enemy unit, and the enemy ends with its goal
 count, so C makes exactly ``k`` captures, and the enemy's units at any moment number its
 goal count plus C's captures left. C's castling rights evolve as in the real game (lost
@@ -70,6 +82,7 @@ from collections.abc import Callable, Iterator
 import chess
 
 from retro.spg.bounds import MoveBounds, SideMasks, side_masks
+from retro.spg.contact import contact_checkers, contact_mask
 
 __all__ = ["SoloGame"]
 
@@ -98,6 +111,7 @@ class SoloGame:
         }
         self.table: dict[tuple, bool] = {}
         self._fixed: dict[tuple[chess.Color, chess.Bitboard], chess.Bitboard] = {}
+        self._danger: dict[chess.Bitboard, chess.Bitboard] = {}
 
     def applies(self, color: chess.Color, own_units: int, enemy_units: int) -> bool:
         """Whether the rule's condition holds: ``color`` already has its goal count (and the
@@ -158,7 +172,7 @@ class SoloGame:
         enemy_goal = self.bounds.goal_count[not color]
         later = []
         result = False
-        for after, after_rights, left in self._children(color, masks, rights, fixed, captures):
+        for after, after_rights, left in self._children(color, masks, rights, fixed, captures, moves):
             self.count()
             child_need = self.bounds.side_needs(color, after, after_rights, enemy_goal + left, enemy_pawns)
             if child_need > moves - 1:
@@ -180,17 +194,37 @@ class SoloGame:
         self.table[key] = result
         return result
 
+    def danger(self, fixed: chess.Bitboard) -> chess.Bitboard:
+        """The squares the fixed enemy units attack by contact (:mod:`retro.spg.contact`)."""
+        cached = self._danger.get(fixed)
+        if cached is None:
+            if len(self._danger) >= _MEMO_LIMIT:
+                self._danger.clear()
+            cached = self._danger[fixed] = contact_mask(self.goal, fixed)
+        return cached
+
     def _children(
-        self, color: chess.Color, masks: SideMasks, rights: chess.Bitboard, fixed: chess.Bitboard, captures: int
+        self,
+        color: chess.Color,
+        masks: SideMasks,
+        rights: chess.Bitboard,
+        fixed: chess.Bitboard,
+        captures: int,
+        moves: int,
     ) -> Iterator[tuple[SideMasks, chess.Bitboard, int]]:
-        """The states after each solo move: (C's masks, C's rights, captures left)."""
+        """The states after each solo move: (C's masks, C's rights, captures left); a move
+        other than C's last that checks a fixed enemy king by contact is dropped (module
+        docstring, "Checks")."""
         board = self._board(color, masks, rights, fixed)
         back_rank = chess.BB_RANK_1 if color else chess.BB_RANK_8
+        king = fixed & self.goal.kings
         for move, capture in self._moves(board, color, fixed, captures):
             board.push(move)
             after = _without(side_masks(board, color), fixed)
             rights_after = board.clean_castling_rights() & back_rank
             board.pop()
+            if king and moves > 1 and contact_checkers(after, color, chess.lsb(king)):
+                continue
             yield after, rights_after, captures - capture
 
     def _board(
@@ -220,10 +254,13 @@ class SoloGame:
         candidates = list(board.generate_pseudo_legal_moves(movable, ~fixed & chess.BB_ALL))
         if captures:
             candidates.extend(_pawn_captures(board, color, movable & board.pawns, fixed))
+        danger = self.danger(fixed)
         for move in candidates:
             kind = move.promotion or board.piece_type_at(move.from_square)
             assert kind is not None
             castling = board.is_castling(move)
+            if kind == chess.KING and danger & _king_squares(move, castling):
+                continue
             if routes is not None and not castling and not routes[kind] & chess.BB_SQUARES[move.to_square]:
                 continue
             pawn_move = board.pawns & chess.BB_SQUARES[move.from_square]
@@ -251,6 +288,18 @@ def _pawn_captures(
             else:
                 moves.append(chess.Move(square, target))
     return moves
+
+
+def _king_squares(move: chess.Move, castling: bool) -> chess.Bitboard:
+    """The squares a king move needs unattacked: its landing square; castling: its start,
+    the square it passes and its landing square."""
+    if not castling:
+        return chess.BB_SQUARES[move.to_square]
+    return (
+        chess.BB_SQUARES[move.from_square]
+        | chess.between(move.from_square, move.to_square)
+        | chess.BB_SQUARES[move.to_square]
+    )
 
 
 def _without(masks: SideMasks, squares: chess.Bitboard) -> SideMasks:

@@ -25,6 +25,7 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 import chess
@@ -92,10 +93,15 @@ def main() -> None:
         sys.exit(compare(*args.compare))
     legal = [r for r in map(json.loads, DATA.read_text().splitlines()) if r.get("legal")]
     only = [int(i) for i in args.only.split(",")] if args.only else DEFAULT_ONLY
-    out = open(args.output, "w") if args.output else None  # noqa: SIM115
+    print_costs((measure(index, legal[index]["fen"], args.nodes) for index in only), args.output, "positions")
+
+
+def print_costs(records: Iterable[dict], output: str | None, noun: str) -> None:
+    """Print each measured record as a JSON line (also to ``output``, flushed per line),
+    then the CPU seconds per node (median / overall) and the load average."""
+    out = open(output, "w") if output else None  # noqa: SIM115
     per_node, cpu_total, nodes_total = [], 0.0, 0
-    for index in only:
-        record = measure(index, legal[index]["fen"], args.nodes)
+    for record in records:
         line = json.dumps(record)
         print(line, flush=True)
         if out:
@@ -105,7 +111,7 @@ def main() -> None:
         cpu_total += record["cpu"]
         nodes_total += record["nodes"]
     print(
-        f"{len(only)} positions, {nodes_total} nodes, {cpu_total:.1f} CPU s; CPU per node: median "
+        f"{len(per_node)} {noun}, {nodes_total} nodes, {cpu_total:.1f} CPU s; CPU per node: median "
         f"{statistics.median(per_node):.1f} us, overall {1e6 * cpu_total / max(1, nodes_total):.1f} us; "
         f"load average {os.getloadavg()[0]:.2f}"
     )

@@ -21,11 +21,12 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import statistics
 import sys
 import time
 from pathlib import Path
+
+from search_cost import print_costs  # bench/ is the script's directory
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "spg-dev.jsonl"
 
@@ -109,25 +110,7 @@ def main() -> None:
             for i, r in enumerate(records)
             if r["euclide_verdict"] == args.verdict and (parity is None or i % 2 == parity)
         ]
-    out = open(args.output, "w") if args.output else None  # noqa: SIM115
-    per_node, cpu_total, nodes_total = [], 0.0, 0
-    for row in rows:
-        result = measure(row, records[row], args.nodes)
-        line = json.dumps(result)
-        print(line, flush=True)
-        if out:
-            out.write(line + "\n")
-            out.flush()
-        per_node.append(result["cpu_per_node_us"])
-        cpu_total += result["cpu"]
-        nodes_total += result["nodes"]
-    print(
-        f"{len(rows)} problems, {nodes_total} nodes, {cpu_total:.1f} CPU s; CPU per node: median "
-        f"{statistics.median(per_node):.1f} us, overall {1e6 * cpu_total / max(1, nodes_total):.1f} us; "
-        f"load average {os.getloadavg()[0]:.2f}"
-    )
-    if out:
-        out.close()
+    print_costs((measure(row, records[row], args.nodes) for row in rows), args.output, "problems")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gc
 import random
+from collections.abc import Iterator
 
 import chess
 import pytest
@@ -72,27 +73,37 @@ def _reference_king_danger(heuristic: NonAdmissibleHeuristic, key: tuple, placed
     return path_obstruction(layers, attacked, attacked) + (2 if attacked & goal else 0)
 
 
+def _heuristic_cases(
+    rng: random.Random, games: int
+) -> Iterator[tuple[NonAdmissibleHeuristic, chess.Board, chess.Board, chess.Color]]:
+    """For ``games`` random games of 90 plies toward their last position (the goal), with
+    and without the goal's blocked squares: the heuristic, the goal, each earlier
+    position and each side."""
+    for _ in range(games):
+        game = game_positions(play_random(rng, 90))
+        goal = game[-1]
+        for mask in (0, blocked_squares(goal, chess.Board())):
+            heuristic = NonAdmissibleHeuristic(goal, mask)
+            for board in game[:-1]:
+                for color in chess.COLORS:
+                    yield heuristic, goal, board, color
+
+
 def test_king_danger_equals_its_straightforward_computation() -> None:
     """Property: the remembered way, the attack pre-filter and the remembered obstruction
     of ``_king_danger`` give the straightforward value, for random games toward a later
     position of theirs and random sets of placed opponent pieces."""
     rng = random.Random(3)
     compared = dangerous = 0
-    for _ in range(12):
-        game = game_positions(play_random(rng, 90))
-        goal = game[-1]
-        for mask in (0, blocked_squares(goal, chess.Board())):
-            heuristic = NonAdmissibleHeuristic(goal, mask)
-            for board in game[:-1]:
-                key = node_key(board)
-                for color in chess.COLORS:
-                    own = board.occupied_co[color]
-                    enemy = board.occupied_co[not color]
-                    for placed in (enemy, enemy & rng.getrandbits(64), enemy & goal.occupied_co[not color]):
-                        value = heuristic._king_danger(key, placed, own, color)
-                        assert value == _reference_king_danger(heuristic, key, placed, color), (board.fen(), goal.fen())
-                        compared += 1
-                        dangerous += value > 0
+    for heuristic, goal, board, color in _heuristic_cases(rng, 12):
+        key = node_key(board)
+        own = board.occupied_co[color]
+        enemy = board.occupied_co[not color]
+        for placed in (enemy, enemy & rng.getrandbits(64), enemy & goal.occupied_co[not color]):
+            value = heuristic._king_danger(key, placed, own, color)
+            assert value == _reference_king_danger(heuristic, key, placed, color), (board.fen(), goal.fen())
+            compared += 1
+            dangerous += value > 0
     assert compared > 3000 and dangerous > 300
 
 
@@ -174,18 +185,10 @@ def _reference_stuck_pawns(heuristic: NonAdmissibleHeuristic, board: chess.Board
 def test_stuck_pawns_counted_by_shifts_equal_their_square_by_square_count() -> None:
     """Property: the stuck pawns counted by shifts are those of the square-by-square
     definition, over random games toward a later position of theirs."""
-    rng = random.Random(11)
     stuck = 0
-    for _ in range(5):
-        game = game_positions(play_random(rng, 90))
-        goal = game[-1]
-        for mask in (0, blocked_squares(goal, chess.Board())):
-            heuristic = NonAdmissibleHeuristic(goal, mask)
-            for board in game[:-1]:
-                key = node_key(board)
-                for color in chess.COLORS:
-                    own, enemy = board.occupied_co[color], board.occupied_co[not color]
-                    value = heuristic._stuck_pawns(key[:6], board.occupied, own, enemy, color)
-                    assert value == _reference_stuck_pawns(heuristic, board, color), board.fen()
-                    stuck += value
+    for heuristic, _, board, color in _heuristic_cases(random.Random(11), 5):
+        own, enemy = board.occupied_co[color], board.occupied_co[not color]
+        value = heuristic._stuck_pawns(node_key(board)[:6], board.occupied, own, enemy, color)
+        assert value == _reference_stuck_pawns(heuristic, board, color), board.fen()
+        stuck += value
     assert stuck > 40

@@ -30,6 +30,9 @@ skipped only when it is illegal in every extension:
   forbidden retractions) are among this run's (asked of the library narrowed to the cages
   that a state of this run can hold, :meth:`cages.library.Library.narrowed`, which gives
   the same answers);
+* it holds a *stranded* unit: one away from home that no retraction can ever move, as
+  every square it could come from is held by a unit that never moves either (pawns on
+  their second rank, frozen units; :mod:`cages.stranded`, rule and proof there);
 * after a retraction leaves the retractor's king in unblockable check, only the
   checking unit may retract next (§2 principle 2: that unit gave the check; an
   unblockable check cannot be discovered), and if it cannot, the state is illegal.
@@ -113,6 +116,7 @@ from typing import Protocol, runtime_checkable
 import chess
 
 from cages.retractions import HOME_SQUARES, Retraction, retractions, unblockable_checkers
+from cages.stranded import stranded
 from retro.core.status import CageStatus
 
 __all__ = ["CageVerdict", "CageLookup", "default_zone", "verify", "Options", "Reductions"]
@@ -280,6 +284,7 @@ class Reductions:
     subsumption: bool = True
     sleep_sets: bool = False  # sound, but in Python it costs more time than it saves (see the docstring)
     lemmas: bool = True
+    stranded: bool = True  # states with a stranded unit (cages.stranded) are skipped
 
 
 _LEMMAS_AFTER = 16
@@ -362,6 +367,8 @@ class _Search:
         return True
 
     def _known_cage(self, units: Units) -> bool:
+        if self.reductions.stranded and stranded(units, self.options.frozen) is not None:
+            return True
         if self.library is not None and self.library.contains(units, self.options) is not None:
             return True
         # Lemmas only once the search has visited _LEMMAS_AFTER states: most cages finish
@@ -593,6 +600,9 @@ def verify(
         return verdict("cage", (), "the position itself has impossible unblockable checks")
     if library is not None and library.contains(units, options) is not None:
         return verdict("cage", (), "the position contains a known cage")
+    away = stranded(units, options.frozen) if reductions.stranded else None
+    if away is not None:
+        return verdict("cage", (), f"the unit on {chess.square_name(away)} can never move and is away from home")
     pending = (white_checks or black_checks or [-1])[0]
     # A depth-first probe finds most failures at once; only when it fails by the depth
     # bound is the breadth-first search (shortest distances) run, within max_nodes states.

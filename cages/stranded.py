@@ -38,6 +38,8 @@ hold pawns on their second rank, so the bishop never moves, and d8 is not its ho
 
 from __future__ import annotations
 
+import functools
+
 import chess
 
 from cages.retractions import HOME_SQUARES
@@ -73,6 +75,7 @@ def _adjacent_on_lines(square: chess.Square, steps: tuple[int, ...]) -> chess.Bi
     return near
 
 
+@functools.lru_cache(maxsize=1 << 12)
 def origins(square: chess.Square, piece: chess.Piece) -> chess.Bitboard | None:
     """Every square the unit could have come from (module docstring), or None for a unit
     that may castle."""
@@ -96,18 +99,32 @@ def origins(square: chess.Square, piece: chess.Piece) -> chess.Bitboard | None:
 
 def stranded(units: Units, frozen: frozenset[chess.Square] = frozenset()) -> chess.Square | None:
     """The square of an immovable unit away from home (module docstring), or None."""
+    occupied = chess.BB_EMPTY
+    for square in units:
+        occupied |= chess.BB_SQUARES[square]
     immovable = chess.BB_EMPTY
     for square in frozen:
         if square in units:
             immovable |= chess.BB_SQUARES[square]
+    # Only a unit whose every origin is occupied can become immovable.
+    candidates: dict[chess.Square, chess.Bitboard] = {}
+    for square, piece in units.items():
+        found = origins(square, piece)
+        if found is None or found & ~occupied:
+            continue
+        if found == chess.BB_EMPTY:
+            immovable |= chess.BB_SQUARES[square]  # a pawn on its second rank
+        else:
+            candidates[square] = found
+    if not immovable or all(
+        HOME_SQUARES[units[sq]] & chess.BB_SQUARES[sq] for sq in (*candidates, *frozen) if sq in units
+    ):
+        return None  # no seed, or every unit that could become immovable is at home anyway
     grown = True
     while grown:
         grown = False
-        for square, piece in units.items():
-            if immovable & chess.BB_SQUARES[square]:
-                continue
-            found = origins(square, piece)
-            if found is not None and found & ~immovable == 0:
+        for square, found in candidates.items():
+            if not immovable & chess.BB_SQUARES[square] and found & ~immovable == 0:
                 immovable |= chess.BB_SQUARES[square]
                 grown = True
     for square in chess.SquareSet(immovable):

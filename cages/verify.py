@@ -32,7 +32,10 @@ skipped only when it is illegal in every extension:
   the same answers);
 * it holds a *stranded* unit: one away from home that no retraction can ever move, as
   every square it could come from is held by a unit that never moves either (pawns on
-  their second rank, frozen units; :mod:`cages.stranded`, rule and proof there);
+  their second rank, frozen units; :mod:`cages.stranded`, rule and proof there); such a
+  state is visited but not expanded (no failing state is reachable from it, so its
+  successors need no search; a state holding it plus one unit holds it too, so
+  subsumption by it and the cache of safe states stay sound);
 * after a retraction leaves the retractor's king in unblockable check, only the
   checking unit may retract next (§2 principle 2: that unit gave the check; an
   unblockable check cannot be discovered), and if it cannot, the state is illegal.
@@ -366,9 +369,13 @@ class _Search:
             return pair not in self.options.forbid
         return True
 
+    def _stranded(self, units: Units) -> bool:
+        """Does the state hold a stranded unit (:mod:`cages.stranded`)? Then no failing state
+        is reachable from it, and the search does not expand it (checked once per state,
+        not per transition)."""
+        return self.reductions.stranded and stranded(units, self.options.frozen) is not None
+
     def _known_cage(self, units: Units) -> bool:
-        if self.reductions.stranded and stranded(units, self.options.frozen) is not None:
-            return True
         if self.library is not None and self.library.contains(units, self.options) is not None:
             return True
         # Lemmas only once the search has visited _LEMMAS_AFTER states: most cages finish
@@ -460,6 +467,8 @@ class _Search:
             return list(line), "all units are gone"
         if _all_home(units):
             return list(line), "all remaining units stand on home squares"
+        if self._stranded(units):
+            return None
         if depth >= self.max_depth:
             return list(line), f"the depth bound {self.max_depth} was reached"
         for new_units, new_pending, note in self.successors(units, pending):
@@ -495,6 +504,9 @@ class _Search:
                     reason = "all units are gone"
                 elif _all_home(state_units):
                     reason = "all remaining units stand on home squares"
+                elif self._stranded(state_units):
+                    expanded.add(key)
+                    continue  # no failure is reachable from it: not expanded
                 elif depth_of[key] >= self.max_depth:
                     reason = f"the depth bound {self.max_depth} was reached"
                 if reason is not None:

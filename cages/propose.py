@@ -69,7 +69,7 @@ from retro.core.revmoves import predecessor, retractions
 from retro.core.rules import check_static
 from retro.core.status import CheckStatus
 
-__all__ = ["clusters", "proposals", "focused_proposals", "CageFinder"]
+__all__ = ["clusters", "proposals", "focused_proposals", "confined_core", "CageFinder"]
 
 LEMMA_NODES = 300
 """The state budget of each lemma cage (:mod:`cages.verify`) within a proposal's search, at
@@ -158,6 +158,9 @@ def focused_proposals(board: chess.Board, focus: chess.Bitboard, *, limit: int =
     for cluster in [*clusters(board), *linked_groups(board)]:
         if not cluster & focus or not cluster & board.pawns:
             continue
+        core = confined_core(board, cluster, focus)
+        if chess.popcount(core) >= 2 and core & board.pawns:
+            masks.setdefault(core, (-1, 0, *_mask_order(core)))
         free = cluster & ~focus & ~board.kings
         pieces = list(chess.SquareSet(free & ~board.pawns))
         pawns = list(chess.SquareSet(free & board.pawns))
@@ -172,6 +175,31 @@ def focused_proposals(board: chess.Board, focus: chess.Bitboard, *, limit: int =
                 masks[mask] = (pawns_removed, len(removed), *_mask_order(mask))
     for mask in sorted(masks, key=masks.__getitem__)[:limit]:
         yield _partial(board, mask)
+
+
+def confined_core(board: chess.Board, cluster: chess.Bitboard, keep: chess.Bitboard) -> chess.Bitboard:
+    """``cluster`` without its *loose* units, one at a time until none is left: a unit
+    (not a king, not on ``keep``) is loose when it has a retraction (under the extension
+    principle, :func:`cages.retractions.retractions`, among the units left) to a square
+    that is neither occupied by nor a king step from another unit left. Such a unit can
+    walk off at once, so it only adds states to a verification, and the units it leaves
+    behind may be a cage on their own (Keym's ``4R2k/4ppBB/6pp/7P``: the rook e8 and the
+    pawn h5 go, ``5B1k/4pprB/6pp`` is the cage). A choice of proposal, not a rule:
+    soundness does not depend on it (module docstring)."""
+    mask = cluster
+    dropped = True
+    while dropped:
+        dropped = False
+        units = {square: piece for square, piece in board.piece_map().items() if mask & chess.BB_SQUARES[square]}
+        for square in chess.SquareSet(mask & ~keep & ~board.kings):
+            others = mask & ~chess.BB_SQUARES[square]
+            near = others
+            for other in chess.SquareSet(others):
+                near |= chess.BB_KING_ATTACKS[other]
+            if any(not near & chess.BB_SQUARES[r.from_square] for r in cage_retractions(units, square)):
+                mask, dropped = others, True
+                break
+    return mask
 
 
 def _mask_order(mask: chess.Bitboard) -> tuple[int, int]:

@@ -30,6 +30,12 @@ skipped only when it is illegal in every extension:
   forbidden retractions) are among this run's (asked of the library narrowed to the cages
   that a state of this run can hold, :meth:`cages.library.Library.narrowed`, which gives
   the same answers);
+* it holds a *stranded* unit: one away from home that no retraction can ever move, as
+  every square it could come from is held by a unit that never moves either (pawns on
+  their second rank, frozen units; :mod:`cages.stranded`, rule and proof there); such a
+  state is visited but not expanded (no failing state is reachable from it, so its
+  successors need no search; a state holding it plus one unit holds it too, so
+  subsumption by it and the cache of safe states stay sound);
 * after a retraction leaves the retractor's king in unblockable check, only the
   checking unit may retract next (§2 principle 2: that unit gave the check; an
   unblockable check cannot be discovered), and if it cannot, the state is illegal.
@@ -113,6 +119,7 @@ from typing import Protocol, runtime_checkable
 import chess
 
 from cages.retractions import HOME_SQUARES, Retraction, retractions, unblockable_checkers
+from cages.stranded import stranded
 from retro.core.status import CageStatus
 
 __all__ = ["CageVerdict", "CageLookup", "default_zone", "verify", "Options", "Reductions"]
@@ -280,6 +287,7 @@ class Reductions:
     subsumption: bool = True
     sleep_sets: bool = False  # sound, but in Python it costs more time than it saves (see the docstring)
     lemmas: bool = True
+    stranded: bool = True  # states with a stranded unit (cages.stranded) are skipped
 
 
 _LEMMAS_AFTER = 16
@@ -360,6 +368,12 @@ class _Search:
             pair = (chess.square_file(retraction.from_square), chess.square_file(retraction.to))
             return pair not in self.options.forbid
         return True
+
+    def _stranded(self, units: Units) -> bool:
+        """Does the state hold a stranded unit (:mod:`cages.stranded`)? Then no failing state
+        is reachable from it, and the search does not expand it (checked once per state,
+        not per transition)."""
+        return self.reductions.stranded and stranded(units, self.options.frozen) is not None
 
     def _known_cage(self, units: Units) -> bool:
         if self.library is not None and self.library.contains(units, self.options) is not None:
@@ -453,6 +467,8 @@ class _Search:
             return list(line), "all units are gone"
         if _all_home(units):
             return list(line), "all remaining units stand on home squares"
+        if self._stranded(units):
+            return None
         if depth >= self.max_depth:
             return list(line), f"the depth bound {self.max_depth} was reached"
         for new_units, new_pending, note in self.successors(units, pending):
@@ -488,6 +504,9 @@ class _Search:
                     reason = "all units are gone"
                 elif _all_home(state_units):
                     reason = "all remaining units stand on home squares"
+                elif self._stranded(state_units):
+                    expanded.add(key)
+                    continue  # no failure is reachable from it: not expanded
                 elif depth_of[key] >= self.max_depth:
                     reason = f"the depth bound {self.max_depth} was reached"
                 if reason is not None:
@@ -593,6 +612,9 @@ def verify(
         return verdict("cage", (), "the position itself has impossible unblockable checks")
     if library is not None and library.contains(units, options) is not None:
         return verdict("cage", (), "the position contains a known cage")
+    away = stranded(units, options.frozen) if reductions.stranded else None
+    if away is not None:
+        return verdict("cage", (), f"the unit on {chess.square_name(away)} can never move and is away from home")
     pending = (white_checks or black_checks or [-1])[0]
     # A depth-first probe finds most failures at once; only when it fails by the depth
     # bound is the breadth-first search (shortest distances) run, within max_nodes states.

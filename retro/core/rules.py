@@ -1056,6 +1056,118 @@ def pawn_paths(facts: _Facts) -> str | None:
     return None
 
 
+def _gates(board: chess.Board, sealed: chess.Bitboard) -> dict[chess.Square, chess.Bitboard]:
+    """The diagonal *gates*: a pawn on its third rank (square s) whose straight origin and
+    other capture origin on its second rank are sealed (or off the board) came from its one
+    remaining origin o by a single capture, the only move it ever made. Returned as a map
+    from each of o and s to the other (as a bitboard; both squares of every gate)."""
+    gates: dict[chess.Square, chess.Bitboard] = {}
+    for color, third, back in ((chess.WHITE, chess.BB_RANK_3, -8), (chess.BLACK, chess.BB_RANK_6, 8)):
+        for square in chess.SquareSet(board.pieces_mask(chess.PAWN, color) & third):
+            origins = (chess.BB_SQUARES[square + back] | chess.BB_PAWN_ATTACKS[not color][square]) & ~sealed
+            if chess.popcount(origins) == 1 and not origins & chess.BB_SQUARES[square + back]:
+                origin = chess.lsb(origins)
+                gates[origin] = gates.get(origin, 0) | chess.BB_SQUARES[square]
+                gates[square] = gates.get(square, 0) | origins
+    return gates
+
+
+def _gated_region(
+    starts: chess.Bitboard,
+    piece_type: chess.PieceType,
+    sealed: chess.Bitboard,
+    walls: chess.Bitboard,
+    gates: dict[chess.Square, chess.Bitboard],
+) -> chess.Bitboard:
+    """:func:`_region` that also never steps between the two squares of a gate
+    (:func:`_gates`)."""
+    open_squares = ~sealed & chess.BB_ALL
+    ends = 0
+    for square in gates:
+        ends |= chess.BB_SQUARES[square]
+    region = starts
+    while True:
+        grown = region | (_single_steps(region & ~ends, piece_type, walls) & open_squares)
+        for square in chess.SquareSet(region & ends):
+            grown |= _single_steps(chess.BB_SQUARES[square], piece_type, walls) & open_squares & ~gates[square]
+        if grown == region:
+            return region
+        region = grown
+
+
+def _promotion_options(color: chess.Color, sealed: chess.Bitboard) -> list[tuple[chess.Square, int, int]]:
+    """The ways a pawn of ``color`` can have promoted: (promotion square q, file of the
+    square it came from, 1 for a capture and 0 for a straight step), for each square q of
+    the promotion rank that is not sealed and each of its origins (behind, diagonally
+    behind) that is not sealed."""
+    rank, back = (chess.BB_RANK_8, -8) if color == chess.WHITE else (chess.BB_RANK_1, 8)
+    options = []
+    for square in chess.SquareSet(rank & ~sealed):
+        straight = square + back
+        for origin in chess.SquareSet(_promotion_origins(square, color) & ~sealed):
+            options.append((square, chess.square_file(origin), int(origin != straight)))
+    return options
+
+
+def promotion_captures(facts: _Facts) -> str | None:
+    """A piece (not the king) that no initial unit of its type and colour can reach is a
+    promoted pawn, and it became a piece on a promotion square whose region holds it; when
+    every such promotion came from a square diagonally behind (a capture), that capture
+    counts besides the pawns' file changes: the pawns' least number of captures
+    (:func:`min_pawn_captures`, with this piece as a pawn promoted from the origin's file,
+    plus one for a capturing promotion, minimized over the promotions possible) is at most
+    the number of units the opponent is missing. Regions are those of
+    :func:`confined_regions` that also never step across a gate (:func:`_gated_region`).
+    (Keym, dev2 223 before Black's ...Bb1xNa2, ...Qh4xNg3 or ...Re2xNf2: White has all
+    sixteen units, and Black's bishop stands on a2 or b1, which its c8 bishop cannot reach,
+    White's b3 pawn having come from a2 by its only move while b2 and c2 hold pawns at
+    home; so it is a pawn promoted on b1 by a2xb1, a capture that Black never made.)
+
+    Sound. An initial unit stays in the region of its initial square, and a promoted pawn
+    in the region of its promotion square, by :func:`confined_regions`' argument (sealed
+    squares, vertical walls) and one more: a gate (o, s) is never stepped across. Its
+    pawn stood on o from the start until its move to s, and on s from then on (it is
+    there now and pawns never move back), so at every moment one of the two squares held
+    it: a unit stepping from o to s or from s to o, or sliding through both, would need
+    the pawn's square empty or would capture it, and the pawn is still on the board (the
+    pawn's own capture o-s is not a piece's move). So a piece in no initial unit's region
+    is a promoted pawn, which promoted on a square q of its promotion rank whose region
+    holds the piece, coming from an origin of q that is not sealed (a sealed square holds
+    another unit all game). That pawn, from file g, made at least |f - g| captures to
+    reach the origin's file f, and one more if it promoted by a capture; the assignment
+    of :func:`min_pawn_captures` with this promotion (the piece removed from the board)
+    is a lower bound on the other pawns' captures, all of them different captures, each
+    removing a different opponent unit."""
+    board = facts.board
+    sealed, _ = facts.sealed
+    walls, gates = _walls(board, sealed), _gates(board, sealed)
+    for color in chess.COLORS:
+        missing = 16 - chess.popcount(board.occupied_co[not color])
+        options = _promotion_options(color, sealed)
+        for square, piece in board.piece_map(mask=board.occupied_co[color] & ~board.pawns & ~board.kings).items():
+            mask = chess.BB_SQUARES[square]
+            homes = _INITIAL.pieces_mask(piece.piece_type, color)
+            if _gated_region(homes, piece.piece_type, sealed, walls, gates) & mask:
+                continue
+            rest = board.copy(stack=False)
+            rest.remove_piece_at(square)
+            needed: int | None = None
+            for promotion, origin_file, capture in options:
+                if not _gated_region(chess.BB_SQUARES[promotion], piece.piece_type, sealed, walls, gates) & mask:
+                    continue
+                pawns = min_pawn_captures(rest, color, promotion_files=(origin_file,))
+                if pawns is not None and (needed is None or pawns + capture < needed):
+                    needed = pawns + capture
+            if needed is None or needed > missing:
+                return (
+                    f"the {_side_name(color)} {chess.piece_name(piece.piece_type)} on {chess.square_name(square)} "
+                    f"is a promoted pawn, and with it the {_side_name(color)} pawns need "
+                    f"{'more' if needed is None else needed} captures; {_side_name(not color)} is missing only "
+                    f"{missing} units"
+                )
+    return None
+
+
 def no_last_move(facts: _Facts) -> str | None:
     """The position has a possible last move. Sound: every legal position but the
     initial one was reached by a legal move from a legal predecessor, the initial
@@ -1090,6 +1202,7 @@ RULES: list[tuple[str, Rule]] = [
     ("captured-at-home", captured_at_home),
     ("pawn-paths", pawn_paths),
     ("promotion-files", promotion_files),
+    ("promotion-captures", promotion_captures),
     ("no-last-move", no_last_move),
 ]
 RULE_NAMES = [name for name, _ in RULES]

@@ -5,7 +5,7 @@ import chess
 import pytest
 
 from cages.library import Library
-from cages.propose import CageFinder, clusters, linked_groups, proposals
+from cages.propose import CageFinder, clusters, confined_core, focused_proposals, linked_groups, proposals
 from retro.core import rules
 from retro.lastmove.solver import solve
 
@@ -134,3 +134,29 @@ def test_linked_groups_solve_ceriani_without_a_cage_file():
     verdict = solve(chess.Board(CERIANI_N + " w - - 0 1"), None, use_legality=False, question="types")
     assert {(s.side, s.type) for s in verdict.solutions} == {(chess.WHITE, "PxB=N")}
     assert any(r.rule == "automatic cage" and r.moves == ("g7xNh8=N",) for r in verdict.rejections)
+
+
+# Keym (lastmove-dev2 140, type C), White's last move BxQ: before Bf8xRg7+ the black rook
+# g7 and White's bishops f8 and h7 are shut in by Black's pawns, but the cluster also holds
+# White's rook e8 and pawn h5, which walk off at once (Re8-c8, h5-h4) and make the
+# verification run out of states; without them it is the cage 5B1k/4pprB/6pp.
+KEYM_140 = "4R2k/4ppBB/6pp/7P/3K4/8/8/8"
+KEYM_140_BXR = "4RB1k/4pprB/6pp/7P/3K4/8/8/8 w - - 0 1"
+
+
+def test_confined_core_drops_the_units_that_walk_off():
+    board = chess.Board(KEYM_140_BXR)
+    cluster = clusters(board)[0]
+    core = confined_core(board, cluster, chess.BB_G7)
+    assert chess.SquareSet(cluster ^ core) == chess.SquareSet([chess.E8, chess.H5])
+    first = next(focused_proposals(board, chess.BB_G7))
+    assert first.board_fen() == "5B1k/4pprB/6pp/8/8/8/8/8"
+
+
+@pytest.mark.slow
+def test_confined_core_solves_keym_bxq_without_a_cage_file():
+    """Without the core proposal BxR survives (its cage is not among the first focused
+    proposals, and the cluster with the rook and pawn exhausts the state budget)."""
+    verdict = solve(chess.Board(KEYM_140 + " w - - 0 1"), chess.WHITE, question="types", time_limit=60)
+    assert [s.type for s in verdict.solutions] == ["BxQ"]
+    assert verdict.status == "unique"

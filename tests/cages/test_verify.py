@@ -156,7 +156,7 @@ def test_lemma_cages_verify_a_king_shut_in_by_enemy_pawns():
 # is a cage with a small state space. No reduction but the canonical form is on.
 KNIGHTS = "8/8/8/8/8/P7/PP1N4/2N5 w - - 0 1"
 KNIGHTS_APART = "8/8/8/8/8/P7/PP6/2N3N1 w - - 0 1"
-NO_REDUCTIONS = Reductions(subsumption=False, sleep_sets=False, lemmas=False)
+NO_REDUCTIONS = Reductions(subsumption=False, sleep_sets=False, lemmas=False, stranded=False)
 
 
 def _labelled_states(units: dict[chess.Square, chess.Piece]) -> set[tuple[tuple[tuple[int, int], ...], int]]:
@@ -204,9 +204,8 @@ def test_sleep_sets_skip_commuting_retractions():
     units = chess.Board(KNIGHTS_APART).piece_map()
     counts = {}
     for sleep in (False, True):
-        search = _Search(
-            default_zone(units), Options(), 99, None, None, 10**6, Reductions(False, sleep_sets=sleep, lemmas=False)
-        )
+        reductions = Reductions(False, sleep, lemmas=False, stranded=False)
+        search = _Search(default_zone(units), Options(), 99, None, None, 10**6, reductions)
         assert search.failure(units, -1) is None
         counts[sleep] = (len(search.visited), search.edges)
     assert counts[True][0] == counts[False][0] == 30

@@ -1158,12 +1158,13 @@ def promotion_captures(facts: _Facts) -> str | None:
                 pawns = min_pawn_captures(rest, color, promotion_files=(origin_file,))
                 if pawns is not None and (needed is None or pawns + capture < needed):
                     needed = pawns + capture
-            if needed is None or needed > missing:
+            unit = f"{_side_name(color)} {chess.piece_name(piece.piece_type)} on {chess.square_name(square)}"
+            if needed is None:
+                return f"no initial unit can reach the {unit}, and no {_side_name(color)} pawn can have promoted to it"
+            if needed > missing:
                 return (
-                    f"the {_side_name(color)} {chess.piece_name(piece.piece_type)} on {chess.square_name(square)} "
-                    f"is a promoted pawn, and with it the {_side_name(color)} pawns need "
-                    f"{'more' if needed is None else needed} captures; {_side_name(not color)} is missing only "
-                    f"{missing} units"
+                    f"the {unit} is a promoted pawn, and with it the {_side_name(color)} pawns need {needed} "
+                    f"captures; {_side_name(not color)} is missing only {missing} units"
                 )
     return None
 

@@ -18,7 +18,7 @@ from cages.verify import verify
 from retro.cli import main
 
 # Not a cage within depth 20, but the verifier needs 28,029 states (some 15 s) to show it.
-SLOW = "8/8/8/8/1P6/kP6/BrPP4/K1b5"
+SLOW = "8/8/8/8/8/1P1P4/PBPNP3/RRK5"  # the verifier needs some 20 s to find the way home
 ROOK_IN_THE_CORNER = "8/8/8/8/8/8/6PP/6Nr"  # with g1 frozen, a cage (README)
 
 

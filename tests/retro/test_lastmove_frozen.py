@@ -45,8 +45,12 @@ def test_plain_deadlock() -> None:
     # Darvall before Ba7xBb8: the bishops a7 and b8 block each other (each can only have
     # come from the other's square or a square held since then), so the pawn b6, which
     # could only have come from b7, a7 or c7, never moved: but it is not on its home rank.
+    # The static rule promotion-captures proves the same independently: no initial unit
+    # and no promoted pawn can reach b8.
     board = chess.Board("Kbrk4/BpppRp2/1p2p3/8/8/8/8/8 w - - 0 1")
-    assert check_static(board).status == "unknown"
+    assert check_static(board).reason == (
+        "no initial unit can reach the black bishop on b8, and no black pawn can have promoted to it"
+    )
     reason = frozen_units_reason(board)
     assert reason is not None and "(frozen units)" in reason and "shields" not in reason
 

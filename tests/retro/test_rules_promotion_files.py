@@ -131,7 +131,9 @@ def _biased_games(seed: int, games: int) -> Iterator[chess.Board]:
             yield board.copy(stack=False)
 
 
-@pytest.mark.parametrize("seed", [11, 12, 13])
+@pytest.mark.parametrize(
+    "seed", [11, pytest.param(12, marks=pytest.mark.slow), pytest.param(13, marks=pytest.mark.slow)]
+)
 def test_random_games_never_break_promotion_files(seed: int) -> None:
     exercised = 0
     for board in _biased_games(seed, 15):

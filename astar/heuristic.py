@@ -178,7 +178,6 @@ class Heuristic:
         self._goal_white = goal.occupied_co[chess.WHITE]
         self._deadlock_bounds: dict[int, Heuristic] = {}  # at most _MAX_DEADLOCK_BOUNDS per instance
         self._deadlock_pool: dict[int, Heuristic] = {}  # shared with the renewed copies
-        self._row_cache: dict[tuple[chess.Color, chess.PieceType, chess.Square, int], list[int]] = {}
         self._row_blob_cache: dict[tuple[chess.Color, chess.PieceType, chess.Square, int], bytes] = {}
         self._side_cache: dict[chess.Color, dict[tuple, int]] = {chess.WHITE: {}, chess.BLACK: {}}
         self._side_cache_white, self._side_cache_black = self._side_cache[chess.WHITE], self._side_cache[chess.BLACK]
@@ -198,10 +197,8 @@ class Heuristic:
 
     # -- per-piece cost rows ----------------------------------------------------
     def _row(self, color: chess.Color, ptype: chess.PieceType, sq: chess.Square, captures: int) -> list[int]:
-        key = (color, ptype, sq, captures)
-        row = self._row_cache.get(key)
-        if row is not None:
-            return row
+        """The costs of the piece to each goal square (remembered, packed, by
+        :meth:`_compute_side`'s row cache)."""
         row = []
         for gtype, gsq in self._goal_pieces[color]:
             if ptype == chess.PAWN:
@@ -216,7 +213,6 @@ class Heuristic:
             else:
                 cost = INF
             row.append(cost)
-        self._row_cache[key] = row
         return row
 
     def _promotion_cost(

@@ -1169,6 +1169,14 @@ def promotion_captures(facts: _Facts) -> str | None:
     return None
 
 
+def capture_colours(facts: _Facts) -> str | None:
+    """Captures onto squares of one colour cannot take the other colour's bishop: see
+    :mod:`retro.core.capture_colours`, where the rule and its proof are."""
+    from retro.core.capture_colours import capture_colours_objection  # it uses this module's regions
+
+    return capture_colours_objection(facts.board, facts.sealed[0])
+
+
 def no_last_move(facts: _Facts) -> str | None:
     """The position has a possible last move. Sound: every legal position but the
     initial one was reached by a legal move from a legal predecessor, the initial
@@ -1204,6 +1212,7 @@ RULES: list[tuple[str, Rule]] = [
     ("pawn-paths", pawn_paths),
     ("promotion-files", promotion_files),
     ("promotion-captures", promotion_captures),
+    ("capture-colours", capture_colours),
     ("no-last-move", no_last_move),
 ]
 RULE_NAMES = [name for name, _ in RULES]

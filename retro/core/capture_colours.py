@@ -75,11 +75,13 @@ def forced_capture_colours(board: chess.Board, sealed: chess.Bitboard, color: ch
 def capture_colours_objection(board: chess.Board, sealed: chess.Bitboard) -> str | None:
     """The rule of the module docstring: the reason the position is illegal, or None."""
     for color in chess.COLORS:
+        opponent = not color
+        missing = 16 - chess.popcount(board.occupied_co[opponent])
+        if missing > chess.popcount(board.occupied_co[color] & ~board.pawns & ~board.kings):
+            continue  # F_c + k is at most the pieces of ``color`` plus one: the rule cannot fire
         forced = forced_capture_colours(board, sealed, color)
         if not forced:
             continue
-        opponent = not color
-        missing = 16 - chess.popcount(board.occupied_co[opponent])
         for mask, name in _COLOURS:
             other = chess.BB_ALL & ~mask
             bishop_gone = not board.pieces_mask(chess.BISHOP, opponent) & other

@@ -969,6 +969,7 @@ def pawn_path_captures(board: chess.Board, color: chess.Color, sealed: chess.Bit
     board (:func:`pawn_paths`), or None when no assignment explains them."""
     walls = _walls(board, sealed)
     reach = _pawn_reach(color, sealed, walls)
+    gates = tuple(sorted(_gates(board, sealed).items()))
     pawn_rows = [
         [_captures_to(levels, chess.BB_SQUARES[square]) for levels in reach]
         for square in chess.SquareSet(board.pieces_mask(chess.PAWN, color))
@@ -983,7 +984,9 @@ def pawn_path_captures(board: chess.Board, color: chess.Color, sealed: chess.Bit
     ]
     as_original = [
         [
-            0 if kind == home_kind and _region(home, home_kind, sealed, walls) & mask else _INFEASIBLE
+            0
+            if kind == home_kind and _gated_region_cached(home, home_kind, sealed, walls, gates) & mask
+            else _INFEASIBLE
             for home, home_kind in originals
         ]
         for mask, kind in pieces
@@ -1000,7 +1003,7 @@ def pawn_path_captures(board: chess.Board, color: chess.Color, sealed: chess.Bit
             squares = sum(
                 chess.BB_SQUARES[q]
                 for q in chess.SquareSet(last_rank)
-                if _region(chess.BB_SQUARES[q], kind, sealed, walls) & mask
+                if _gated_region_cached(chess.BB_SQUARES[q], kind, sealed, walls, gates) & mask
             )
             piece_rows.append([_captures_to(levels, squares) for levels in reach] + originals_row)
         total = min_cost_assignment([row + [_INFEASIBLE] * len(originals) for row in pawn_rows] + piece_rows)
@@ -1018,9 +1021,10 @@ def pawn_paths(facts: _Facts) -> str | None:
     the least number of diagonal moves on a way from g's home square to s that never
     stands on a sealed square (:func:`_sealed_squares`) and never steps straight
     across an opponent's wall (:func:`_walls`; see :func:`_pawn_reach`); a piece on s
-    assigned an original piece of its type whose region holds s (:func:`_region`) costs
-    0; assigned the pawn from file g it costs the least such number to a promotion
-    square q whose region for the piece's type holds s. The pieces known taken by
+    assigned an original piece of its type whose region holds s costs 0; assigned the
+    pawn from file g it costs the least such number to a promotion square q whose region
+    for the piece's type holds s. Regions are those of :func:`_region` that also never
+    step across a gate (:func:`_gated_region`). The pieces known taken by
     pieces are the opponent's initial pieces captured at home where no pawn could take
     them (:func:`_captured_at_home`). (Kuner: with Black's d7, e7, g7 at home and the
     f-pawn on f6 walled in, White's promoted bishop on f8 came from f7, which a white
@@ -1028,11 +1032,17 @@ def pawn_paths(facts: _Facts) -> str | None:
     or g8 by captures; with Black's c8 and f8 bishops taken at home by pieces this uses
     up all ten missing black units, so White's last move captured nothing that way.
     Borodatow: a light bishop promoted on a8 behind Black's b7 at home could never leave
-    a8, which makes White's pawns need all fourteen missing black units.)
+    a8, which makes White's pawns need all fourteen missing black units. Keym, dev2 308
+    before White's e2xd3: with e2 and g2 at home, White's f1 bishop was taken at home,
+    and Black's light bishops on h1 (behind g2) and a2 (in the pocket a2-b1 behind the
+    gate a2-b3 of White's b3 pawn, with b2 and c2 at home) are pawns promoted on h1 and
+    by a2xb1; with g7xh6, the f-pawn's two captures to the h-file and the bishop taken
+    on f1, Black made five captures where White is missing four units.)
 
     Sound: in a game reaching the position each unit on the board is an original unit
     or a promoted pawn, all distinct (:func:`confined_regions`: an original piece stays
-    in its region, a promoted one in the region of its promotion square). A pawn moves
+    in its region, a promoted one in the region of its promotion square; no unit steps
+    across a gate, :func:`promotion_captures`). A pawn moves
     straight or, capturing (en passant too), diagonally, always forward; it never stands
     on a sealed square (another unit stands there all game) nor steps between the two
     squares of a wall (one of them is occupied at every moment by the wall's pawn); so
@@ -1093,6 +1103,21 @@ def _gated_region(
         if grown == region:
             return region
         region = grown
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _gated_region_cached(
+    starts: chess.Bitboard,
+    piece_type: chess.PieceType,
+    sealed: chess.Bitboard,
+    walls: chess.Bitboard,
+    gates: tuple[tuple[chess.Square, chess.Bitboard], ...],
+) -> chess.Bitboard:
+    """:func:`_gated_region` with the gates as a sorted tuple of (square, other squares),
+    cached; :func:`_region` (cached too) when there is no gate."""
+    if not gates:
+        return _region(starts, piece_type, sealed, walls)
+    return _gated_region(starts, piece_type, sealed, walls, dict(gates))
 
 
 def _promotion_options(color: chess.Color, sealed: chess.Bitboard) -> list[tuple[chess.Square, int, int]]:

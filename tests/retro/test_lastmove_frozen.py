@@ -9,7 +9,7 @@ import chess
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from retro.core.rules import check_static
+from retro.core.rules import _Facts, check_static, promotion_captures
 from retro.lastmove.frozen import _Freezer, frozen_units_reason
 from retro.lastmove.solver import solve
 from tests.retro.revmoves_games import random_game_positions
@@ -45,10 +45,11 @@ def test_plain_deadlock() -> None:
     # Darvall before Ba7xBb8: the bishops a7 and b8 block each other (each can only have
     # come from the other's square or a square held since then), so the pawn b6, which
     # could only have come from b7, a7 or c7, never moved: but it is not on its home rank.
-    # The static rule promotion-captures proves the same independently: no initial unit
-    # and no promoted pawn can reach b8.
+    # The static rules promotion-captures and pawn-paths (first in check_static) prove the
+    # same independently: no initial unit and no promoted pawn can reach b8.
     board = chess.Board("Kbrk4/BpppRp2/1p2p3/8/8/8/8/8 w - - 0 1")
-    assert check_static(board).reason == (
+    assert check_static(board).rule == "pawn-paths"
+    assert promotion_captures(_Facts(board, "-", "-")) == (
         "no initial unit can reach the black bishop on b8, and no black pawn can have promoted to it"
     )
     reason = frozen_units_reason(board)

@@ -25,8 +25,9 @@ BEFORE_QG3 = "8/8/8/8/5PPq/1PPPkr1B/bPPR1rPN/2KR1QB1 b - - 0 1"
 
 def test_the_pocket_behind_a_gate_needs_a_capture():
     for fen in BEFORE_CAPTURES:
-        verdict = check_static(chess.Board(fen))
-        assert verdict.rule == "promotion-captures", (fen, verdict.rule, verdict.reason)
+        # pawn-paths, whose regions respect the gates too, comes first in check_static
+        assert check_static(chess.Board(fen)).status == "illegal", fen
+        assert promotion_captures(_Facts(chess.Board(fen), "-", "-")) is not None, fen
     # the published answer: White has lost a knight, so Black may have captured
     assert check_static(chess.Board(BEFORE_QG3)).status == "unknown"
 

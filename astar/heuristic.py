@@ -432,7 +432,13 @@ class Heuristic:
                 w = max(w, 2 if self._home_pieces_in_goal(chess.WHITE, lost) else 1)
             if lost & chess.BB_RANK_8:
                 b = max(b, 2 if self._home_pieces_in_goal(chess.BLACK, lost) else 1)
-        return plies_for_moves(w, b, turn, self.goal_turn)
+        # plies_for_moves(w, b, turn, self.goal_turn), written out
+        base = 0 if turn == self.goal_turn else 1
+        mover, other = (2 * w - 1, 2 * b) if turn else (2 * b - 1, 2 * w)
+        n = mover if mover > other else other
+        if n < base:
+            n = base
+        return n + ((n - base) & 1)
 
 
 def node_key(board: chess.Board) -> tuple:

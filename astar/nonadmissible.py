@@ -34,7 +34,7 @@ import chess
 import numpy as np
 
 from astar.heuristic import _BIG, INF, Heuristic
-from astar.paths import attacks_mask, obstruction, piece_distances, shortest_path_layers
+from astar.paths import attacks_mask, obstruction, piece_distances, region_obstruction, shortest_path_layers
 from retro.core.lsap import linear_sum_assignment
 
 __all__ = ["NonAdmissibleHeuristic"]
@@ -48,9 +48,9 @@ def _assigned_obstruction(rows: list[list[tuple[int, int]]]) -> int:
         return 0
     if len(rows) == 1:
         return min(((d + extra, extra) for d, extra in rows[0] if d < INF), default=(0, 0))[1]
-    costs = np.array([[min(d + extra, _BIG) for d, extra in row] for row in rows], dtype=np.int64)
-    pieces, squares = linear_sum_assignment(costs)
-    return sum(rows[i][j][1] for i, j in zip(pieces, squares, strict=True) if costs[i, j] < _BIG)
+    costs = [[min(d + extra, _BIG) for d, extra in row] for row in rows]
+    pieces, squares = linear_sum_assignment(np.array(costs, dtype=np.int64))
+    return sum(rows[i][j][1] for i, j in zip(pieces.tolist(), squares.tolist(), strict=True) if costs[i][j] < _BIG)
 
 
 #: per colour, by type index (pawns ... kings): the attack table of a stepping piece, None for a slider
@@ -207,11 +207,18 @@ class NonAdmissibleHeuristic(Heuristic):
             value = obstruction_cache.get(cache_key)
             if value is None:
                 forbidden = self._forbidden[color] if ptype == chess.KING else 0
+                blocked = self.blocked_mask
+                # (astar.paths.obstruction with each path graph's region read from the plan)
                 value = _assigned_obstruction(
                     [
                         [
-                            (d, obstruction(ptype, start, target, self.blocked_mask, occupied, placed, forbidden))
-                            for d, start, target in row
+                            (
+                                d,
+                                region_obstruction(
+                                    ptype, start, target, blocked, forbidden, occupied & where, placed & where
+                                ),
+                            )
+                            for d, start, target, where in row
                         ]
                         for row in rows
                     ]
@@ -225,7 +232,8 @@ class NonAdmissibleHeuristic(Heuristic):
     def _kind_paths(self, color: chess.Color, ptype: chess.PieceType, mine: int) -> tuple[int, list]:
         """For ``color``'s pieces of ``ptype`` on ``mine``: the union of the regions and,
         per piece off the goal squares, per open goal square of its kind, (relaxed
-        distance, the piece's square, the goal square)."""
+        distance, the piece's square, the goal square, the region of the shortest-path
+        graph between them)."""
         plan_key = (color, ptype, mine)
         plan = self._kind_path_cache.get(plan_key)
         if plan is not None:
@@ -239,8 +247,9 @@ class NonAdmissibleHeuristic(Heuristic):
                 row = []
                 for target in chess.scan_forward(open_goals):
                     d = piece_distances(ptype, target, self.blocked_mask, forbidden)[sq]
-                    union |= shortest_path_layers(ptype, sq, target, self.blocked_mask, forbidden)[0]
-                    row.append((d, sq, target))
+                    where = shortest_path_layers(ptype, sq, target, self.blocked_mask, forbidden)[0]
+                    union |= where
+                    row.append((d, sq, target, where))
                 rows.append(row)
         if len(self._kind_path_cache) > 100_000:
             self._kind_path_cache.clear()

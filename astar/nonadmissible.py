@@ -111,6 +111,7 @@ class NonAdmissibleHeuristic(Heuristic):
         }
         self._obstruction_cache: dict[tuple, int] = {}
         self._kind_path_cache: dict[tuple, tuple[int, list]] = {}
+        self._colour_plans: dict[tuple, list[tuple[chess.PieceType, int, int, list]]] = {}
         self._king_ways: dict[tuple[chess.Color, chess.Square], tuple[int, tuple[int, ...]]] = {}
 
     def value_of_key(self, key: tuple, stuck: int | None = None) -> int:
@@ -193,16 +194,16 @@ class NonAdmissibleHeuristic(Heuristic):
         besides only on the pieces inside the union of those graphs' regions, so it is
         cached per (kind, where its pieces stand, pieces in that union); and each graph's
         obstruction per pieces inside its own region (:func:`~astar.paths.obstruction`):
-        a move changes only the graphs whose region it enters or leaves."""
+        a move changes only the graphs whose region it enters or leaves. The kinds with
+        pieces to route are remembered per colour and pieces (:meth:`_plans_of`)."""
         total = 0
         own &= ~self.blocked_mask
-        kind_path_cache, obstruction_cache = self._kind_path_cache, self._obstruction_cache
-        for ptype in self._obstructed_kinds[color]:
-            mine = types[ptype - 1] & own
-            plan = kind_path_cache.get((color, ptype, mine))
-            region, rows = self._kind_paths(color, ptype, mine) if plan is None else plan
-            if not rows:
-                continue
+        plans_key = (color, types[1] & own, types[2] & own, types[3] & own, types[4] & own, types[5] & own)
+        plans = self._colour_plans.get(plans_key)
+        if plans is None:
+            plans = self._plans_of(color, plans_key)
+        obstruction_cache = self._obstruction_cache
+        for ptype, mine, region, rows in plans:
             cache_key = (color, ptype, mine, occupied & region, placed & region)
             value = obstruction_cache.get(cache_key)
             if value is None:
@@ -228,6 +229,22 @@ class NonAdmissibleHeuristic(Heuristic):
                 self._obstruction_cache[cache_key] = value
             total += value
         return total
+
+    def _plans_of(self, color: chess.Color, plans_key: tuple) -> list[tuple[chess.PieceType, int, int, list]]:
+        """The kinds of ``color`` that have pieces to route (:meth:`_kind_paths` with
+        rows), as (type, where its pieces stand, union of the regions, rows), for the
+        colour's pieces ``plans_key[1:]`` (knights ... kings, off the blocked squares);
+        remembered under ``plans_key``."""
+        plans = []
+        for ptype in self._obstructed_kinds[color]:
+            mine = plans_key[ptype - 1]
+            region, rows = self._kind_paths(color, ptype, mine)
+            if rows:
+                plans.append((ptype, mine, region, rows))
+        if len(self._colour_plans) > 100_000:
+            self._colour_plans.clear()
+        self._colour_plans[plans_key] = plans
+        return plans
 
     def _kind_paths(self, color: chess.Color, ptype: chess.PieceType, mine: int) -> tuple[int, list]:
         """For ``color``'s pieces of ``ptype`` on ``mine``: the union of the regions and,

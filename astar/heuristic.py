@@ -195,6 +195,19 @@ class Heuristic:
         twin._deadlock_bounds = {}
         return twin
 
+    def share_caches(self, other: Heuristic) -> None:
+        """Use ``other``'s caches of pure functions of the goal and the blocked squares
+        (the side bounds, the packed cost rows, the pool of deadlock bounds), ``other``
+        having the same goal and blocked squares: a side bound one of them computed is
+        then read by the other (e.g. the non-admissible heuristic, whose base is this
+        bound, and the admissible one of the same leg). The same values: only work is
+        saved."""
+        assert other.goal == self.goal and other.blocked_mask == self.blocked_mask
+        self._row_blob_cache = other._row_blob_cache
+        self._side_cache = other._side_cache
+        self._side_cache_white, self._side_cache_black = other._side_cache_white, other._side_cache_black
+        self._deadlock_pool = other._deadlock_pool
+
     # -- per-piece cost rows ----------------------------------------------------
     def _row(self, color: chess.Color, ptype: chess.PieceType, sq: chess.Square, captures: int) -> list[int]:
         """The costs of the piece to each goal square (remembered, packed, by
@@ -419,7 +432,13 @@ class Heuristic:
                 w = max(w, 2 if self._home_pieces_in_goal(chess.WHITE, lost) else 1)
             if lost & chess.BB_RANK_8:
                 b = max(b, 2 if self._home_pieces_in_goal(chess.BLACK, lost) else 1)
-        return plies_for_moves(w, b, turn, self.goal_turn)
+        # plies_for_moves(w, b, turn, self.goal_turn), written out
+        base = 0 if turn == self.goal_turn else 1
+        mover, other = (2 * w - 1, 2 * b) if turn else (2 * b - 1, 2 * w)
+        n = mover if mover > other else other
+        if n < base:
+            n = base
+        return n + ((n - base) & 1)
 
 
 def node_key(board: chess.Board) -> tuple:

@@ -84,6 +84,7 @@ from dataclasses import dataclass, field
 import chess
 
 from astar.heuristic import INF, node_key, pieces_of_key
+from astar.legal_moves import legal_moves
 from astar.paths import attacks_mask, obstruction, piece_distances
 from astar.search import child_key, cyclic_gc_paused
 from proofkernel.moves import PAWN_X_PAWN, PAWN_X_PIECE, PIECE_X_PAWN, PIECE_X_PIECE, KernelMove
@@ -467,7 +468,7 @@ def _search_leg(
             current.push(last)
         nodes += 1
         current_key = node_key(current)
-        for move in current.generate_legal_moves(unblocked):  # (blocked pieces' moves: skipped anyway)
+        for move in legal_moves(current, unblocked):  # (blocked pieces' moves: skipped anyway)
             if blocked & (chess.BB_SQUARES[move.from_square] | chess.BB_SQUARES[move.to_square]):
                 continue
             if not leg.allows(current, move):

@@ -34,7 +34,7 @@ import chess
 import numpy as np
 
 from astar.heuristic import _BIG, INF, Heuristic
-from astar.paths import attacks_mask, obstruction, piece_distances, shortest_path_layers
+from astar.paths import attacks_mask, obstruction, piece_distances, region_obstruction, shortest_path_layers
 from retro.core.lsap import linear_sum_assignment
 
 __all__ = ["NonAdmissibleHeuristic"]
@@ -48,9 +48,9 @@ def _assigned_obstruction(rows: list[list[tuple[int, int]]]) -> int:
         return 0
     if len(rows) == 1:
         return min(((d + extra, extra) for d, extra in rows[0] if d < INF), default=(0, 0))[1]
-    costs = np.array([[min(d + extra, _BIG) for d, extra in row] for row in rows], dtype=np.int64)
-    pieces, squares = linear_sum_assignment(costs)
-    return sum(rows[i][j][1] for i, j in zip(pieces, squares, strict=True) if costs[i, j] < _BIG)
+    costs = [[min(d + extra, _BIG) for d, extra in row] for row in rows]
+    pieces, squares = linear_sum_assignment(np.array(costs, dtype=np.int64))
+    return sum(rows[i][j][1] for i, j in zip(pieces.tolist(), squares.tolist(), strict=True) if costs[i][j] < _BIG)
 
 
 #: per colour, by type index (pawns ... kings): the attack table of a stepping piece, None for a slider
@@ -111,6 +111,7 @@ class NonAdmissibleHeuristic(Heuristic):
         }
         self._obstruction_cache: dict[tuple, int] = {}
         self._kind_path_cache: dict[tuple, tuple[int, list]] = {}
+        self._colour_plans: dict[tuple, list[tuple[chess.PieceType, int, int, list]]] = {}
         self._king_ways: dict[tuple[chess.Color, chess.Square], tuple[int, tuple[int, ...]]] = {}
 
     def value_of_key(self, key: tuple, stuck: int | None = None) -> int:
@@ -193,25 +194,32 @@ class NonAdmissibleHeuristic(Heuristic):
         besides only on the pieces inside the union of those graphs' regions, so it is
         cached per (kind, where its pieces stand, pieces in that union); and each graph's
         obstruction per pieces inside its own region (:func:`~astar.paths.obstruction`):
-        a move changes only the graphs whose region it enters or leaves."""
+        a move changes only the graphs whose region it enters or leaves. The kinds with
+        pieces to route are remembered per colour and pieces (:meth:`_plans_of`)."""
         total = 0
         own &= ~self.blocked_mask
-        kind_path_cache, obstruction_cache = self._kind_path_cache, self._obstruction_cache
-        for ptype in self._obstructed_kinds[color]:
-            mine = types[ptype - 1] & own
-            plan = kind_path_cache.get((color, ptype, mine))
-            region, rows = self._kind_paths(color, ptype, mine) if plan is None else plan
-            if not rows:
-                continue
+        plans_key = (color, types[1] & own, types[2] & own, types[3] & own, types[4] & own, types[5] & own)
+        plans = self._colour_plans.get(plans_key)
+        if plans is None:
+            plans = self._plans_of(color, plans_key)
+        obstruction_cache = self._obstruction_cache
+        for ptype, mine, region, rows in plans:
             cache_key = (color, ptype, mine, occupied & region, placed & region)
             value = obstruction_cache.get(cache_key)
             if value is None:
                 forbidden = self._forbidden[color] if ptype == chess.KING else 0
+                blocked = self.blocked_mask
+                # (astar.paths.obstruction with each path graph's region read from the plan)
                 value = _assigned_obstruction(
                     [
                         [
-                            (d, obstruction(ptype, start, target, self.blocked_mask, occupied, placed, forbidden))
-                            for d, start, target in row
+                            (
+                                d,
+                                region_obstruction(
+                                    ptype, start, target, blocked, forbidden, occupied & where, placed & where
+                                ),
+                            )
+                            for d, start, target, where in row
                         ]
                         for row in rows
                     ]
@@ -222,10 +230,27 @@ class NonAdmissibleHeuristic(Heuristic):
             total += value
         return total
 
+    def _plans_of(self, color: chess.Color, plans_key: tuple) -> list[tuple[chess.PieceType, int, int, list]]:
+        """The kinds of ``color`` that have pieces to route (:meth:`_kind_paths` with
+        rows), as (type, where its pieces stand, union of the regions, rows), for the
+        colour's pieces ``plans_key[1:]`` (knights ... kings, off the blocked squares);
+        remembered under ``plans_key``."""
+        plans = []
+        for ptype in self._obstructed_kinds[color]:
+            mine = plans_key[ptype - 1]
+            region, rows = self._kind_paths(color, ptype, mine)
+            if rows:
+                plans.append((ptype, mine, region, rows))
+        if len(self._colour_plans) > 100_000:
+            self._colour_plans.clear()
+        self._colour_plans[plans_key] = plans
+        return plans
+
     def _kind_paths(self, color: chess.Color, ptype: chess.PieceType, mine: int) -> tuple[int, list]:
         """For ``color``'s pieces of ``ptype`` on ``mine``: the union of the regions and,
         per piece off the goal squares, per open goal square of its kind, (relaxed
-        distance, the piece's square, the goal square)."""
+        distance, the piece's square, the goal square, the region of the shortest-path
+        graph between them)."""
         plan_key = (color, ptype, mine)
         plan = self._kind_path_cache.get(plan_key)
         if plan is not None:
@@ -239,8 +264,9 @@ class NonAdmissibleHeuristic(Heuristic):
                 row = []
                 for target in chess.scan_forward(open_goals):
                     d = piece_distances(ptype, target, self.blocked_mask, forbidden)[sq]
-                    union |= shortest_path_layers(ptype, sq, target, self.blocked_mask, forbidden)[0]
-                    row.append((d, sq, target))
+                    where = shortest_path_layers(ptype, sq, target, self.blocked_mask, forbidden)[0]
+                    union |= where
+                    row.append((d, sq, target, where))
                 rows.append(row)
         if len(self._kind_path_cache) > 100_000:
             self._kind_path_cache.clear()

@@ -48,6 +48,7 @@ __all__ = [
     "shortest_path_layers",
     "path_obstruction",
     "obstruction",
+    "region_obstruction",
 ]
 
 INF = 10_000
@@ -217,13 +218,13 @@ def obstruction(
     """:func:`path_obstruction` of the :func:`shortest_path_layers` graph from ``start``
     to ``target``; 0 when there is no such graph (the target reached or unreachable)."""
     region, _ = shortest_path_layers(piece_type, start, target, blocked_mask, forbidden_mask)
-    return _region_obstruction(
+    return region_obstruction(
         piece_type, start, target, blocked_mask, forbidden_mask, occupied & region, placed & region
     )
 
 
 @lru_cache(maxsize=1 << 18)
-def _region_obstruction(
+def region_obstruction(
     piece_type: chess.PieceType,
     start: chess.Square,
     target: chess.Square,
@@ -232,5 +233,7 @@ def _region_obstruction(
     occupied: int,
     placed: int,
 ) -> int:
+    """:func:`obstruction` given the pieces inside the graph's region only (``occupied``
+    and ``placed`` masked by it: the pieces elsewhere stand on no path), remembered."""
     _, layers = shortest_path_layers(piece_type, start, target, blocked_mask, forbidden_mask)
     return path_obstruction(layers, occupied, placed)

@@ -55,6 +55,7 @@ from enum import StrEnum
 import chess
 
 from astar.heuristic import INF, Heuristic, deadlocked_mask, node_key
+from astar.legal_moves import legal_moves
 from astar.paths import piece_distances
 
 __all__ = [
@@ -287,7 +288,7 @@ class _AStar:
         # the deadlocked pieces here stay deadlocked after any quiet move (Heuristic.value_of_key)
         stuck = deadlocked_mask(key[:6], key[6]) if heuristic.without_captures(key) else None
         # (the moves of blocked pieces are skipped below: not generating them changes nothing)
-        for move in board.generate_legal_moves(self.unblocked):
+        for move in legal_moves(board, self.unblocked):
             from_sq, to_sq = move.from_square, move.to_square
             from_bb, to_bb = bb_squares[from_sq], bb_squares[to_sq]
             if blocked & (from_bb | to_bb):

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 import chess
 
@@ -70,6 +71,14 @@ class KernelMove:
         victim = PIECE_NAMES[self.captured] if self.kind == PAWN_X_PIECE else FILES[self.captured]
         landing = PIECE_NAMES[self.promotion] if self.promotion >= 0 else str(self.target_index)
         return f"{mover}{victim}{FILES[self.target]}{landing}"
+
+
+#: :class:`KernelMove` and :class:`~proofkernel.state.KernelState` made through a cache of
+#: the recent ones: both are frozen (immutable) dataclasses, slow to build field by field,
+#: and the search makes the same moves and the same children (the captures commute) again
+#: and again; an equal object is returned, so what is searched does not change
+_kernel_move = lru_cache(maxsize=1 << 16)(KernelMove)
+_kernel_state = lru_cache(maxsize=1 << 16)(KernelState)
 
 
 _KINDS = "|".join(sorted(PIECE_NAMES, key=len, reverse=True))
@@ -153,12 +162,12 @@ def _pawn_captures_from(
         low = 1 if goal.locked_bottom[target] else 0
         high = length - 1 if goal.locked_top[target] else length
         for j in range(low, high + 1):
-            moves.append(KernelMove(color, kind, file, index, captured, target, j))
+            moves.append(_kernel_move(color, kind, file, index, captured, target, j))
         if goal.capture_promotion[color][file][target] and _can_capture_promote(columns[file], index, color):
             for promotion in range(5):
                 if promotion in (2, 3) and promotion != promotion_bishop(color, target):
                     continue
-                moves.append(KernelMove(color, kind, file, index, captured, target, promotion=promotion))
+                moves.append(_kernel_move(color, kind, file, index, captured, target, promotion=promotion))
     return moves
 
 
@@ -202,15 +211,17 @@ def generate_moves(
     # pieces take
     if touching(0):
         for k in capturable_kinds:
-            moves.append(KernelMove(color, PIECE_X_PIECE, captured=k))
+            moves.append(_kernel_move(color, PIECE_X_PIECE, captured=k))
     for file, index in victim_pawns:
         if touching(1 << file):
-            moves.append(KernelMove(color, PIECE_X_PAWN, target=file, target_index=index))
+            moves.append(_kernel_move(color, PIECE_X_PAWN, target=file, target_index=index))
     # pawns take
     for file, index in _movable_pawns(columns, goal, color):
         for target_file, target_index in victim_pawns:
             if abs(target_file - file) == 1 and touching(1 << file | 1 << target_file):
-                moves.append(KernelMove(color, PAWN_X_PAWN, file, index, target=target_file, target_index=target_index))
+                moves.append(
+                    _kernel_move(color, PAWN_X_PAWN, file, index, target=target_file, target_index=target_index)
+                )
         for k in pawn_capturable_kinds:
             moves += _pawn_captures_from(state, goal, color, list(columns), PAWN_X_PIECE, k, file, index, touching)
     # pawns take a piece that a victim pawn got by promoting quietly on file `source`
@@ -256,10 +267,10 @@ def apply_move(state: KernelState, move: KernelMove) -> KernelState:
         pieces[slot] -= 1
         if owed[slot]:
             owed = owed[:slot] + (owed[slot] - 1,) + owed[slot + 1 :]
-        return KernelState(tuple(columns), tuple(pieces), owed)
+        return _kernel_state(tuple(columns), tuple(pieces), owed)
     if move.kind == PIECE_X_PAWN:
         take_pawn(move.target, move.target_index)
-        return KernelState(tuple(columns), tuple(pieces), owed)
+        return _kernel_state(tuple(columns), tuple(pieces), owed)
     if move.kind == PAWN_X_PIECE:
         slot = piece_index(victim, move.captured)
         if pieces[slot] <= owed[slot]:
@@ -281,7 +292,7 @@ def apply_move(state: KernelState, move: KernelMove) -> KernelState:
         columns[move.file] = _remove(columns[move.file], move.index)
         target = columns[move.target]
         columns[move.target] = target[: move.target_index] + mover + target[move.target_index + 1 :]
-        return KernelState(tuple(columns), tuple(pieces), owed)
+        return _kernel_state(tuple(columns), tuple(pieces), owed)
     columns[move.file] = _remove(columns[move.file], move.index)
     if move.promotion >= 0:
         pieces[piece_index(color, move.promotion)] += 1
@@ -290,4 +301,4 @@ def apply_move(state: KernelState, move: KernelMove) -> KernelState:
         if not 0 <= move.target_index <= len(target):
             raise InvalidKernelMoveError(f"{move}: landing index out of range")
         columns[move.target] = target[: move.target_index] + mover + target[move.target_index :]
-    return KernelState(tuple(columns), tuple(pieces), owed)
+    return _kernel_state(tuple(columns), tuple(pieces), owed)

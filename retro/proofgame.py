@@ -278,6 +278,7 @@ class _Legs:
             if len(self.made) >= _KEPT_HEURISTICS:
                 self.made.clear()
             pair = self.made[mask] = (Heuristic(self.target, mask), NonAdmissibleHeuristic(self.target, mask))
+            pair[1].share_caches(pair[0])
         admissible, guide = pair[0].renewed(), pair[1].renewed()
         return (guide, admissible) if self.non_admissible else (admissible, guide)
 

@@ -6,7 +6,9 @@ the proof-game search takes on many positions; the solver itself is the compiled
 ``scipy/optimize/_lsap*.so`` (``scipy.optimize`` exports exactly its
 ``linear_sum_assignment``: ``from ._lsap import linear_sum_assignment``), which needs
 only NumPy. :func:`linear_sum_assignment` loads that file on first use, by itself (an
-extension module does not need its package initialised), and falls back to the public
+extension module does not need its package initialised: SciPy's directory is found
+with ``importlib.util.find_spec``, without importing ``scipy``, whose ``__init__``
+loads its test utilities and Cython), and falls back to the public
 ``scipy.optimize.linear_sum_assignment`` when it is missing or fails to load (a SciPy
 whose layout differs). Either way the same compiled function solves the problem, so the
 assignments (and every search that reads them) are those of the public function.
@@ -49,16 +51,18 @@ def _solver() -> Callable[[Any], Any]:
 
 @cache
 def _compiled() -> Any:
-    """The module ``scipy.optimize._lsap`` loaded from its file, without registering it
-    in ``sys.modules`` (``import scipy.optimize`` later loads its own); None when SciPy
-    has no such compiled file or it does not load."""
+    """The module ``scipy.optimize._lsap`` loaded from its file, without importing
+    ``scipy`` or registering it in ``sys.modules`` (``import scipy.optimize`` later loads
+    its own); None when SciPy has no such compiled file or it does not load."""
     if _NAME in sys.modules:
         return sys.modules[_NAME]
     try:
-        import scipy
-    except ImportError:
+        spec = importlib.util.find_spec("scipy")  # where SciPy is, without running its __init__
+    except (ImportError, ValueError):
         return None
-    directory = Path(scipy.__file__).parent / "optimize"
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    directory = Path(next(iter(spec.submodule_search_locations))) / "optimize"
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
         path = directory / f"_lsap{suffix}"
         if not path.is_file():

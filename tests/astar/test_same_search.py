@@ -192,3 +192,38 @@ def test_stuck_pawns_counted_by_shifts_equal_their_square_by_square_count() -> N
         assert value == _reference_stuck_pawns(heuristic, board, color), board.fen()
         stuck += value
     assert stuck > 40
+
+
+def test_heuristics_sharing_caches_give_the_values_of_new_ones() -> None:
+    """Property: a non-admissible heuristic sharing the caches of the admissible one of the
+    same goal and blocked squares (as each leg's pair does), both warmed by other
+    positions, gives the values of new heuristics; and it does read the shared side
+    bounds (no side bound computed twice)."""
+    rng = random.Random(7)
+    compared = 0
+    for _ in range(3):
+        game = game_positions(play_random(rng, 50))
+        goal = game[-1]
+        for mask in (0, blocked_squares(goal, chess.Board())):
+            admissible, guide = Heuristic(goal, mask), NonAdmissibleHeuristic(goal, mask)
+            guide.share_caches(admissible)
+            for board in reversed(game[::2]):
+                admissible.value_of_key(node_key(board))
+                guide.value_of_key(node_key(board))
+            for board in game:
+                key = node_key(board)
+                assert admissible.value_of_key(key) == Heuristic(goal, mask).value_of_key(key), board.fen()
+                assert guide.value_of_key(key) == NonAdmissibleHeuristic(goal, mask).value_of_key(key), board.fen()
+                compared += 1
+            fresh_admissible, fresh_guide = Heuristic(goal, mask), NonAdmissibleHeuristic(goal, mask)
+            fresh_guide.share_caches(fresh_admissible)
+            for board in game:
+                fresh_admissible.value_of_key(node_key(board))
+            setattr(fresh_guide, "_compute_side", _never)  # noqa: B010 (an instance attribute over the method)
+            for board in game:
+                fresh_guide.value_of_key(node_key(board))
+    assert compared > 200
+
+
+def _never(*args: object) -> int:
+    raise AssertionError("a side bound computed twice")

@@ -40,3 +40,4 @@ def test_a_proof_game_search_does_not_import_scipy_optimize() -> None:
     assert "astar.heuristic" in imported
     if lsap.loaded_privately():
         assert "scipy.optimize" not in imported
+        assert "scipy" not in imported  # nor SciPy's __init__ (its test utilities, Cython)

@@ -2,13 +2,15 @@
 
 Usage::
 
-    .venv/bin/python bench/unwinnable.py dev [--max-nodes N] [--quick] [-j N]
+    .venv/bin/python bench/unwinnable.py dev [--max-nodes N] [--quick] [-j N] [--rows all|even|odd]
     .venv/bin/python bench/unwinnable.py lichess [--limit N] [--max-nodes N] [--routine full|quick|both]
         [--cha PATH [--cha-quick PATH]]
 
 ``dev``: every position of data/unwinnability-dev.jsonl for both intended winners; prints
-contradictions with the labels (must be 0), decided / undetermined counts, time, CPU time
-and nodes (``-j N``: N processes; the times are per query, measured in the workers).
+contradictions with the labels (must be 0), decided / undetermined counts (also split by
+even and odd rows, counted from 0, for judging a change on rows it was not tuned on), time,
+CPU time and nodes (``-j N``: N processes; the times are per query, measured in the
+workers; ``--rows``: only the even or odd rows).
 ``lichess``: data/lichess-30k-positions.txt with the intended winner = the side that just
 moved; prints verdict counts, mean / median / max time per position, mean nodes and time
 per node, for the full and/or the quick routine. Single process. ``--reference``: move
@@ -84,15 +86,25 @@ def _dev_query(query: tuple[str, chess.Color, bool, int, bool, bool, bool]) -> t
 
 
 def dev(
-    max_nodes: int, quick: bool, verbose: bool = False, jobs: int = 1, reference: bool = False, compiled: bool = True
+    max_nodes: int,
+    quick: bool,
+    verbose: bool = False,
+    jobs: int = 1,
+    reference: bool = False,
+    compiled: bool = True,
+    rows_kept: str = "all",
 ) -> None:
     _warm_up(compiled and not reference)
     rows = [json.loads(line) for line in open(DATA / "unwinnability-dev.jsonl", encoding="utf-8") if line.strip()]
+    parity = {"all": None, "even": 0, "odd": 1}[rows_kept]
+    numbered = [(index, row) for index, row in enumerate(rows) if parity is None or index % 2 == parity]
     queries = [
         (row["fen"], winner, quick, max_nodes, reference, compiled, row[key])
-        for row in rows
+        for _, row in numbered
         for winner, key in ((chess.WHITE, "white_can_win"), (chess.BLACK, "black_can_win"))
     ]
+    row_of = [index for index, _ in numbered for _ in range(2)]
+    odd_undetermined = 0
     counts: dict[str, int] = {}
     times: list[float] = []
     nodes: list[int] = []
@@ -102,9 +114,12 @@ def dev(
     start = time.perf_counter()
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
         results = pool.imap(_dev_query, queries, chunksize=2) if jobs > 1 else map(_dev_query, queries)
-        for (fen, winner, *_, label), (status, seconds, used, reason, cpu) in zip(queries, results, strict=True):
+        for index, (fen, winner, *_, label), (status, seconds, used, reason, cpu) in zip(
+            row_of, queries, results, strict=True
+        ):
             side = "white" if winner == chess.WHITE else "black"
             counts[status] = counts.get(status, 0) + 1
+            odd_undetermined += status == "undetermined" and index % 2
             times.append(seconds)
             cpu_times.append(cpu)
             nodes.append(used)
@@ -119,6 +134,10 @@ def dev(
     print(
         f"[{name}] queries: {len(times)}  decided: {len(times) - len(undetermined)}  "
         f"contradictions: {len(contradictions)}  (-j {jobs}, wall {time.perf_counter() - start:.1f} s)"
+    )
+    print(
+        f"[{name}] rows: {rows_kept}  undetermined on even rows: {len(undetermined) - odd_undetermined}, "
+        f"on odd rows: {odd_undetermined}"
     )
     print(
         f"[{name}] CPU time per query (in the process that ran it): mean {1e6 * statistics.mean(cpu_times):.1f} us, "
@@ -256,6 +275,7 @@ def main() -> None:
     parser.add_argument("--max-nodes", type=int, default=1_000_000)
     parser.add_argument("--quick", action="store_true", help="dev: quick routine instead of full")
     parser.add_argument("--verbose", action="store_true", help="dev: print slow or undetermined queries as they come")
+    parser.add_argument("--rows", choices=["all", "even", "odd"], default="all", help="dev: only the even or odd rows")
     parser.add_argument("--limit", type=int, default=None, help="lichess: first N positions only")
     parser.add_argument("--routine", choices=["full", "quick", "both"], default="both")
     parser.add_argument("-j", "--jobs", type=int, default=1, help="dev: worker processes")
@@ -270,7 +290,7 @@ def main() -> None:
     args = parser.parse_args()
     compiled = not args.pure_python
     if args.what == "dev":
-        dev(args.max_nodes, args.quick, args.verbose, args.jobs, args.reference, compiled)
+        dev(args.max_nodes, args.quick, args.verbose, args.jobs, args.reference, compiled, args.rows)
     else:
         routines = ["full", "quick"] if args.routine == "both" else [args.routine]
         lichess(args.limit, args.max_nodes, routines, args.reference, compiled, args.cha, args.cha_quick)

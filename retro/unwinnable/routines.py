@@ -19,11 +19,14 @@ Quick routine (Figure 10):
 
 Full routine (Figure 9): Find-Helpmate in iterative deepening (depth 1, 2, ...) with a
 per-iteration node bound ``bound(d) = 10,000 * (1 + d // 8)`` (increasing in d, so the
-routine is complete with an unlimited budget), and the semi-static check first when at
-least half of the pawns are rammed, else after the first iteration (Figure 9 runs it
-first; the depth-1 iteration answers nearly every position of real games for less than the
-check costs, and the order cannot change a verdict: a mate found contradicts no sound
-"unwinnable"), until a mate is found, an iteration ends without a cut (unwinnable, see the argument in
+routine is complete with an unlimited budget), and the semi-static check after the first
+iteration, or, when at least half of the pawns are rammed, after a probe: the depth-1
+iteration with the node bound ``RAMMED_PROBE_NODES``, the transposition table then emptied so the
+iterations that follow search exactly as without it (Figure 9 runs the check first; the
+depth-1 iteration answers nearly every position of real games for less than the check
+costs, most within the probe's nodes, and the order cannot change a verdict: a mate found
+contradicts no sound "unwinnable", and a probe without cut is a complete iteration), until
+a mate is found, an iteration ends without a cut (unwinnable, see the argument in
 :mod:`retro.unwinnable.helpmate`), or the total ``max_nodes`` budget is spent
 (undetermined). An iteration whose only cuts are hits on entries of earlier iterations is
 repeated once at the same depth with an empty table, so that completeness never rests on
@@ -55,11 +58,14 @@ closure search decides most, the scouts most of the rest, and the deeper iterati
 while they would take a large part of those queries' nodes (the figures on the dev set
 are in ``bench/NOTES.md``). Three rules follow:
 
-1. Before the closure search starts, an iteration gets at most a ``PRE_CLOSURE_SHARE``-th
-   of ``max_nodes`` (besides ``bound(d)``), so the first ``CLOSURE_FROM`` iterations never
-   take more than half of a small budget; from 80k nodes up (the default is 1M) the cap is
-   above ``bound(d)`` and changes nothing, so the positions the early iterations answer
-   (nearly all positions of real games) are searched as without the cap.
+1. Before the closure search starts, the iteration of depth d gets at most
+   ``d * max_nodes / PRE_CLOSURE_DIVISOR`` nodes (besides ``bound(d)``): the first
+   ``CLOSURE_FROM`` iterations together take at most a quarter of a small budget, and the
+   deeper of them get more (with mate first and mate beyond the horizon a deeper
+   iteration often meets in a few thousand nodes the mate a shallower one missed in
+   10,000). From 400k nodes up (the default is 1M) the cap is above ``bound(d)`` and
+   changes nothing, so the positions the early iterations answer (nearly all positions of
+   real games) are searched as without the cap.
 2. Once the closure search has started, the next iteration runs only when the closure
    search alone has spent at least ``ITERATION_SHARE`` times what the iterations have spent
    since it started, that iteration's bound included; otherwise another round (closure
@@ -112,9 +118,10 @@ SCOUT_NODES = 50_000
 MARCH_FIRST_NODES = 20_000
 PROMOTION_FIRST_SHARE = 50
 SCOUT_SHARE = 4
-PRE_CLOSURE_SHARE = 2 * CLOSURE_FROM
+PRE_CLOSURE_DIVISOR = 40  # with CLOSURE_FROM = 4: (1 + 2 + 3 + 4) / 40, a quarter in all
 ITERATION_SHARE = 4
 LAST_SCOUT_SHARE = SCOUT_SHARE + 2
+RAMMED_PROBE_NODES = 100
 
 WINNABLE = UnwinnabilityStatus.WINNABLE
 UNWINNABLE = UnwinnabilityStatus.UNWINNABLE
@@ -370,9 +377,9 @@ def full_routine(
     time_limit: float | None = None,
 ) -> Result:
     """Figure 9, spending at most about ``max_nodes`` nodes; the semi-static check runs
-    first on blocked-looking positions (:func:`_mostly_rammed`), otherwise after the first
-    iteration (which answers most winnable positions at a fraction of its cost), or at the
-    end if the budget did not allow one. ``compiled``: the Find-Helpmate iterations run in
+    after a short probe on blocked-looking positions (:func:`_mostly_rammed`), otherwise
+    after the first iteration (either answers most winnable positions at a fraction of its
+    cost), or at the end if the budget did not allow one. ``compiled``: the Find-Helpmate iterations run in
     the compiled core (:class:`retro.unwinnable.jitcore.CompiledHelpmateSearch`, the same
     search); the closure search stays in Python.
 
@@ -401,6 +408,19 @@ def _helpmate_search(
     return HelpmateSearch(winner, generator)
 
 
+def _rammed_probe(state: State, search: HelpmateSearch | CompiledHelpmateSearch, max_nodes: int) -> Result | None:
+    """The probe before the semi-static check (see the module docstring): the depth-1
+    iteration with the node bound ``RAMMED_PROBE_NODES``; its verdict if it decided, else None
+    with the transposition table emptied (so the iterations that follow search as
+    without the probe)."""
+    if search.search(state, 1, min(RAMMED_PROBE_NODES, max_nodes)):
+        return Result(WINNABLE, search.line, search.nodes, Reason.SEARCH)
+    if not search.cut:
+        return Result(UNWINNABLE, [], search.nodes, Reason.EXHAUSTIVE_SEARCH)
+    search.clear_table()
+    return None
+
+
 def _full_routine(
     state: State,
     winner: chess.Color,
@@ -412,10 +432,14 @@ def _full_routine(
 ) -> Result:
     """:func:`full_routine`; puts its count of the nodes spent in ``tally`` (called when the
     deadline stops the routine)."""
-    static_checked = _mostly_rammed(state)
-    if static_checked and unwinnable_static(to_board(state), winner):
-        return Result(UNWINNABLE, [], 0, Reason.SEMI_STATIC)
     search = _helpmate_search(winner, generator, compiled)
+    static_checked = _mostly_rammed(state)
+    if static_checked:
+        probe = _rammed_probe(state, search, max_nodes)
+        if probe:
+            return probe
+        if unwinnable_static(to_board(state), winner):
+            return Result(UNWINNABLE, [], search.nodes, Reason.SEMI_STATIC)
     rounds: _ClosureRounds | None = None
     focused_nodes = 0
     iteration_nodes_before = 0  # the iterations' nodes when the closure search started
@@ -435,7 +459,7 @@ def _full_routine(
         clock.check(deadline)
         node_bound = bound(depth)
         if rounds is None:  # rule 1
-            node_bound = min(node_bound, max(1, max_nodes // PRE_CLOSURE_SHARE))
+            node_bound = min(node_bound, max(1, max_nodes * depth // PRE_CLOSURE_DIVISOR))
         else:  # rule 2: closure rounds first, until the iterations' share allows this one
             while rounds.closure_nodes < ITERATION_SHARE * (search.nodes - iteration_nodes_before + node_bound):
                 before = spent()

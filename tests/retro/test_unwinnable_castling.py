@@ -9,7 +9,7 @@ from pathlib import Path
 
 import chess
 
-from retro.unwinnable import analyze
+from retro.unwinnable import analyze, routines
 from retro.unwinnable.static import dead_castling_rights, static_applicable, unwinnable_static
 from tests.random_games import game_positions, play_random
 
@@ -27,7 +27,9 @@ def test_a_dead_right_lets_the_static_check_answer() -> None:
     assert dead_castling_rights(board) and static_applicable(board)
     assert unwinnable_static(board, W) and unwinnable_static(board, B)
     verdict = analyze(board, B)
-    assert verdict.status == "unwinnable" and verdict.reason == "semi-static" and verdict.nodes == 0
+    # Mostly rammed: the check answers after the short depth-1 probe (its nodes only).
+    assert verdict.status == "unwinnable" and verdict.reason == "semi-static"
+    assert verdict.nodes < 10 * routines.RAMMED_PROBE_NODES
 
 
 def test_live_rights() -> None:

@@ -94,7 +94,8 @@ def test_cli_time_limit_and_node_budget_options(capsys) -> None:
     for option in ("-m", "--max-nodes"):
         assert main(["unwinnable", HARD, "black", option, "3000", "--json"]) == 0
         record = json.loads(capsys.readouterr().out)
-        assert (record["reason"], record["nodes"]) == ("node budget exhausted", 3000)
+        # The budget is honoured up to an iteration's refused nodes (counted, see helpmate).
+        assert record["reason"] == "node budget exhausted" and 3000 <= record["nodes"] <= 3100
     assert main(["dead", HARD, "--time-limit", str(LIMIT), "--max-nodes", "10000000", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["black"] == "undetermined"
     for bad in ("0", "-2", "nan"):

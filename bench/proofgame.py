@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 import chess
+from startup import installed_env  # bench/ is the script's directory
 
 from retro.proofgame import ProofGameVerdict, prove
 
@@ -123,7 +124,7 @@ def _retro_call(fen: str, seconds: float, nodes: int) -> tuple[str, float, float
     """retro's verdict, the wall and CPU seconds of one ``retro proofgame`` process
     (start-up included) and its reason; a legal verdict's proof game is replayed to the
     goal."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = installed_env(ROOT)  # bytecode kept, as an installed retro
     command = [sys.executable, "-m", "retro.cli", "proofgame", fen, "--json", "-t", str(seconds), "-m", str(nodes)]
     cpu = _child_cpu()
     start = time.perf_counter()

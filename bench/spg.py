@@ -39,6 +39,7 @@ import time
 from pathlib import Path
 
 import chess
+from startup import installed_env  # bench/ is the script's directory
 
 from retro.spg import parse_problem
 from retro.spg.solve import solve
@@ -97,7 +98,7 @@ def run_retro_process(row: dict, time_limit: float, max_nodes: int | None) -> di
     ]
     if max_nodes is not None:
         command += ["-m", str(max_nodes)]
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = installed_env(ROOT)  # bytecode kept, as an installed retro
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=time_limit + 30, env=env, cwd=ROOT)
         return dict(json.loads(done.stdout))

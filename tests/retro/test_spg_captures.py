@@ -163,3 +163,17 @@ def test_no_move_of_a_frozen_unit_is_generated() -> None:
     assert generated and not any(chess.BB_SQUARES[move.from_square] & frozen for move in generated)
     frozen_pawns = board.pawns & board.occupied_co[chess.WHITE] & frozen
     assert list(board.generate_pseudo_legal_moves(frozen_pawns, routes[chess.WHITE][chess.PAWN]))
+
+
+def test_a_rook_captured_on_its_corner_loses_the_castling_right() -> None:
+    """A random game (1.b4 b6 2.e3 Bb7 3.g3 Bxh1 4.c4 h5 5.Na3 d5 6.Qa4+), goal its full FEN
+    with White's long castling right only: the short right is lost by the capture of the h1
+    rook, so the g1 knight (the rook's only exit) need not move; White's 6 moves fit, and
+    the game is among the solutions (the bound said 8 when it counted the knight)."""
+    fen = "rn1qkbnr/p1p1ppp1/1p6/3p3p/QPP5/N3P1P1/P2P1P1P/R1B1KBNb b Qkq - 1 6"
+    problem = parse_problem(fen, 11, chess.STARTING_FEN)
+    bounds = MoveBounds(problem.goal, frozen_mask(problem.init, problem.goal), rights_count=True)
+    assert bounds.needs(problem.init, chess.WHITE) <= 6
+    outcome = search_games(problem, bounds, max_nodes=20_000, cap=1_000)
+    played = "b2b4 b7b6 e2e3 c8b7 g2g3 b7h1 c2c4 h7h5 b1a3 d7d5 d1a4".split()
+    assert outcome.complete and played in [[move.uci() for move in game] for game in outcome.games]

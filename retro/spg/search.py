@@ -128,7 +128,7 @@ class _Search:
         self.root_index = 0
         self.stop_reason = ""
         self.solo = SoloGame(bounds, problem.goal, routes, self.count) if solo else None
-        self.captures = CaptureMoves(problem.goal, bounds.frozen) if quiet else None
+        self.captures = CaptureMoves(problem.goal, bounds) if quiet else None
 
     def count(self) -> None:
         """One more node (a solo move examined counts as one, :mod:`retro.spg.solo`)."""

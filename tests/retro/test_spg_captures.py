@@ -34,7 +34,8 @@ def _natch_39() -> tuple[chess.Board, MoveBounds, CaptureMoves]:
     board = problem.init.copy()
     for uci in DEAD:
         board.push_uci(uci)
-    return board, MoveBounds(problem.goal, frozen, rights_count=False), CaptureMoves(problem.goal, frozen)
+    bounds = MoveBounds(problem.goal, frozen, rights_count=False)
+    return board, bounds, CaptureMoves(problem.goal, bounds)
 
 
 def test_captures_and_quiet_arrivals_exceed_both_sides_moves() -> None:
@@ -68,7 +69,7 @@ def test_castling_rook_square_and_en_passant_rank_are_not_quiet() -> None:
     castling rook lands) is not counted; the e6 pawn square is on White's en-passant
     landing rank, where a pawn captures onto an empty square, so it is not counted either."""
     goal = chess.Board("rnbqkbnr/ppp1pp1p/4P3/8/8/8/PPPP1PPP/RNBQ1RK1 b kq - 0 1")
-    captures = CaptureMoves(goal, 0)
+    captures = CaptureMoves(goal, MoveBounds(goal, 0, rights_count=False))
     assert all(square != chess.E6 for square, _ in captures.squares[chess.WHITE])
     board = chess.Board()
     # White to reach g1 (king), f1 (rook) and e6 (pawn) and to capture two black pawns
@@ -83,7 +84,8 @@ def test_capture_rule_fits_every_ply_of_every_euclide_solution() -> None:
     checked = 0
     for row in ROWS.values():
         problem = parse_problem(row["board"], row["plies"])
-        captures = CaptureMoves(problem.goal, frozen_mask(problem.init, problem.goal))
+        bounds = MoveBounds(problem.goal, frozen_mask(problem.init, problem.goal), rights_count=False)
+        captures = CaptureMoves(problem.goal, bounds)
         for game in row["solutions"] or []:
             if not game:
                 continue
@@ -177,3 +179,19 @@ def test_a_rook_captured_on_its_corner_loses_the_castling_right() -> None:
     outcome = search_games(problem, bounds, max_nodes=20_000, cap=1_000)
     played = "b2b4 b7b6 e2e3 c8b7 g2g3 b7h1 c2c4 h7h5 b1a3 d7d5 d1a4".split()
     assert outcome.complete and played in [[move.uci() for move in game] for game in outcome.games]
+
+
+def test_bishops_by_square_colour_and_pawns_white_cannot_spare() -> None:
+    """single-capture-60 (Black captures White's f1 bishop) at a node 4 plies before the
+    end, Black to move: White's dark-squared c1 bishop fills the goal's only dark bishop
+    square and White's 8 pawns its 8 pawn squares, so of White's units only the f1 bishop
+    may be captured; it cannot reach f8 (dark) nor h5 (its diagonals close on e2 and g2).
+    Black must capture it and reach f8 and h5 quietly: 3 moves, and Black has 2."""
+    row = ROWS["single-capture-60"]
+    problem = parse_problem(row["board"], row["plies"])
+    bounds = MoveBounds(problem.goal, frozen_mask(problem.init, problem.goal), rights_count=False)
+    captures = CaptureMoves(problem.goal, bounds)
+    board = chess.Board("rnbqk1nr/pppp1pp1/3bp3/8/7p/3P1N1P/PPP1PPP1/RNBQKB1R b KQkq - 9 9")
+    assert bounds.needs(board, chess.BLACK) == 2
+    assert captures._capturable(board, chess.WHITE, 2) == [chess.F1]
+    assert captures.needs(board, chess.BLACK, 2) == 3

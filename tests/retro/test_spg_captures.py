@@ -78,6 +78,7 @@ def test_castling_rook_square_and_en_passant_rank_are_not_quiet() -> None:
     assert captures.needs(board, chess.WHITE, 0) == 2 + 2  # without the right f1 counts
 
 
+@pytest.mark.slow
 def test_capture_rule_fits_every_ply_of_every_euclide_solution() -> None:
     """Along each replayable Euclide game, each side's captures plus quiet arrivals never
     exceed its moves left (a soundness check on 148 real games)."""

@@ -36,10 +36,12 @@ For a colour C at a node (current board), with F the frozen squares
   moves start from f1 (d1), so both stay lower bounds. Castling needs the squares between
   king and rook empty, so a right with a frozen unit between them is ignored.
 * **Castling rights to lose** (full-FEN goals only): a right the node has and the goal
-  lacks must be lost, by moving the king or the rook. When the king is frozen, the rook
-  must move; a unit that must move and ends on its present square costs at least 2
-  moves (leave, come back). If the rook's only non-frozen first-step square holds a unit
-  of C, that unit must move before the rook can, so it too must move.
+  lacks must be lost, by moving the king or the rook, or by the rook's capture on its
+  corner. When the king is frozen, the rook must move or be captured; a unit that must
+  move and ends on its present square costs at least 2 moves (leave, come back), unless
+  it is captured (the assignment's capture columns cost it 0). If the rook's only
+  non-frozen first-step square holds a unit of C and C loses no more units (the rook is
+  then not captured), that unit must move before the rook can, so it too must move.
 
 * The king is never captured, so its cost is never left out of ``U``.
 * **Units the enemy's pawns must capture** (added to ``U``). Let g be a free goal pawn
@@ -281,9 +283,12 @@ class MoveBounds:
 
     # -- castling rights to lose ------------------------------------------------------------------------
 
-    def must_move(self, color: chess.Color, mine: int, rooks: int, kings: int, rights: int) -> int | None:
-        """Squares of ``color``'s units that must still move to lose the castling rights the goal
-        lacks (module docstring); ``None`` when that is impossible. ``rights`` are the clean rights."""
+    def must_move(
+        self, color: chess.Color, mine: int, rooks: int, kings: int, rights: int, spare: int = 0
+    ) -> int | None:
+        """Squares of ``color``'s units that must still move (or be captured) to lose the
+        castling rights the goal lacks (module docstring); ``None`` when that is impossible.
+        ``rights`` are the clean rights, ``spare`` the units ``color`` still loses."""
         if not self.rights_count:
             return 0
         home = chess.BB_SQUARES[_KING_HOME[color]]
@@ -295,9 +300,9 @@ class MoveBounds:
         for square in chess.scan_forward(lose):
             must |= chess.BB_SQUARES[square]
             exits = first_step_mask(rook, square) & ~self.frozen
-            if not exits:
+            if not exits and not spare:
                 return None
-            if chess.popcount(exits) == 1 and exits & mine:
+            if not spare and chess.popcount(exits) == 1 and exits & mine:
                 must |= exits
         return must
 
@@ -439,7 +444,7 @@ class MoveBounds:
         if captures < 0 or spare < 0:
             return INF
         rooks, kings = masks[chess.ROOK - 1], masks[chess.KING - 1]
-        must = self.must_move(color, mine, rooks, kings, rights)
+        must = self.must_move(color, mine, rooks, kings, rights, spare)
         if must is None:
             return INF
         castles = self.castling_units(color, rooks, kings, rights)

@@ -58,7 +58,7 @@ def route_squares(bounds: MoveBounds, board: chess.Board, color: chess.Color, mo
     if captures < 0 or spare < 0:
         return every
     rights = board.clean_castling_rights() & (chess.BB_RANK_1 if color == chess.WHITE else chess.BB_RANK_8)
-    must = bounds.must_move(color, mine, masks[chess.ROOK - 1], masks[chess.KING - 1], rights)
+    must = bounds.must_move(color, mine, masks[chess.ROOK - 1], masks[chess.KING - 1], rights, spare)
     if must is None:
         return every
     castles = bounds.castling_units(color, masks[chess.ROOK - 1], masks[chess.KING - 1], rights)

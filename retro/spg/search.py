@@ -24,6 +24,9 @@ A depth-first search over legal moves (python-chess), pruned by the per-side bou
   remaining moves to its goal units and captures (checked for the mover, and for the
   other side when the move was a pawn's or a capture); the solo moves examined count as
   nodes. The root is checked for both.
+* **Captures and quiet arrivals** (:mod:`retro.spg.captures`): a node is pruned when a
+  side's captures still to make plus its goal squares that it must still reach by a
+  non-capturing move exceed its moves left.
 * **Transposition table** on ``(position, plies left)``, the position being
   python-chess's transposition key (placement, side to move, castling rights and a
   *usable* en-passant square: exactly what decides the future legal moves). The games
@@ -35,6 +38,8 @@ A depth-first search over legal moves (python-chess), pruned by the per-side bou
   a square its type (the promoted type) can stand on in some game of N plies,
   computed once at the root for each side; the other moves are in no game and are not
   generated (python-chess generates the moves of each piece type to its squares only).
+  Nor are the moves of a unit on a frozen square (:mod:`retro.spg.frozen`): such a unit
+  stands on its square for the whole game, so no game contains a move of it.
 * **Budgets.** ``max_nodes`` (moves generated and bounded) and ``time_limit`` end the search
   with :attr:`SearchOutcome.complete` false; ``cap`` solutions end it as well
   (``cap_reached``). Only a complete search supports "unique" or "no solution".
@@ -54,6 +59,7 @@ import chess
 
 from retro.core.position import position_key
 from retro.spg.bounds import MoveBounds, SideMasks, side_masks
+from retro.spg.captures import CaptureMoves
 from retro.spg.problem import SpgProblem
 from retro.spg.routes import RouteSquares, route_squares
 from retro.spg.solo import SoloGame
@@ -104,6 +110,7 @@ class _Search:
         progress: Progress | None,
         routes: dict[chess.Color, RouteSquares] | None = None,
         solo: bool = True,
+        quiet: bool = True,
     ) -> None:
         self.problem = problem
         self.routes = routes
@@ -121,6 +128,7 @@ class _Search:
         self.root_index = 0
         self.stop_reason = ""
         self.solo = SoloGame(bounds, problem.goal, routes, self.count) if solo else None
+        self.captures = CaptureMoves(problem.goal, bounds) if quiet else None
 
     def count(self) -> None:
         """One more node (a solo move examined counts as one, :mod:`retro.spg.solo`)."""
@@ -154,10 +162,11 @@ class _Search:
             raise _Stop
 
     def moves(self, board: chess.Board) -> list[chess.Move]:
-        """The mover's pseudo-legal moves, pieces and promotions to their route squares only."""
+        """The mover's pseudo-legal moves, of units off the frozen squares, pieces and promotions
+        to their route squares only (module docstring, "Route squares")."""
         if self.routes is None:
-            return list(board.generate_pseudo_legal_moves())
-        routes, own = self.routes[board.turn], board.occupied_co[board.turn]
+            return list(board.generate_pseudo_legal_moves(board.occupied_co[board.turn] & ~self.bounds.frozen))
+        routes, own = self.routes[board.turn], board.occupied_co[board.turn] & ~self.bounds.frozen
         moves = [
             move
             for move in board.generate_pseudo_legal_moves(own & board.pawns, routes[chess.PAWN] | chess.BB_BACKRANKS)
@@ -165,7 +174,7 @@ class _Search:
         ]
         for kind in _ROUTED:
             if routes[kind]:
-                moves.extend(board.generate_pseudo_legal_moves(board.pieces_mask(kind, board.turn), routes[kind]))
+                moves.extend(board.generate_pseudo_legal_moves(board.pieces_mask(kind, board.turn) & own, routes[kind]))
         return moves
 
     def solo_fits(
@@ -205,6 +214,12 @@ class _Search:
             if known:
                 self.register(known)
             return known
+        if self.captures is not None and (
+            self.captures.exceeds(board, board.turn, plies - plies // 2, plies // 2)
+            or self.captures.exceeds(board, not board.turn, plies // 2, plies - plies // 2)
+        ):
+            self.table[key] = ()
+            return ()
         bounds = self.bounds
         mover, other = board.turn, not board.turn
         left = plies - 1
@@ -316,11 +331,12 @@ def search_games(
     progress: Progress | None = None,
     route: bool = True,
     solo: bool = True,
+    quiet: bool = True,
 ) -> SearchOutcome:
     """Every game of ``problem.plies`` plies from ``problem.init`` reaching the goal, up to ``cap``
     (module docstring). The root's bounds must already fit the allowance. ``route``: generate
     only moves to route squares (:mod:`retro.spg.routes`); ``solo``: prune by the solo
-    rule (:mod:`retro.spg.solo`)."""
+    rule (:mod:`retro.spg.solo`); ``quiet``: prune by the rule of :mod:`retro.spg.captures`."""
     first = (problem.plies + 1) // 2
     moves = {problem.init.turn: first, not problem.init.turn: problem.plies - first}
     routes = (
@@ -335,6 +351,7 @@ def search_games(
         progress=progress,
         routes=routes,
         solo=solo,
+        quiet=quiet,
     )
     board = search.board
     white_need, black_need = bounds.needs(board, chess.WHITE), bounds.needs(board, chess.BLACK)

@@ -65,6 +65,29 @@ square to the end, so the bound with the node's enemy pawns blocks only squares 
 are blocked at that later moment too. So the real sequence is a succeeding solo game;
 contraposition gives the rule.
 
+**Commuting moves.** The *footprint* of a solo move is its start and landing squares
+and the squares a slide or a double step passes; of castling (the king's two-square
+move), every square from the king's to its rook's corner. Two solo moves a and b of a
+state S with disjoint footprints *commute*: each is a solo move after the other, and
+S·a·b = S·b·a. Indeed a move's legality reads only its footprint (the unit on its start,
+its landing and passed squares empty; castling also its right, which a move loses only
+by starting or landing on the king's or the rook's square, both in the footprint), the
+other move changes only squares of its own footprint, the route squares, the king's
+danger squares and the capture mark read only the move itself, and a sequence making
+both has captures for both; the castling rights after both are the rights of S less
+those each move clears, in either order.
+
+*Rule (sleep).* At a state S, let a be a child move within the bound whose solo game
+fails, explored before the child move b, a and b commuting. In S·b, a is not tried.
+*Proof*, by induction on the moves left (every value decided, and stored in the table,
+is the true value of its state): if a succeeding solo game from S·b began with a, say
+b·a·t from S, then a·b·t is a succeeding solo game from S: S·a is within the bound
+(checked at S), S·a·b = S·b·a and the later states are those of the given game, every
+move is a solo move (commutation), and the check rule reads only the state after a
+move and whether the move is the last, the same at the same place in both orders. So
+S·a succeeds, against its (true) failure. The skip is for one level only: a is tried
+again below S·b.
+
 The solo game is searched depth-first (a child whose bound is lower than its parent's
 at once, the others after, the least bound first) with a
 table of the states already decided (``(C's units, rights, fixed enemy squares, captures
@@ -87,6 +110,8 @@ from retro.spg.contact import contact_checkers, contact_mask
 __all__ = ["SoloGame"]
 
 _MEMO_LIMIT = 2_000_000  # decided states; cleared beyond it (memo lost, never soundness)
+_MoveKey = tuple[chess.Square, chess.Square, chess.PieceType | None, int]
+"""A solo move: start and landing squares, promotion, 1 if it is a capture move."""
 _KINDS = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
 
 
@@ -157,8 +182,10 @@ class SoloGame:
         enemy_pawns: chess.Bitboard,
         moves: int,
         need: int,
+        sleep: frozenset[_MoveKey] = frozenset(),
     ) -> bool:
-        """The solo game from a state whose bound is ``need``."""
+        """The solo game from a state whose bound is ``need``; the moves in ``sleep`` are not
+        tried (module docstring, "Commuting moves")."""
         if moves == 0:
             return (
                 not captures
@@ -171,24 +198,33 @@ class SoloGame:
             return known
         enemy_goal = self.bounds.goal_count[not color]
         later = []
+        failed: list[tuple[_MoveKey, chess.Bitboard]] = []  # explored children that failed (module docstring)
         result = False
-        for after, after_rights, left in self._children(color, masks, rights, fixed, captures, moves):
+        for after, after_rights, left, move_key, trace in self._children(
+            color, masks, rights, fixed, captures, moves, sleep
+        ):
             self.count()
             child_need = self.bounds.side_needs(color, after, after_rights, enemy_goal + left, enemy_pawns)
             if child_need > moves - 1:
                 continue
             if child_need < need:  # a move that lowers the bound: the likeliest way, tried at once
-                if self._succeeds(color, after, after_rights, fixed, left, enemy_pawns, moves - 1, child_need):
+                if self._succeeds(
+                    color, after, after_rights, fixed, left, enemy_pawns, moves - 1, child_need, _asleep(failed, trace)
+                ):
                     result = True
                     break
+                failed.append((move_key, trace))
             else:
-                later.append((child_need, after, after_rights, left))
+                later.append((child_need, after, after_rights, left, move_key, trace))
         if not result:
             later.sort(key=lambda child: child[0])
-            result = any(
-                self._succeeds(color, after, after_rights, fixed, left, enemy_pawns, moves - 1, child_need)
-                for child_need, after, after_rights, left in later
-            )
+            for child_need, after, after_rights, left, move_key, trace in later:
+                if self._succeeds(
+                    color, after, after_rights, fixed, left, enemy_pawns, moves - 1, child_need, _asleep(failed, trace)
+                ):
+                    result = True
+                    break
+                failed.append((move_key, trace))
         if len(self.table) >= _MEMO_LIMIT:
             self.table.clear()
         self.table[key] = result
@@ -211,21 +247,25 @@ class SoloGame:
         fixed: chess.Bitboard,
         captures: int,
         moves: int,
-    ) -> Iterator[tuple[SideMasks, chess.Bitboard, int]]:
-        """The states after each solo move: (C's masks, C's rights, captures left); a move
-        other than C's last that checks a fixed enemy king by contact is dropped (module
-        docstring, "Checks")."""
+        sleep: frozenset[_MoveKey],
+    ) -> Iterator[tuple[SideMasks, chess.Bitboard, int, _MoveKey, chess.Bitboard]]:
+        """The states after each solo move not in ``sleep``: (C's masks, C's rights, captures
+        left, the move's key, its footprint); a move other than C's last that checks a fixed
+        enemy king by contact is dropped (module docstring, "Checks")."""
         board = self._board(color, masks, rights, fixed)
         back_rank = chess.BB_RANK_1 if color else chess.BB_RANK_8
         king = fixed & self.goal.kings
         for move, capture in self._moves(board, color, fixed, captures):
+            move_key = (move.from_square, move.to_square, move.promotion, capture)
+            if move_key in sleep:
+                continue
             board.push(move)
             after = _without(side_masks(board, color), fixed)
             rights_after = board.clean_castling_rights() & back_rank
             board.pop()
             if king and moves > 1 and contact_checkers(after, color, chess.lsb(king)):
                 continue
-            yield after, rights_after, captures - capture
+            yield after, rights_after, captures - capture, move_key, _footprint(board, move)
 
     def _board(
         self, color: chess.Color, masks: SideMasks, rights: chess.Bitboard, fixed: chess.Bitboard
@@ -300,6 +340,24 @@ def _king_squares(move: chess.Move, castling: bool) -> chess.Bitboard:
         | chess.between(move.from_square, move.to_square)
         | chess.BB_SQUARES[move.to_square]
     )
+
+
+def _footprint(board: chess.Board, move: chess.Move) -> chess.Bitboard:
+    """The squares a solo move reads or changes: its start and landing squares, the squares
+    a slide or a double step passes; castling (the king's two-square move): every square
+    from the king's to the rook's corner."""
+    start, land = move.from_square, move.to_square
+    squares = chess.BB_SQUARES[start] | chess.BB_SQUARES[land] | chess.between(start, land)
+    if board.kings & chess.BB_SQUARES[start] and abs(start - land) == 2:
+        corner = start + 3 if land > start else start - 4
+        squares |= chess.between(start, corner) | chess.BB_SQUARES[corner]
+    return squares
+
+
+def _asleep(failed: list[tuple[_MoveKey, chess.Bitboard]], footprint: chess.Bitboard) -> frozenset[_MoveKey]:
+    """The failed siblings whose footprints miss ``footprint``: they commute with the move
+    (module docstring, "Commuting moves")."""
+    return frozenset(key for key, other in failed if not other & footprint)
 
 
 def _without(masks: SideMasks, squares: chess.Bitboard) -> SideMasks:

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import chess
 import pytest
 
 from retro.core.status import LegalityStatus, SpgStatus
-from retro.spg import SpgVerdict, parse_problem
+from retro.spg import SpgProblem, SpgVerdict, parse_problem
 from retro.spg.bounds import MoveBounds, side_masks
 from retro.spg.frozen import frozen_mask
 from retro.spg.parity import knight_parity
@@ -94,10 +95,9 @@ def test_no_capture_deadlock_freezes_king_and_queen() -> None:
 # -- bounds never cut a real game ----------------------------------------------------------------------
 
 
-def test_bounds_fit_every_ply_of_every_euclide_solution() -> None:
-    """Along each replayable Euclide game, each side's bound never exceeds its moves left
-    (fails without the castling rule: the king's castling jump and the rook's free move)."""
-    checked = 0
+def along_euclide_games() -> Iterator[tuple[str, SpgProblem, MoveBounds, chess.Board, dict[chess.Color, int], int]]:
+    """Every position along every replayable Euclide game of the data: the row's id, its
+    problem and bounds, the board, each side's moves left, and the ply (0 for the start)."""
     for row in ROWS.values():
         problem = parse_problem(row["board"], row["plies"])
         bounds = MoveBounds(problem.goal, frozen_mask(problem.init, problem.goal), rights_count=False)
@@ -106,13 +106,20 @@ def test_bounds_fit_every_ply_of_every_euclide_solution() -> None:
                 continue
             board = problem.init.copy()
             for index in range(len(game) + 1):
-                moves = moves_of(board, len(game) - index)
-                for color in chess.COLORS:
-                    assert bounds.needs(board, color) <= moves[color], (row["id"], index)
+                yield row["id"], problem, bounds, board, moves_of(board, len(game) - index), index
                 if index < len(game):
                     board.push_uci(game[index])
-            checked += 1
-    assert checked == 148  # every replayable Euclide game of the data
+
+
+def test_bounds_fit_every_ply_of_every_euclide_solution() -> None:
+    """Along each replayable Euclide game, each side's bound never exceeds its moves left
+    (fails without the castling rule: the king's castling jump and the rook's free move)."""
+    games = 0
+    for row_id, _, bounds, board, moves, index in along_euclide_games():
+        for color in chess.COLORS:
+            assert bounds.needs(board, color) <= moves[color], (row_id, index)
+        games += index == 0
+    assert games == 148  # every replayable Euclide game of the data
 
 
 # -- short dev problems of each verdict -----------------------------------------------------------------

@@ -19,6 +19,7 @@ from retro.spg.routes import route_squares
 from retro.spg.search import _Search, search_games
 from retro.spg.solo import SoloGame
 from retro.spg.solve import moves_of
+from tests.retro.test_spg import along_euclide_games
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "spg-dev.jsonl"
 ROWS = {row["id"]: row for row in map(json.loads, DATA.open(encoding="utf-8"))}
@@ -82,23 +83,14 @@ def test_castling_rook_square_and_en_passant_rank_are_not_quiet() -> None:
 def test_capture_rule_fits_every_ply_of_every_euclide_solution() -> None:
     """Along each replayable Euclide game, each side's captures plus quiet arrivals never
     exceed its moves left (a soundness check on 148 real games)."""
-    checked = 0
-    for row in ROWS.values():
-        problem = parse_problem(row["board"], row["plies"])
-        bounds = MoveBounds(problem.goal, frozen_mask(problem.init, problem.goal), rights_count=False)
-        captures = CaptureMoves(problem.goal, bounds)
-        for game in row["solutions"] or []:
-            if not game:
-                continue
-            board = problem.init.copy()
-            for index in range(len(game) + 1):
-                moves = moves_of(board, len(game) - index)
-                for color in chess.COLORS:
-                    assert not captures.exceeds(board, color, moves[color], moves[not color]), (row["id"], index)
-                if index < len(game):
-                    board.push_uci(game[index])
-            checked += 1
-    assert checked == 148
+    games = 0
+    captures_of: dict[str, CaptureMoves] = {}
+    for row_id, problem, bounds, board, moves, index in along_euclide_games():
+        captures = captures_of.setdefault(row_id, CaptureMoves(problem.goal, bounds))
+        for color in chess.COLORS:
+            assert not captures.exceeds(board, color, moves[color], moves[not color]), (row_id, index)
+        games += index == 0
+    assert games == 148
 
 
 @pytest.mark.slow

@@ -35,7 +35,12 @@ INFEASIBLE the position is illegal (UNKNOWN, for a time limit, is no objection):
    file, so on each file x: opponent pawns taken (as pawns) on x ≤ this side's pawn
    landings on x + its piece captures on x, and all landings plus piece captures equal
    the opponent's missing units. An opponent pawn taken as a pawn stood on the file
-   where its own walk ends.
+   where its own walk ends. The crossings are those of one walk from g, so they are
+   contiguous: with boundary x between files x and x+1, a walk from g < x that ends on a
+   file e < x crosses x only after crossing x-1 (it reaches file x+1 through file x,
+   which it first entered from file x-1); mirrored, a walk from g > x+1 that ends on a
+   file e > x crosses x only after crossing x+1. (Else the crossings could hold a loop on
+   a far boundary, an h-pawn with two captures "landing" on the a- and b-files.)
 6. *Home-square blockers*: a pawn still on its home square x2 (x7) has stood there all
    game. An opponent pawn that promoted on file x could not step from x2 to x1, so its
    promotion move was a capture (c ≥ 1). If that was its only capture (c = 1), it
@@ -511,6 +516,11 @@ def _capture_walk(
         beyond = sum(end[x + 1 :])  # 1 when the walk ends right of boundary x|x+1
         model.add(right[x] - left[x] == (beyond if x >= g else beyond - 1))
     model.add(sum(right) + sum(left) == c)
+    used = [right[x] + left[x] for x in range(7)]
+    for x in range(g + 1, 7):  # a walk ending left of x reaches x+1 only through x-1|x
+        model.add(used[x] <= 6 * used[x - 1] + 6 * sum(end[x:]))
+    for x in range(g - 1):  # and, mirrored, one ending right of x+1 reaches x from x+2
+        model.add(used[x] <= 6 * used[x + 1] + 6 * sum(end[: x + 1]))
     for is_here, square in here:
         model.add(end[chess.square_file(square)] == 1).only_enforce_if(is_here)
     landings = [(right[x - 1] if x > 0 else 0) + (left[x] if x < 7 else 0) for x in range(8)]

@@ -139,7 +139,8 @@ def test_time_limit_keeps_unchecked_candidates_and_progress_reports(monkeypatch)
     # Ba7xNb8 and a7xNb8=B pass every filter but the frozen-units rule, taken out here).
     monkeypatch.setattr("retro.lastmove.solver.frozen_units_reason", lambda board: None)
     darvall = chess.Board("KBrk4/1pppRp2/1p2p3/8/8/8/8/8 w - - 0 1")
-    two = solve(darvall, chess.WHITE, progress=lines.append, legality_time_limit=0.5)
+    # (time_limit: about 30 CPU s of cage verification, over 60 s of wall on a loaded machine)
+    two = solve(darvall, chess.WHITE, progress=lines.append, legality_time_limit=0.5, time_limit=600.0)
     # (an enumeration line too when the enumeration takes over 2 s, on a loaded machine)
     checks = [line for line in lines if not line.startswith("enumerating")]
     assert len(checks) == 2 and checks[0].startswith("checking candidate 1/2")

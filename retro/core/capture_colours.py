@@ -12,8 +12,9 @@ promoted by a2xb1, a capture on a light square, and White, missing only the dark
 bishop, has no unit that can have been taken there: so the last move was not Bb1xNa2.)
 
 Which promoted pieces count. A piece of Y (not a king) that no initial unit of its type
-and colour can reach is a promoted pawn (:func:`retro.core.rules.promotion_captures`,
-with its regions that never step across sealed squares, walls and gates). It became a
+and colour can reach is a promoted pawn (:func:`retro.core.rules.promoted_pieces`, by
+the argument of :func:`retro.core.rules.promotion_captures`, with its regions that never
+step across sealed squares, walls and gates). It became a
 piece on a square q of Y's promotion rank whose region (for its type) holds it, coming
 from an origin of q that is not sealed. When every such (q, origin) is a diagonal step
 (a capture) and every such q has the colour ``c``, the piece counts in ``F_c``.
@@ -32,9 +33,13 @@ among the ``F_c``. So Y captured at least ``F_c + k_(not c)`` distinct X units.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
+
 import chess
 
-from retro.core import rules
+if TYPE_CHECKING:
+    from retro.core.rules import PromotedPiece
 
 __all__ = ["forced_capture_colours", "capture_colours_objection"]
 
@@ -49,37 +54,36 @@ def _single_colour(squares: chess.Bitboard) -> chess.Bitboard | None:
     return None
 
 
-def forced_capture_colours(board: chess.Board, sealed: chess.Bitboard, color: chess.Color) -> dict[int, int]:
-    """Per colour mask (:data:`chess.BB_LIGHT_SQUARES` / :data:`chess.BB_DARK_SQUARES`), the
-    pieces of ``color`` that are promoted pawns which can only have promoted by a capture
-    onto a square of that colour (see the module docstring)."""
-    walls, gates = rules._walls(board, sealed), rules._gates(board, sealed)
-    options = rules._promotion_options(color, sealed)
+def forced_capture_colours(pieces: Iterable[PromotedPiece]) -> dict[int, int]:
+    """Per colour mask (:data:`chess.BB_LIGHT_SQUARES` / :data:`chess.BB_DARK_SQUARES`), how
+    many of the promoted ``pieces`` (one side's, :func:`retro.core.rules.promoted_pieces`)
+    can only have promoted by a capture onto a square of that colour (see the module
+    docstring)."""
     counts: dict[int, int] = {}
-    for square, piece in board.piece_map(mask=board.occupied_co[color] & ~board.pawns & ~board.kings).items():
-        mask = chess.BB_SQUARES[square]
-        homes = rules._INITIAL.pieces_mask(piece.piece_type, color)
-        if rules._gated_region(homes, piece.piece_type, sealed, walls, gates) & mask:
-            continue
-        squares, straight = 0, False
-        for promotion, _, capture in options:
-            if rules._gated_region(chess.BB_SQUARES[promotion], piece.piece_type, sealed, walls, gates) & mask:
-                squares |= chess.BB_SQUARES[promotion]
-                straight = straight or not capture
-        colour = None if straight else _single_colour(squares)
-        if colour is not None:
-            counts[colour] = counts.get(colour, 0) + 1
+    for piece in pieces:
+        squares = 0
+        for promotion, _, capture in piece.promotions:
+            if not capture:
+                break
+            squares |= chess.BB_SQUARES[promotion]
+        else:
+            colour = _single_colour(squares)
+            if colour is not None:
+                counts[colour] = counts.get(colour, 0) + 1
     return counts
 
 
-def capture_colours_objection(board: chess.Board, sealed: chess.Bitboard) -> str | None:
-    """The rule of the module docstring: the reason the position is illegal, or None."""
+def capture_colours_objection(
+    board: chess.Board, promoted: Mapping[chess.Color, Iterable[PromotedPiece]]
+) -> str | None:
+    """The rule of the module docstring: the reason the position is illegal, or None.
+    ``promoted``: each side's promoted pieces (:func:`retro.core.rules.promoted_pieces`)."""
     for color in chess.COLORS:
         opponent = not color
         missing = 16 - chess.popcount(board.occupied_co[opponent])
         if missing > chess.popcount(board.occupied_co[color] & ~board.pawns & ~board.kings):
             continue  # F_c + k is at most the pieces of ``color`` plus one: the rule cannot fire
-        forced = forced_capture_colours(board, sealed, color)
+        forced = forced_capture_colours(promoted[color])
         if not forced:
             continue
         for mask, name in _COLOURS:

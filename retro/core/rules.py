@@ -20,16 +20,27 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Callable
+from typing import NamedTuple
 
 import chess
 
 from retro.core.assignment import min_cost_assignment
+from retro.core.capture_colours import capture_colours_objection
 from retro.core.pawn_fates import ANY, DARK, LIGHT, PromotionFiles, excess_pieces, pawn_fates_feasible
 from retro.core.position import Position, castling_field_objection, ep_field_objection
 from retro.core.revmoves import retractions
 from retro.core.status import CheckStatus
 
-__all__ = ["NO_OBJECTION", "StaticVerdict", "RULES", "RULE_NAMES", "check_static", "min_pawn_captures"]
+__all__ = [
+    "NO_OBJECTION",
+    "StaticVerdict",
+    "RULES",
+    "RULE_NAMES",
+    "PromotedPiece",
+    "check_static",
+    "min_pawn_captures",
+    "promoted_pieces",
+]
 
 _HOME_RANK_PAWNS = {chess.WHITE: chess.BB_RANK_2, chess.BLACK: chess.BB_RANK_7}
 _PROMOTION_RANK = {chess.WHITE: 7, chess.BLACK: 0}
@@ -64,6 +75,12 @@ class _Facts:
     def sealed(self) -> tuple[chess.Bitboard, str | None]:
         """:func:`_sealed_squares` of the board, shared by the rules that use it."""
         return _sealed_squares(self.board)
+
+    @functools.cached_property
+    def promoted(self) -> dict[chess.Color, list[PromotedPiece]]:
+        """:func:`promoted_pieces` per colour, shared by the rules that use it."""
+        sealed, _ = self.sealed
+        return {color: promoted_pieces(self.board, sealed, color) for color in chess.COLORS}
 
     @functools.cached_property
     def confined_promoted(self) -> dict[chess.Color, tuple[int, int, int]]:
@@ -1134,6 +1151,37 @@ def _promotion_options(color: chess.Color, sealed: chess.Bitboard) -> list[tuple
     return options
 
 
+class PromotedPiece(NamedTuple):
+    """A piece (not the king) that no initial unit of its type and colour can reach, so a
+    promoted pawn, with the ways it can have promoted: (promotion square, file of the
+    square the pawn came from, 1 for a capture and 0 for a straight step), those of
+    :func:`_promotion_options` whose region (:func:`_gated_region`) holds the piece."""
+
+    square: chess.Square
+    piece_type: chess.PieceType
+    promotions: tuple[tuple[chess.Square, int, int], ...]
+
+
+def promoted_pieces(board: chess.Board, sealed: chess.Bitboard, color: chess.Color) -> list[PromotedPiece]:
+    """The pieces of ``color`` that are promoted pawns by the region argument of
+    :func:`promotion_captures`, each with the promotions that can have made it."""
+    walls, gates = _walls(board, sealed), _gates(board, sealed)
+    options = _promotion_options(color, sealed)
+    pieces = []
+    for square, piece in board.piece_map(mask=board.occupied_co[color] & ~board.pawns & ~board.kings).items():
+        mask = chess.BB_SQUARES[square]
+        homes = _INITIAL.pieces_mask(piece.piece_type, color)
+        if _gated_region(homes, piece.piece_type, sealed, walls, gates) & mask:
+            continue
+        promotions = tuple(
+            option
+            for option in options
+            if _gated_region(chess.BB_SQUARES[option[0]], piece.piece_type, sealed, walls, gates) & mask
+        )
+        pieces.append(PromotedPiece(square, piece.piece_type, promotions))
+    return pieces
+
+
 def promotion_captures(facts: _Facts) -> str | None:
     """A piece (not the king) that no initial unit of its type and colour can reach is a
     promoted pawn, and it became a piece on a promotion square whose region holds it; when
@@ -1164,26 +1212,17 @@ def promotion_captures(facts: _Facts) -> str | None:
     is a lower bound on the other pawns' captures, all of them different captures, each
     removing a different opponent unit."""
     board = facts.board
-    sealed, _ = facts.sealed
-    walls, gates = _walls(board, sealed), _gates(board, sealed)
     for color in chess.COLORS:
         missing = 16 - chess.popcount(board.occupied_co[not color])
-        options = _promotion_options(color, sealed)
-        for square, piece in board.piece_map(mask=board.occupied_co[color] & ~board.pawns & ~board.kings).items():
-            mask = chess.BB_SQUARES[square]
-            homes = _INITIAL.pieces_mask(piece.piece_type, color)
-            if _gated_region(homes, piece.piece_type, sealed, walls, gates) & mask:
-                continue
+        for square, piece_type, promotions in facts.promoted[color]:
             rest = board.copy(stack=False)
             rest.remove_piece_at(square)
             needed: int | None = None
-            for promotion, origin_file, capture in options:
-                if not _gated_region(chess.BB_SQUARES[promotion], piece.piece_type, sealed, walls, gates) & mask:
-                    continue
+            for _, origin_file, capture in promotions:
                 pawns = min_pawn_captures(rest, color, promotion_files=(origin_file,))
                 if pawns is not None and (needed is None or pawns + capture < needed):
                     needed = pawns + capture
-            unit = f"{_side_name(color)} {chess.piece_name(piece.piece_type)} on {chess.square_name(square)}"
+            unit = f"{_side_name(color)} {chess.piece_name(piece_type)} on {chess.square_name(square)}"
             if needed is None:
                 return f"no initial unit can reach the {unit}, and no {_side_name(color)} pawn can have promoted to it"
             if needed > missing:
@@ -1197,9 +1236,7 @@ def promotion_captures(facts: _Facts) -> str | None:
 def capture_colours(facts: _Facts) -> str | None:
     """Captures onto squares of one colour cannot take the other colour's bishop: see
     :mod:`retro.core.capture_colours`, where the rule and its proof are."""
-    from retro.core.capture_colours import capture_colours_objection  # it uses this module's regions
-
-    return capture_colours_objection(facts.board, facts.sealed[0])
+    return capture_colours_objection(facts.board, facts.promoted)
 
 
 def no_last_move(facts: _Facts) -> str | None:

@@ -6,7 +6,7 @@ import random
 import chess
 
 from retro.core.capture_colours import capture_colours_objection, forced_capture_colours
-from retro.core.rules import _sealed_squares, check_static
+from retro.core.rules import _sealed_squares, check_static, promoted_pieces
 from tests.random_games import game_positions, play_random
 
 # Keym (lastmove-dev2 335, type D; published: Black h2-h1=N, White O-O-O). Black's bishop
@@ -18,6 +18,10 @@ BEFORE_PXN = "8/8/8/8/3PPPP1/1PPrkprB/bPPR1Npp/2KR1QNn b - - 0 1"  # before ...h
 BEFORE_PROMOTION = "8/8/8/8/3PPPP1/1PPrkprB/bPPR1Npp/2KR1Qn1 b - - 0 1"  # before ...h2-h1=N (published)
 
 
+def _promoted(board, sealed):
+    return {color: promoted_pieces(board, sealed, color) for color in chess.COLORS}
+
+
 def test_a_light_capture_cannot_take_the_dark_bishop():
     """White is missing only its dark-squared bishop (and the knight about to be taken):
     a2xb1=B took a white unit on a light square, which cannot be that bishop."""
@@ -25,7 +29,9 @@ def test_a_light_capture_cannot_take_the_dark_bishop():
         verdict = check_static(chess.Board(fen))
         assert verdict.rule == "capture-colours", (fen, verdict.rule, verdict.reason)
     board = chess.Board(BEFORE_BXN)
-    assert forced_capture_colours(board, _sealed_squares(board)[0], chess.BLACK) == {chess.BB_LIGHT_SQUARES: 1}
+    assert forced_capture_colours(promoted_pieces(board, _sealed_squares(board)[0], chess.BLACK)) == {
+        chess.BB_LIGHT_SQUARES: 1
+    }
 
 
 def test_no_objection_when_a_unit_fits():
@@ -33,10 +39,10 @@ def test_no_objection_when_a_unit_fits():
     diagram itself."""
     for fen in (BEFORE_PROMOTION, KEYM_335 + " w - - 0 1"):
         board = chess.Board(fen)
-        assert capture_colours_objection(board, _sealed_squares(board)[0]) is None, fen
+        assert capture_colours_objection(board, _promoted(board, _sealed_squares(board)[0])) is None, fen
     # White's dark bishop back on the board (on g1): the missing knight fits on b1
     board = chess.Board("8/8/8/8/3PPPP1/1PPrkprB/bPPR1Npp/2KR1QBn b - - 0 1")
-    assert capture_colours_objection(board, _sealed_squares(board)[0]) is None
+    assert capture_colours_objection(board, _promoted(board, _sealed_squares(board)[0])) is None
 
 
 def test_no_legal_position_of_random_games_is_refuted():
@@ -60,6 +66,7 @@ def test_no_legal_position_of_random_games_is_refuted():
         for position in game_positions(game)[16:]:
             sealed = _sealed_squares(position)[0]
             positions += 1
-            premises += bool(forced_capture_colours(position, sealed, chess.BLACK))
-            assert capture_colours_objection(position, sealed) is None, position.fen()
+            promoted = _promoted(position, sealed)
+            premises += bool(forced_capture_colours(promoted[chess.BLACK]))
+            assert capture_colours_objection(position, promoted) is None, position.fen()
     assert positions > 500 and premises > 100

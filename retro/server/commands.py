@@ -140,16 +140,22 @@ MAX_CAGE_CLAIMS = 32
 """The most cages a last-move request may bring (each is verified before use)."""
 
 
-class CageClaim(BaseModel):
-    """A claimed cage for the last-move solver: a piece placement and the zone, frozen units,
-    forbidden pawn captures and depth bound, as ``retro cage`` takes them."""
+class CageFields(BaseModel):
+    """What ``retro cage`` takes besides the placement: the zone, frozen units, forbidden
+    pawn captures and depth bound (a cage request's and a cage claim's fields)."""
 
-    model_config = ConfigDict(extra="forbid")
-    fen: str = Field(description="the cage's units (a piece placement)", max_length=100)
     zone: list[str] = Field([], max_length=64, description="squares added to the zone")
     frozen: list[str] = Field([], max_length=64, description="units that may not move")
     forbid: list[str] = Field([], max_length=14, description="pawn captures that may not be retracted, e.g. dxe")
     depth: int = Field(20, ge=0, le=200, description="depth bound in retractions")
+
+
+class CageClaim(CageFields):
+    """A claimed cage for the last-move solver: a piece placement and the cage's fields, as
+    ``retro cage`` takes them."""
+
+    model_config = ConfigDict(extra="forbid")
+    fen: str = Field(description="the cage's units (a piece placement)", max_length=100)
 
     def line(self) -> str:
         """The claim as a line of a known-cage library (``retro cage -f``)."""
@@ -211,17 +217,13 @@ class LastmoveRequest(CommandRequest):
         return dataclasses.replace(call, inputs="".join(claim.line() + "\n" for claim in self.cages))
 
 
-class CageRequest(CommandRequest):
+class CageRequest(CageFields, CommandRequest):
     """``retro cage``: verify a claimed cage."""
 
     command: ClassVar[str] = "cage"
     default_nodes: ClassVar[int] = 100_000
     node_option: ClassVar[str] = "--max-nodes"
     time_option: ClassVar[str] = "-t"
-    zone: list[str] = Field([], max_length=64, description="squares added to the zone")
-    frozen: list[str] = Field([], max_length=64, description="units that may not move")
-    forbid: list[str] = Field([], max_length=14, description="pawn captures that may not be retracted, e.g. dxe")
-    depth: int = Field(20, ge=0, le=200, description="depth bound in retractions")
 
     def options(self, limits: Limits) -> list[str]:
         return [

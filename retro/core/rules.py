@@ -292,7 +292,7 @@ def min_pawn_captures(
     impossible. An excess piece is a pawn that reached its last rank on some file p,
     costing |p - g| captures; p is free for queens, rooks and knights (cost 0), and for
     a bishop p must give a promotion square of the bishop's colour (cost 0 or 1).
-    The minimum-cost assignment (:func:`_min_assignment`) is a lower
+    The minimum-cost assignment (:func:`min_cost_assignment`) is a lower
     bound on the pawn captures of every game reaching the position. With
     ``promotions=False`` only the pawns on the board are assigned (a lower bound on the
     captures made by the pawns that are still pawns). ``promotion_files`` adds promoted
@@ -316,31 +316,8 @@ def min_pawn_captures(
         return 0
     if len(targets) > 8:
         return None
-    total = _min_assignment(tuple(map(tuple, targets)))
+    total = min_cost_assignment(targets)
     return None if total >= _INFEASIBLE else total
-
-
-@functools.lru_cache(maxsize=1 << 14)
-def _min_assignment(cost: tuple[tuple[int, ...], ...]) -> int:
-    """The least total cost of giving each row of ``cost`` (at most 8 rows of 8 columns)
-    its own column: exact dynamic programming over the sets of columns taken by the
-    first rows (``best[S]``, S of size i, is the cheapest way to give rows 0..i-1 the
-    columns S; row i then takes a column outside S), 256 sets in all. It replaces
-    ``scipy.optimize.linear_sum_assignment`` here because importing SciPy takes longer
-    than the whole of ``retro check``."""
-    columns = len(cost[0])
-    best = {0: 0}
-    for row in cost:
-        following: dict[int, int] = {}
-        for taken, value in best.items():
-            for column in range(columns):
-                if not taken >> column & 1:
-                    key = taken | 1 << column
-                    total = value + row[column]
-                    if total < following.get(key, _INFEASIBLE * 9):
-                        following[key] = total
-        best = following
-    return min(best.values())
 
 
 def pawn_captures(facts: _Facts) -> str | None:

@@ -8,6 +8,8 @@ import sys
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.optimize import linear_sum_assignment
 
 from retro.core.assignment import RowChange, least_assignment, min_cost_assignment
@@ -91,3 +93,19 @@ def test_rectangular_matrices_agree_with_scipy(seed: int) -> None:
 def test_more_rows_than_columns_is_an_error() -> None:
     with pytest.raises(ValueError, match="2 rows cannot get distinct columns among 1"):
         min_cost_assignment([[0], [1]])
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 8).flatmap(
+        lambda rows: st.lists(
+            st.lists(st.sampled_from([0, 1, 2, 3, 5, 7, 10_000]), min_size=8, max_size=8), min_size=rows, max_size=rows
+        )
+    )
+)
+def test_rectangular_agrees_with_scipy(cost: list[list[int]]) -> None:
+    """``min_pawn_captures``' matrices: up to 8 rows (pawns and promoted pieces) of 8
+    columns (the original pawns' files), 10,000 for an impossible pair."""
+    matrix = np.array(cost)
+    rows, columns = linear_sum_assignment(matrix)
+    assert min_cost_assignment(cost) == int(matrix[rows, columns].sum())

@@ -15,11 +15,11 @@ move right after a Rewarded move is rewarded too. Moves are tried Reward first, 
 Normal, then Punish (our stand-in for Stockfish's move order).
 
 Move order: inside each group the moves keep python-chess's order, except the winner's
-Rewarded moves, which are tried those landing nearer the loser's king first (king
-distance from the target square; ties in python-chess's order): the depth-first search
-dives down the first moves, and a dive that brings the winner's units to the loser's
-king meets a mate sooner (on Lichess positions about 12 % shorter lines and fewer
-nodes). The order of the moves inside a group decides nothing that the completeness
+(Rewarded, then Normal), which are tried those landing nearer the loser's king first
+(king distance from the target square; ties in python-chess's order): the depth-first
+search dives down the first moves, and a dive that brings the winner's units to the
+loser's king meets a mate sooner (on Lichess positions about 14 % shorter lines and
+fewer nodes). The order of the moves inside a group decides nothing that the completeness
 argument below rests on (it holds for any order) and no verdict rule: it only decides
 which helpmate is met first and how many nodes that takes.
 
@@ -128,9 +128,9 @@ def corner_targets(state: State, winner: chess.Color) -> tuple[int, int, int, in
 def split_by_score(state: State, moves: list[int], winner: chess.Color) -> tuple[list[int], list[int], list[int]]:
     """Figure 12 (Score, with Going-to-corner of Figure 13) of every move of ``moves``
     (legal in ``state``): the moves Rewarded, Normal and Punished, each list in the order
-    of ``moves``, except the winner's Rewarded moves: those whose target square is nearer
-    the loser's king (king distance) first, ties in the order of ``moves`` (module
-    docstring, "Move order")."""
+    of ``moves``, except the winner's moves (Rewarded and Normal; the winner's are never
+    Punished): in each list those whose target square is nearer the loser's king (king
+    distance) first, ties in the order of ``moves`` (module docstring, "Move order")."""
     turn = state[8]
     white, black = state[6], state[7]
     us, them = (white, black) if turn else (black, white)
@@ -160,9 +160,10 @@ def split_by_score(state: State, moves: list[int], winner: chess.Color) -> tuple
                 (reward if row[to] < row[frm] else normal).append(move)
             else:
                 normal.append(move)
-        if len(reward) > 1:  # nearer the loser's king first (module docstring, "Move order")
-            row = KING_DISTANCE[(kings & them).bit_length() - 1]
-            reward.sort(key=lambda move: row[(move >> 6) & 63])
+        # Nearer the loser's king first (module docstring, "Move order").
+        row = KING_DISTANCE[(kings & them).bit_length() - 1]
+        reward.sort(key=lambda move: row[(move >> 6) & 63])
+        normal.sort(key=lambda move: row[(move >> 6) & 63])
         return reward, normal, punish
     lemma_like = lemma_shape(knights, state[2], state[3], them & ~kings, us & ~kings)
     ep = state[10]

@@ -315,9 +315,9 @@ def _insufficient(s: Pos, winner: int) -> bool:
 @njit(cache=True)
 def _split_by_score(s: Pos, winner: int, buf: np.ndarray, start: int, end: int, scratch: np.ndarray) -> tuple[int, int]:
     """Reorder ``buf[start:end]`` as Rewarded, Normal, Punished moves (``split_by_score``):
-    each group in generation order, except the winner's Rewarded moves, ordered by the king
-    distance from their target square to the loser's king (stably); return the sizes of
-    the first two groups."""
+    each group in generation order, except the winner's groups, each ordered by the king
+    distance from the moves' target squares to the loser's king (stably); return the sizes
+    of the first two groups."""
     turn = s[8]
     us, them = (s[6], s[7]) if turn else (s[7], s[6])
     pawns, knights, kings = s[0], s[1], s[5]
@@ -372,19 +372,16 @@ def _split_by_score(s: Pos, winner: int, buf: np.ndarray, start: int, end: int, 
             if not decided and (them & _bit(to) or (pawns & from_bb and to == s[10] and (frm - to) & 7)):
                 group = 2
         scratch[i] = move
-        # The rank that orders the moves: 0-7 Rewarded (the winner's: the king distance from
-        # the target to the loser's king), 8 Normal, 9 Punished.
-        if group == 0:
-            scratch[256 + i] = _KING_DISTANCE[loser_king, to] if turn == winner else 0
-        else:
-            scratch[256 + i] = 7 + group
+        # The rank that orders the moves: 8 * group, plus for the winner's moves the king
+        # distance from the target to the loser's king (0-7).
+        scratch[256 + i] = 8 * group + (_KING_DISTANCE[loser_king, to] if turn == winner else 0)
     # A stable counting sort by rank.
-    firsts = np.zeros(11, np.int64)
+    firsts = np.zeros(25, np.int64)
     for i in range(count):
         firsts[scratch[256 + i] + 1] += 1
-    for rank in range(10):
+    for rank in range(24):
         firsts[rank + 1] += firsts[rank]
-    rewarded, normal = firsts[8], firsts[9] - firsts[8]
+    rewarded, normal = firsts[8], firsts[16] - firsts[8]
     for i in range(count):
         rank = scratch[256 + i]
         buf[start + firsts[rank]] = scratch[i]

@@ -12,7 +12,7 @@ from retro.unwinnable import InvalidPositionError, analyze, is_dead, routines
 from retro.unwinnable.closure import closure_search
 from retro.unwinnable.fastboard import from_board, legal_moves, to_move
 from retro.unwinnable.fastboard import uci as move_uci
-from retro.unwinnable.helpmate import split_by_score
+from retro.unwinnable.helpmate import KING_DISTANCE, split_by_score
 from retro.unwinnable.material import insufficient_material
 from retro.unwinnable.mobility import ORTHOGONAL_NEIGHBOURS, step_targets
 from retro.unwinnable.static import MAX_COVER, cover_weight, unwinnable_static
@@ -137,20 +137,23 @@ def test_find_helpmate_sees_a_mate_one_ply_beyond_its_depth(compiled: bool) -> N
     _check_line(fen, W, verdict.line)
 
 
-def test_the_winner_s_rewarded_moves_nearer_the_loser_s_king_come_first() -> None:
+def test_the_winner_s_moves_nearer_the_loser_s_king_come_first() -> None:
     # Lichess position (data/lichess-30k-positions.txt, row 21) after 54...Kg5, White to
     # win: the Rewarded White moves are g8f8, g8f7 and g6g7 in python-chess's order; the
     # search tries them by the king distance of their target to the black king on g5
-    # (f7 and g7 at 2, in python-chess's order, then f8 at 3: helpmate.py, "Move order").
+    # (f7 and g7 at 2, in python-chess's order, then f8 at 3), and the Normal ones the same
+    # way (helpmate.py, "Move order").
     board = chess.Board("4Q1K1/8/5kP1/8/6r1/8/4R3/8 b - - 0 54")
     board.push_uci("f6g5")
     state = from_board(board)
     moves = legal_moves(state)
     reward, normal, punish = split_by_score(state, moves, W)
-    generated = [move for move in moves if move in reward]
-    assert [move_uci(move) for move in generated] == ["g8f8", "g8f7", "g6g7"]
+    assert [move_uci(move) for move in moves if move in reward] == ["g8f8", "g8f7", "g6g7"]
     assert [move_uci(move) for move in reward] == ["g8f7", "g6g7", "g8f8"]
-    assert normal == [move for move in moves if move not in reward] and not punish
+    distance = KING_DISTANCE[chess.G5]
+    in_order = [move for move in moves if move not in reward]
+    assert normal == sorted(in_order, key=lambda move: distance[(move >> 6) & 63]) != in_order
+    assert not punish
 
 
 @pytest.mark.parametrize("compiled", [False, True])

@@ -838,8 +838,10 @@ def quick_search(state: State, winner: chess.Color) -> tuple[int, list[int], int
     if out is None:
         out = _SCRATCH.quick = np.empty(_QUICK_OUT, np.int64)
     outcome = _quick_entry(*to_pos(state), 1 if winner else 0, out)
-    nodes, forced, length = out[:3].tolist()
-    moves = out[3 : 3 + length].tolist() if length else []
+    nodes, _, length = out[:3].tolist()
+    if not length:
+        return outcome, [], nodes, state
+    moves = out[3 : 3 + length].tolist()
     if outcome == -1:
         for move in moves:
             state = fastboard.play(state, move)

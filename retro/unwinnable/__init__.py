@@ -227,7 +227,7 @@ def analyze(
         fen or board.fen(),
         status,
         winner,
-        tuple(map(uci, moves)),
+        tuple(map(uci, moves)) if moves else (),
         str(reason),
         nodes,
         time.perf_counter() - start,

@@ -14,6 +14,15 @@ of Figure 5 with inc = 1, 0, -2). Reward-after-reward (footnote b of Figure 5): 
 move right after a Rewarded move is rewarded too. Moves are tried Reward first, then
 Normal, then Punish (our stand-in for Stockfish's move order).
 
+Move order: inside each group the moves keep python-chess's order, except the winner's
+(Rewarded, then Normal), which are tried those landing nearer the loser's king first
+(king distance from the target square; ties in python-chess's order): the depth-first
+search dives down the first moves, and a dive that brings the winner's units to the
+loser's king meets a mate sooner (on Lichess positions about 14 % shorter lines and
+fewer nodes). The order of the moves inside a group decides nothing that the completeness
+argument below rests on (it holds for any order) and no verdict rule: it only decides
+which helpmate is met first and how many nodes that takes.
+
 Mate first: when a position where the winner is to move is expanded (counted as a node
 and entered in the table), its moves are first scanned, in the order they would be tried,
 for one after which the loser is checkmated (:func:`mating_move`); if there is one, the
@@ -119,7 +128,9 @@ def corner_targets(state: State, winner: chess.Color) -> tuple[int, int, int, in
 def split_by_score(state: State, moves: list[int], winner: chess.Color) -> tuple[list[int], list[int], list[int]]:
     """Figure 12 (Score, with Going-to-corner of Figure 13) of every move of ``moves``
     (legal in ``state``): the moves Rewarded, Normal and Punished, each list in the order
-    of ``moves``."""
+    of ``moves``, except the winner's moves (Rewarded and Normal; the winner's are never
+    Punished): in each list those whose target square is nearer the loser's king (king
+    distance) first, ties in the order of ``moves`` (module docstring, "Move order")."""
     turn = state[8]
     white, black = state[6], state[7]
     us, them = (white, black) if turn else (black, white)
@@ -149,6 +160,10 @@ def split_by_score(state: State, moves: list[int], winner: chess.Color) -> tuple
                 (reward if row[to] < row[frm] else normal).append(move)
             else:
                 normal.append(move)
+        # Nearer the loser's king first (module docstring, "Move order").
+        row = KING_DISTANCE[(kings & them).bit_length() - 1]
+        reward.sort(key=lambda move: row[(move >> 6) & 63])
+        normal.sort(key=lambda move: row[(move >> 6) & 63])
         return reward, normal, punish
     lemma_like = lemma_shape(knights, state[2], state[3], them & ~kings, us & ~kings)
     ep = state[10]

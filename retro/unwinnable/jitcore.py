@@ -314,8 +314,10 @@ def _insufficient(s: Pos, winner: int) -> bool:
 
 @njit(cache=True)
 def _split_by_score(s: Pos, winner: int, buf: np.ndarray, start: int, end: int, scratch: np.ndarray) -> tuple[int, int]:
-    """Reorder ``buf[start:end]`` as Rewarded, Normal, Punished moves (``split_by_score``),
-    each group in generation order; return the sizes of the first two groups."""
+    """Reorder ``buf[start:end]`` as Rewarded, Normal, Punished moves (``split_by_score``):
+    each group in generation order, except the winner's groups, each ordered by the king
+    distance from the moves' target squares to the loser's king (stably); return the sizes
+    of the first two groups."""
     turn = s[8]
     us, them = (s[6], s[7]) if turn else (s[7], s[6])
     pawns, knights, kings = s[0], s[1], s[5]
@@ -332,6 +334,7 @@ def _split_by_score(s: Pos, winner: int, buf: np.ndarray, start: int, end: int, 
         else:
             king_target, knight_target = (63 if dark else 56) ^ flip, (62 if dark else 57) ^ flip
     lemma_like = turn != winner and _lemma_shape(knights, s[2], s[3], them & ~kings, us & ~kings)
+    loser_king = _msb(kings & them) if turn == winner else 0
     count = end - start
     for i in range(count):  # group of each move: 0 reward, 1 normal, 2 punish
         move = buf[start + i]
@@ -369,16 +372,21 @@ def _split_by_score(s: Pos, winner: int, buf: np.ndarray, start: int, end: int, 
             if not decided and (them & _bit(to) or (pawns & from_bb and to == s[10] and (frm - to) & 7)):
                 group = 2
         scratch[i] = move
-        scratch[256 + i] = group
-    n = start
-    ends = np.zeros(3, np.int64)
-    for group in range(3):
-        for i in range(count):
-            if scratch[256 + i] == group:
-                buf[n] = scratch[i]
-                n += 1
-        ends[group] = n - start
-    return ends[0], ends[1] - ends[0]
+        # The rank that orders the moves: 8 * group, plus for the winner's moves the king
+        # distance from the target to the loser's king (0-7).
+        scratch[256 + i] = 8 * group + (_KING_DISTANCE[loser_king, to] if turn == winner else 0)
+    # A stable counting sort by rank.
+    firsts = np.zeros(25, np.int64)
+    for i in range(count):
+        firsts[scratch[256 + i] + 1] += 1
+    for rank in range(24):
+        firsts[rank + 1] += firsts[rank]
+    rewarded, normal = firsts[8], firsts[16] - firsts[8]
+    for i in range(count):
+        rank = scratch[256 + i]
+        buf[start + firsts[rank]] = scratch[i]
+        firsts[rank] += 1
+    return rewarded, normal
 
 
 @njit(cache=True)
@@ -830,8 +838,10 @@ def quick_search(state: State, winner: chess.Color) -> tuple[int, list[int], int
     if out is None:
         out = _SCRATCH.quick = np.empty(_QUICK_OUT, np.int64)
     outcome = _quick_entry(*to_pos(state), 1 if winner else 0, out)
-    nodes, forced, length = out[:3].tolist()
-    moves = out[3 : 3 + length].tolist() if length else []
+    nodes, _, length = out[:3].tolist()
+    if not length:
+        return outcome, [], nodes, state
+    moves = out[3 : 3 + length].tolist()
     if outcome == -1:
         for move in moves:
             state = fastboard.play(state, move)

@@ -275,6 +275,8 @@ def quick_routine(
             return Result(WINNABLE, line, nodes, Reason.SEARCH)
         if outcome == 0:
             return Result(UNWINNABLE, [], nodes, Reason.EXHAUSTIVE_SEARCH)
+        if state[1] | state[3] | state[4]:  # a knight, rook or queen: step 3 does not apply
+            return Result(UNDETERMINED, [], nodes, Reason.QUICK_GAVE_UP)
         return _quick_static(state, winner, nodes)
     state, forced, leading = advance_forced(state, generator=generator)
     budget = [QUICK_NODES]

@@ -10,7 +10,9 @@ import pytest
 
 from retro.unwinnable import InvalidPositionError, analyze, is_dead, routines
 from retro.unwinnable.closure import closure_search
-from retro.unwinnable.fastboard import from_board, to_move
+from retro.unwinnable.fastboard import from_board, legal_moves, to_move
+from retro.unwinnable.fastboard import uci as move_uci
+from retro.unwinnable.helpmate import KING_DISTANCE, split_by_score
 from retro.unwinnable.material import insufficient_material
 from retro.unwinnable.mobility import ORTHOGONAL_NEIGHBOURS, step_targets
 from retro.unwinnable.static import MAX_COVER, cover_weight, unwinnable_static
@@ -124,16 +126,46 @@ def test_find_helpmate_takes_a_mate_in_one_first(compiled: bool) -> None:
 
 @pytest.mark.parametrize("compiled", [False, True])
 def test_find_helpmate_sees_a_mate_one_ply_beyond_its_depth(compiled: bool) -> None:
-    # Lichess position (data/lichess-30k-positions.txt, row 2680), Black to win by
-    # promoting the c-pawn. Without the scan of the positions refused for negative depth
-    # the iterations found the mate only after 6,952 nodes (a 70-ply line); with it the
-    # first mates one ply beyond the depth limit end the search (helpmate.py, "Mate beyond
-    # the horizon").
-    fen = "8/3k4/2p5/Q7/8/1R3K2/2P2P2/8 w - - 1 48"
-    verdict = analyze(chess.Board(fen), B, compiled=compiled)
+    # Lichess position (data/lichess-30k-positions.txt, row 1756), White to win. Without
+    # the scan of the positions refused for negative depth the iterations find the mate
+    # only after 10,770 nodes; with it a mate one ply beyond the depth limit ends the
+    # search after 66 (helpmate.py, "Mate beyond the horizon").
+    fen = "8/5q2/p5r1/kp5K/3P4/2P5/6P1/8 b - - 1 55"
+    verdict = analyze(chess.Board(fen), W, compiled=compiled)
     assert verdict.status == "winnable" and verdict.reason == "search"
-    assert verdict.nodes < 1_000 and len(verdict.line) < 40
-    _check_line(fen, B, verdict.line)
+    assert verdict.nodes < 1_000
+    _check_line(fen, W, verdict.line)
+
+
+def test_the_winner_s_moves_nearer_the_loser_s_king_come_first() -> None:
+    # Lichess position (data/lichess-30k-positions.txt, row 21) after 54...Kg5, White to
+    # win: the Rewarded White moves are g8f8, g8f7 and g6g7 in python-chess's order; the
+    # search tries them by the king distance of their target to the black king on g5
+    # (f7 and g7 at 2, in python-chess's order, then f8 at 3), and the Normal ones the same
+    # way (helpmate.py, "Move order").
+    board = chess.Board("4Q1K1/8/5kP1/8/6r1/8/4R3/8 b - - 0 54")
+    board.push_uci("f6g5")
+    state = from_board(board)
+    moves = legal_moves(state)
+    reward, normal, punish = split_by_score(state, moves, W)
+    assert [move_uci(move) for move in moves if move in reward] == ["g8f8", "g8f7", "g6g7"]
+    assert [move_uci(move) for move in reward] == ["g8f7", "g6g7", "g8f8"]
+    distance = KING_DISTANCE[chess.G5]
+    in_order = [move for move in moves if move not in reward]
+    assert normal == sorted(in_order, key=lambda move: distance[(move >> 6) & 63]) != in_order
+    assert not punish
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_find_helpmate_dives_toward_the_loser_s_king(compiled: bool) -> None:
+    # The same position, White to win: in python-chess's order the depth-first search
+    # dived down an 18-ply helpmate; trying White's Rewarded moves nearer the black king
+    # first, it meets the queen's mate on e5 after 4 plies (helpmate.py, "Move order").
+    fen = "4Q1K1/8/5kP1/8/6r1/8/4R3/8 b - - 0 54"
+    verdict = analyze(chess.Board(fen), W, compiled=compiled)
+    assert verdict.status == "winnable" and verdict.reason == "search"
+    assert verdict.line == ("f6g5", "g8f7", "g5f5", "e8e5")
+    _check_line(fen, W, verdict.line)
 
 
 def test_position_1_is_dead_by_the_static_check() -> None:

@@ -30,12 +30,12 @@ def test_the_iterations_before_the_closure_take_at_most_a_quarter_of_a_small_bud
 
 @pytest.mark.slow
 def test_the_early_iterations_leave_three_quarters_of_a_small_budget() -> None:
-    # Rule 1, the cap growing with the depth. White to win: the promotion march meets the
-    # mate after about 23,000 positions of its own. At 100k nodes the four first iterations
-    # took 10k each before and the march got 2,000; capped at 2.5k, 5k, 7.5k and 10k they
-    # leave the scouts and the closure search enough.
-    fen = "bk6/8/p1p5/p1P4p/P1p1p1pP/2P1P1P1/8/K1B5 b - -"
-    verdict = analyze(chess.Board(fen), W, max_nodes=100_000)
+    # Rule 1, the cap growing with the depth. Black to win (dev row 139): the promotion
+    # march meets the mate after about 5,000 positions of its own. Uncapped at 100k nodes,
+    # the four first iterations take 10k each and the query is left undetermined; capped
+    # at 2.5k, 5k, 7.5k and 10k they leave the scouts and the closure search enough.
+    fen = "8/1k5B/7b/8/1p1p1p1p/1PpP1P1P/2P3KN/N3b3 b - -"
+    verdict = analyze(chess.Board(fen), B, max_nodes=100_000)
     assert (verdict.status, verdict.reason) == ("winnable", "promotion march")
     assert verdict.nodes <= 100_000
     # Black to win: the depth-4 iteration meets the mate after about 8,800 nodes (depth 3

@@ -222,7 +222,10 @@ def _run_cha(binary: str, fens: list[str], quick: bool) -> tuple[list[tuple[str,
     CHA's intended winner is the side that just moved, as in :func:`lichess`."""
     command = [binary, "-quick"] if quick else [binary]
     start = time.perf_counter()
-    done = subprocess.run(command, input="\n".join(fens) + "\n", capture_output=True, text=True, check=True)
+    try:
+        done = subprocess.run(command, input="\n".join(fens) + "\n", capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as error:
+        raise SystemExit(f"{binary}: {error}") from None
     wall = time.perf_counter() - start
     rows = []
     for line in done.stdout.splitlines():
@@ -288,6 +291,9 @@ def main() -> None:
         "--cha-quick", metavar="PATH", help="lichess: the CHA for --routine quick (default: cha-printall beside --cha)"
     )
     args = parser.parse_args()
+    for option, path in (("--cha", args.cha), ("--cha-quick", args.cha_quick)):
+        if path and not os.access(path, os.X_OK):
+            parser.error(f"{option} {path}: not an executable file")
     compiled = not args.pure_python
     if args.what == "dev":
         dev(args.max_nodes, args.quick, args.verbose, args.jobs, args.reference, compiled, args.rows)

@@ -27,6 +27,10 @@ A depth-first search over legal moves (python-chess), pruned by the per-side bou
 * **Captures and quiet arrivals** (:mod:`retro.spg.captures`): a node is pruned when a
   side's captures still to make plus its goal squares that it must still reach by a
   non-capturing move exceed its moves left.
+* **Pawns facing each other on a file** (:mod:`retro.spg.passing`): a node is pruned
+  when, for a White and a Black pawn on one file that must still pass each other, both
+  sides' bounds with that pawn's route restricted to leaving the file first exceed their
+  moves left.
 * **Transposition table** on ``(position, plies left)``, the position being
   python-chess's transposition key (placement, side to move, castling rights and a
   *usable* en-passant square: exactly what decides the future legal moves). The games
@@ -60,6 +64,7 @@ import chess
 from retro.core.position import position_key
 from retro.spg.bounds import MoveBounds, SideMasks, side_masks
 from retro.spg.captures import CaptureMoves
+from retro.spg.passing import PassingPawns
 from retro.spg.problem import SpgProblem
 from retro.spg.routes import RouteSquares, route_squares
 from retro.spg.solo import SoloGame
@@ -111,6 +116,7 @@ class _Search:
         routes: dict[chess.Color, RouteSquares] | None = None,
         solo: bool = True,
         quiet: bool = True,
+        passing: bool = True,
     ) -> None:
         self.problem = problem
         self.routes = routes
@@ -129,6 +135,7 @@ class _Search:
         self.stop_reason = ""
         self.solo = SoloGame(bounds, problem.goal, routes, self.count) if solo else None
         self.captures = CaptureMoves(problem.goal, bounds) if quiet else None
+        self.passing = PassingPawns(problem.goal, bounds) if passing else None
 
     def count(self) -> None:
         """One more node (a solo move examined counts as one, :mod:`retro.spg.solo`)."""
@@ -220,6 +227,12 @@ class _Search:
         ):
             self.table[key] = ()
             return ()
+        if self.passing is not None:
+            mover_moves, other_moves = plies - plies // 2, plies // 2
+            white, black = (mover_moves, other_moves) if board.turn == chess.WHITE else (other_moves, mover_moves)
+            if self.passing.exceeds(board, white, black):
+                self.table[key] = ()
+                return ()
         bounds = self.bounds
         mover, other = board.turn, not board.turn
         left = plies - 1
@@ -332,11 +345,13 @@ def search_games(
     route: bool = True,
     solo: bool = True,
     quiet: bool = True,
+    passing: bool = True,
 ) -> SearchOutcome:
     """Every game of ``problem.plies`` plies from ``problem.init`` reaching the goal, up to ``cap``
     (module docstring). The root's bounds must already fit the allowance. ``route``: generate
     only moves to route squares (:mod:`retro.spg.routes`); ``solo``: prune by the solo
-    rule (:mod:`retro.spg.solo`); ``quiet``: prune by the rule of :mod:`retro.spg.captures`."""
+    rule (:mod:`retro.spg.solo`); ``quiet``: prune by the rule of :mod:`retro.spg.captures`;
+    ``passing``: prune by the rule of :mod:`retro.spg.passing`."""
     first = (problem.plies + 1) // 2
     moves = {problem.init.turn: first, not problem.init.turn: problem.plies - first}
     routes = (
@@ -352,6 +367,7 @@ def search_games(
         routes=routes,
         solo=solo,
         quiet=quiet,
+        passing=passing,
     )
     board = search.board
     white_need, black_need = bounds.needs(board, chess.WHITE), bounds.needs(board, chess.BLACK)

@@ -27,6 +27,10 @@ A depth-first search over legal moves (python-chess), pruned by the per-side bou
 * **Captures and quiet arrivals** (:mod:`retro.spg.captures`): a node is pruned when a
   side's captures still to make plus its goal squares that it must still reach by a
   non-capturing move exceed its moves left.
+* **Captures of units that can no longer move** (:mod:`retro.spg.stuck`): when every
+  enemy unit that may still be captured is a piece boxed in for good, a node is pruned
+  when the side's assignment with one unit's route through such a square exceeds its
+  moves left.
 * **Pawns facing each other on a file** (:mod:`retro.spg.passing`): a node is pruned
   when, for a White and a Black pawn on one file that must still pass each other, both
   sides' bounds with that pawn's route restricted to leaving the file first exceed their
@@ -68,6 +72,7 @@ from retro.spg.passing import PassingPawns
 from retro.spg.problem import SpgProblem
 from retro.spg.routes import RouteSquares, route_squares
 from retro.spg.solo import SoloGame
+from retro.spg.stuck import StuckCaptures
 
 __all__ = ["SearchOutcome", "search_games", "Progress"]
 
@@ -117,6 +122,7 @@ class _Search:
         solo: bool = True,
         quiet: bool = True,
         passing: bool = True,
+        stuck: bool = True,
     ) -> None:
         self.problem = problem
         self.routes = routes
@@ -136,6 +142,7 @@ class _Search:
         self.solo = SoloGame(bounds, problem.goal, routes, self.count) if solo else None
         self.captures = CaptureMoves(problem.goal, bounds) if quiet else None
         self.passing = PassingPawns(problem.goal, bounds) if passing else None
+        self.stuck = StuckCaptures(bounds, self.captures) if quiet and self.captures is not None and stuck else None
 
     def count(self) -> None:
         """One more node (a solo move examined counts as one, :mod:`retro.spg.solo`)."""
@@ -224,6 +231,12 @@ class _Search:
         if self.captures is not None and (
             self.captures.exceeds(board, board.turn, plies - plies // 2, plies // 2)
             or self.captures.exceeds(board, not board.turn, plies // 2, plies - plies // 2)
+        ):
+            self.table[key] = ()
+            return ()
+        if self.stuck is not None and (
+            self.stuck.exceeds(board, board.turn, plies - plies // 2, plies // 2)
+            or self.stuck.exceeds(board, not board.turn, plies // 2, plies - plies // 2)
         ):
             self.table[key] = ()
             return ()
@@ -346,12 +359,14 @@ def search_games(
     solo: bool = True,
     quiet: bool = True,
     passing: bool = True,
+    stuck: bool = True,
 ) -> SearchOutcome:
     """Every game of ``problem.plies`` plies from ``problem.init`` reaching the goal, up to ``cap``
     (module docstring). The root's bounds must already fit the allowance. ``route``: generate
     only moves to route squares (:mod:`retro.spg.routes`); ``solo``: prune by the solo
     rule (:mod:`retro.spg.solo`); ``quiet``: prune by the rule of :mod:`retro.spg.captures`;
-    ``passing``: prune by the rule of :mod:`retro.spg.passing`."""
+    ``passing``: prune by the rule of :mod:`retro.spg.passing`; ``stuck``: prune by the rule
+    of :mod:`retro.spg.stuck`."""
     first = (problem.plies + 1) // 2
     moves = {problem.init.turn: first, not problem.init.turn: problem.plies - first}
     routes = (
@@ -368,6 +383,7 @@ def search_games(
         solo=solo,
         quiet=quiet,
         passing=passing,
+        stuck=stuck,
     )
     board = search.board
     white_need, black_need = bounds.needs(board, chess.WHITE), bounds.needs(board, chess.BLACK)

@@ -494,12 +494,15 @@ class MoveBounds:
         rights: int,
         enemy_units: int,
         enemy_pawns: int,
-        square: chess.Square,
-        row: RowFunction,
+        square: chess.Square | None,
+        row: RowFunction | None,
+        moving: chess.Bitboard = 0,
     ) -> int:
         """The assignment ``A`` of :meth:`side_needs` with the row of ``color``'s free pawn on
         ``square`` replaced by ``row(goals, size, captures, regions, blocked)`` and settled
-        units kept as rows (:mod:`retro.spg.passing`); INF when no assignment is feasible."""
+        units kept as rows (:mod:`retro.spg.passing`); without a row, ``A`` with the units
+        on ``moving`` bound to move as well (:mod:`retro.spg.stuck`: a unit bound to move
+        that ends on its square costs at least 2). INF when no assignment is feasible."""
         enemy = not color
         captures = enemy_units - self.goal_count[enemy]
         mine = masks[0] | masks[1] | masks[2] | masks[3] | masks[4] | masks[5]
@@ -515,7 +518,10 @@ class MoveBounds:
         if spare:
             regions = [r for r in self.capture_regions(enemy, enemy_pawns, spare) if chess.popcount(r) <= _REGION_LIMIT]
         blocked = self.blocked_for_good(color, masks[0], captures, enemy_pawns, spare)
-        return self.assignment(color, masks, must, castles, captures, spare, regions[:spare], blocked, (square, row))
+        override = None if square is None or row is None else (square, row)
+        return self.assignment(
+            color, masks, must | moving, castles, captures, spare, regions[:spare], blocked, override
+        )
 
     def _stay_candidates(
         self, color: chess.Color, masks: SideMasks, must: int, castles: int, captures: int

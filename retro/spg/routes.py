@@ -149,20 +149,38 @@ def route_squares(bounds: MoveBounds, board: chess.Board, color: chess.Color, mo
     return allowed
 
 
-def row_through(bounds: MoveBounds, color: chess.Color, side: SideRows, i: int, t: chess.Square) -> list[int]:
+def row_through(
+    bounds: MoveBounds,
+    color: chess.Color,
+    side: SideRows,
+    i: int,
+    t: chess.Square,
+    only: chess.PieceType | None = None,
+    approach: chess.Bitboard = 0,
+) -> list[int]:
     """The row of ``side``'s unit ``i`` when its route goes through ``t`` (as itself, or,
-    for a pawn, as a pawn or a piece it promotes to): per column the least of
-    ``_row_through`` over those types (module docstring, ``A_t(u)``). A king that may
-    castle reaches ``t`` at least as fast as by walking or by castling first."""
+    for a pawn, as a pawn or a piece it promotes to; with ``only``, as a unit of that
+    type only): per column the least of ``_row_through`` over those types (module
+    docstring, ``A_t(u)``). A king that may castle reaches ``t`` at least as fast as by
+    walking or by castling first. With ``approach``, the unit, not a knight, enters
+    ``t`` by a move from a square of ``approach``: its moves to ``t`` are at least its
+    least moves to such a square, plus one."""
     kind, s = side.rows[i]
     size = len(side.rows)
     row = [_BIG] * size
     for piece in (chess.PAWN, *_PROMOTED) if kind == chess.PAWN else (kind,):
-        start = _cost_to(bounds, color, kind, piece, s, t, side.castles, side.captures, side.blocked)
+        if only is not None and piece != only or approach and piece == chess.KNIGHT:
+            continue
+        targets = list(chess.scan_forward(approach)) if approach else [t]
+        start = min(
+            _cost_to(bounds, color, kind, piece, s, q, side.castles, side.captures, side.blocked) for q in targets
+        )
         if kind == chess.KING and side.castles & chess.BB_SQUARES[s]:
             for corner in chess.scan_forward(side.castles & ~chess.BB_SQUARES[s]):
-                landing = _CASTLE[corner][1]
-                start = min(start, 1 + piece_distances(chess.KING, landing, bounds.frozen | side.blocked)[t])
+                table = piece_distances(chess.KING, _CASTLE[corner][1], bounds.frozen | side.blocked)
+                start = min(start, 1 + min(table[q] for q in targets))
+        if approach and start < INF:
+            start += 1
         if start >= INF:
             continue
         through = _row_through(

@@ -54,3 +54,20 @@ def test_a_knight_that_takes_a_boxed_in_bishop_goes_through_its_square() -> None
     without = search_games(problem, bounds, max_nodes=50_000, cap=1_000, stuck=False)
     assert with_rule.complete and played in [[move.uci() for move in game] for game in with_rule.games]
     assert len(with_rule.games) == len(without.games) and with_rule.nodes < without.nodes
+
+
+def test_the_enemy_units_on_the_way_in_must_make_way() -> None:
+    """single-capture-60 after 1.h3 e6 2.d3 h5 3.Nd2 h4 4.Nf3 Rh5 5.Rb1 Qg5 6.Nde4: 10 plies
+    left, 5 moves each. Black's queen can still take on f1 and come back in time (rule 1
+    holds), but not as a knight, and only along the first rank from the e1 side (e2, f2,
+    g2 stay; g1 and h1 are reached through f1 or h2 only, too late): White's king must
+    leave e1 and come back, 2 more moves than White's bound of 4. With 6 White moves the
+    rule does not cut."""
+    row = ROWS["single-capture-60"]
+    problem = parse_problem(row["board"], row["plies"])
+    bounds = MoveBounds(problem.goal, frozen_mask(problem.init, problem.goal), rights_count=False)
+    stuck = StuckCaptures(bounds, CaptureMoves(problem.goal, bounds))
+    node = chess.Board("rnb1kbn1/pppp1pp1/4p3/6qr/4N2p/3P1N1P/PPP1PPP1/1RBQKB1R b Kq - 5 6")
+    assert bounds.needs(node, chess.WHITE) == 4 and bounds.needs(node, chess.BLACK) == 1
+    assert not stuck.exceeds(node, chess.BLACK, 5, 6)
+    assert stuck.exceeds(node, chess.BLACK, 5, 5)

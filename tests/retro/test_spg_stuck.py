@@ -7,13 +7,16 @@ import json
 from pathlib import Path
 
 import chess
+import pytest
 
 from retro.spg import parse_problem
 from retro.spg.bounds import MoveBounds
 from retro.spg.captures import CaptureMoves
 from retro.spg.frozen import frozen_mask
+from retro.spg.passing import PassingPawns
 from retro.spg.search import search_games
 from retro.spg.stuck import StuckCaptures
+from tests.retro.test_spg import along_euclide_games
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "spg-dev.jsonl"
 ROWS = {row["id"]: row for row in map(json.loads, DATA.open(encoding="utf-8"))}
@@ -71,3 +74,23 @@ def test_the_enemy_units_on_the_way_in_must_make_way() -> None:
     assert bounds.needs(node, chess.WHITE) == 4 and bounds.needs(node, chess.BLACK) == 1
     assert not stuck.exceeds(node, chess.BLACK, 5, 6)
     assert stuck.exceeds(node, chess.BLACK, 5, 5)
+
+
+@pytest.mark.slow
+def test_stuck_and_passing_rules_fit_every_ply_of_every_euclide_solution() -> None:
+    """Along each replayable Euclide game, neither the stuck-capture rules nor the
+    facing-pawns rule cut a position of the game (a soundness check on 148 real games)."""
+    games = 0
+    rules: dict[str, tuple[StuckCaptures, PassingPawns]] = {}
+    for row_id, problem, bounds, board, moves, index in along_euclide_games():
+        if row_id not in rules:
+            rules[row_id] = (
+                StuckCaptures(bounds, CaptureMoves(problem.goal, bounds)),
+                PassingPawns(problem.goal, bounds),
+            )
+        stuck, passing = rules[row_id]
+        for color in chess.COLORS:
+            assert not stuck.exceeds(board, color, moves[color], moves[not color]), (row_id, index)
+        assert not passing.exceeds(board, moves[chess.WHITE], moves[chess.BLACK]), (row_id, index)
+        games += index == 0
+    assert games == 148

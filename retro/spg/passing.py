@@ -96,12 +96,13 @@ class PassingPawns:
         def fits(color: chess.Color, mode: str) -> bool:
             return self._bound(board, color, squares[color], limits[color], mode) <= moves[color]
 
+        # the captures each side still makes: the enemy's units now minus in the goal
+        left = {c: chess.popcount(board.occupied_co[not c]) - self.bounds.goal_count[not c] for c in chess.COLORS}
         for color in chess.COLORS:
-            # the captures ``color`` still makes: the enemy's units now minus in the goal
-            last = chess.popcount(board.occupied_co[not color]) - self.bounds.goal_count[not color] == 1
-            if fits(color, _LEAVES) and (not last or fits(not color, _STAYS)):
+            # W leaves by a capture of its own side's, W is captured by one of the enemy's
+            if left[color] >= 1 and fits(color, _LEAVES) and (left[color] != 1 or fits(not color, _STAYS)):
                 return True
-            if fits(color, _CAPTURED) and fits(not color, _FEWER):
+            if left[not color] >= 1 and fits(color, _CAPTURED) and fits(not color, _FEWER):
                 return True
         return False
 

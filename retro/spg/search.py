@@ -214,6 +214,21 @@ class _Search:
             or solo.succeeds(not mover, their_masks, their_rights, count, masks[0], their_allow)
         )
 
+    def dead(self, board: chess.Board, plies: int) -> bool:
+        """Whether a node-level rule prunes the node with ``plies`` left: captures and quiet
+        arrivals, captures of boxed-in units, pawns facing each other (module docstring)."""
+        mover_moves, other_moves = plies - plies // 2, plies // 2
+        for rule in (self.captures, self.stuck):
+            if rule is not None and (
+                rule.exceeds(board, board.turn, mover_moves, other_moves)
+                or rule.exceeds(board, not board.turn, other_moves, mover_moves)
+            ):
+                return True
+        if self.passing is None:
+            return False
+        white, black = (mover_moves, other_moves) if board.turn == chess.WHITE else (other_moves, mover_moves)
+        return self.passing.exceeds(board, white, black)
+
     def visit(self, plies: int, white_need: int, black_need: int) -> tuple[tuple[chess.Move, ...], ...]:
         """Solution suffixes from the current board with ``plies`` left (bounds already checked)."""
         board = self.board
@@ -228,24 +243,9 @@ class _Search:
             if known:
                 self.register(known)
             return known
-        if self.captures is not None and (
-            self.captures.exceeds(board, board.turn, plies - plies // 2, plies // 2)
-            or self.captures.exceeds(board, not board.turn, plies // 2, plies - plies // 2)
-        ):
+        if self.dead(board, plies):
             self.table[key] = ()
             return ()
-        if self.stuck is not None and (
-            self.stuck.exceeds(board, board.turn, plies - plies // 2, plies // 2)
-            or self.stuck.exceeds(board, not board.turn, plies // 2, plies - plies // 2)
-        ):
-            self.table[key] = ()
-            return ()
-        if self.passing is not None:
-            mover_moves, other_moves = plies - plies // 2, plies // 2
-            white, black = (mover_moves, other_moves) if board.turn == chess.WHITE else (other_moves, mover_moves)
-            if self.passing.exceeds(board, white, black):
-                self.table[key] = ()
-                return ()
         bounds = self.bounds
         mover, other = board.turn, not board.turn
         left = plies - 1

@@ -6,7 +6,9 @@ means), :mod:`~retro.spg.frozen` (units that never move), :mod:`~retro.spg.parit
 left, the least assignment of units to goal squares among them, solved by
 :mod:`retro.core.assignment`), :mod:`~retro.spg.routes`
 (the squares each piece type can stand on), :mod:`~retro.spg.solo` (one side's moves
-alone), :mod:`~retro.spg.captures` (captures and quiet arrivals), :mod:`~retro.spg.search` (exact-length
+alone), :mod:`~retro.spg.captures` (captures and quiet arrivals), :mod:`~retro.spg.passing` (pawns
+that must pass each other on a file), :mod:`~retro.spg.stuck` (captures of units that
+can no longer move), :mod:`~retro.spg.search` (exact-length
 search with a counting transposition table), :mod:`~retro.spg.solve` (root rules,
 search, replay), :mod:`~retro.spg.verdict` (the answer), :mod:`~retro.spg.shortest`
 (the shortest proof game of a position).

@@ -140,6 +140,7 @@ The bound is ``max(U, K, A)``, each term being a lower bound on C's remaining mo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 import chess
@@ -153,6 +154,9 @@ __all__ = ["MoveBounds", "INF", "SideMasks", "side_masks"]
 
 SideMasks = tuple[int, int, int, int, int, int]
 """One colour's pawns, knights, bishops, rooks, queens and kings (bitboards)."""
+
+RowFunction = Callable[[list[tuple[chess.PieceType, chess.Square]], int, int, list[int], chess.Bitboard], list[int]]
+"""A unit's assignment row from (goal columns, row size, captures left, regions, blocked squares)."""
 
 _REGION_LIMIT = 12  # larger capture regions are skipped (a weaker bound, never unsound)
 _BIG = 10_000  # a forbidden pair of the assignment (any feasible assignment costs far less)
@@ -469,12 +473,55 @@ class MoveBounds:
             unit_sum = king_cost + self._captured_units_cost(
                 color, regions, spare, units, captures, unit_sum - king_cost
             )
-        settled = self.settled_pawns(color, masks[0], captures) | self.settled_pawns(enemy, enemy_pawns, spare)
+        settled = self.blocked_for_good(color, masks[0], captures, enemy_pawns, spare)
         assigned = self.assignment(color, masks, must, castles, captures, spare, regions[:spare], settled | extra)
         if not extra:
             key = (color, masks, rights, enemy_units, enemy_pawns, 0)
             self._info[key] = (assigned, self._stay_candidates(color, masks, must, castles, captures))
         return max(unit_sum, captures, assigned)  # A >= G: G is not computed
+
+    def blocked_for_good(
+        self, color: chess.Color, pawns: chess.Bitboard, captures: int, enemy_pawns: chess.Bitboard, spare: int
+    ) -> chess.Bitboard:
+        """The pawns of both colours settled for good (``captures``: ``color``'s captures
+        left; ``spare``: the units ``color`` still loses, the enemy's captures left)."""
+        return self.settled_pawns(color, pawns, captures) | self.settled_pawns(not color, enemy_pawns, spare)
+
+    def restricted(
+        self,
+        color: chess.Color,
+        masks: SideMasks,
+        rights: int,
+        enemy_units: int,
+        enemy_pawns: int,
+        square: chess.Square | None,
+        row: RowFunction | None,
+        moving: chess.Bitboard = 0,
+    ) -> int:
+        """The assignment ``A`` of :meth:`side_needs` with the row of ``color``'s free pawn on
+        ``square`` replaced by ``row(goals, size, captures, regions, blocked)`` and settled
+        units kept as rows (:mod:`retro.spg.passing`); without a row, ``A`` with the units
+        on ``moving`` bound to move as well (:mod:`retro.spg.stuck`: a unit bound to move
+        that ends on its square costs at least 2). INF when no assignment is feasible."""
+        enemy = not color
+        captures = enemy_units - self.goal_count[enemy]
+        mine = masks[0] | masks[1] | masks[2] | masks[3] | masks[4] | masks[5]
+        spare = chess.popcount(mine) - self.goal_count[color]
+        if captures < 0 or spare < 0:
+            return INF
+        rooks, kings = masks[chess.ROOK - 1], masks[chess.KING - 1]
+        must = self.must_move(color, mine, rooks, kings, rights, spare)
+        if must is None:
+            return INF
+        castles = self.castling_units(color, rooks, kings, rights)
+        regions: list[int] = []
+        if spare:
+            regions = [r for r in self.capture_regions(enemy, enemy_pawns, spare) if chess.popcount(r) <= _REGION_LIMIT]
+        blocked = self.blocked_for_good(color, masks[0], captures, enemy_pawns, spare)
+        override = None if square is None or row is None else (square, row)
+        return self.assignment(
+            color, masks, must | moving, castles, captures, spare, regions[:spare], blocked, override
+        )
 
     def _stay_candidates(
         self, color: chess.Color, masks: SideMasks, must: int, castles: int, captures: int
@@ -506,18 +553,22 @@ class MoveBounds:
         spare: int,
         regions: list[int],
         blocked: chess.Bitboard = 0,
+        override: tuple[chess.Square, RowFunction] | None = None,
     ) -> int:
         """The least-cost assignment ``A`` (module docstring) of ``color``'s free units to its
         free goal squares, one column per region of ``regions`` and ``spare - len(regions)``
         free capture columns (INF when no assignment is feasible); piece routes avoid
-        ``blocked`` (pawns settled for good)."""
+        ``blocked`` (pawns settled for good). ``override``: the square of a free pawn and the
+        function giving that pawn's row instead (:meth:`restricted`); settled units then
+        keep their rows (no exchange argument is needed: every unit's real moves are at
+        least its row's cost to its real destination)."""
         rows: list[tuple[chess.PieceType, chess.Square]] = []
         goals: list[tuple[chess.PieceType, chess.Square]] = []
         all_settled = 0
         for kind in chess.PIECE_TYPES:
             have = masks[kind - 1] & ~self.frozen
             want = self.goal_mask[color, kind]
-            settled = have & want & ~must & ~castles
+            settled = have & want & ~must & ~castles if override is None else 0
             all_settled |= settled
             rows.extend((kind, s) for s in chess.scan_forward(have & ~settled))
             goals.extend((kind, g) for g in chess.scan_forward(want & ~settled))
@@ -537,6 +588,9 @@ class MoveBounds:
                     color, kind, s, None, goals, len(rows), must, captures, regions, blocked
                 )
             cost[i] = row
+        if override is not None:
+            square, row_function = override
+            cost[rows.index((chess.PAWN, square))] = row_function(goals, len(rows), captures, regions, blocked)
         best = _least_assignment(cost)
         # one game castles at most once: each castling option charges the king the
         # castling move and lets only that corner's rook start from its castling square

@@ -146,6 +146,11 @@ class CaptureMoves:
         )
         return captures + quiet
 
+    def capturable(self, board: chess.Board, enemy: chess.Color, moves: int) -> list[chess.Square]:
+        """The squares of the enemy's units that may still be captured, the enemy making
+        ``moves`` more moves (module docstring: no other unit of the enemy is ever captured)."""
+        return self._capturable(board, enemy, moves)
+
     def _capturable(self, board: chess.Board, enemy: chess.Color, moves: int) -> list[chess.Square]:
         """The squares of the enemy's units that may be captured (module docstring)."""
         pawns = board.pawns & board.occupied_co[enemy] & ~self.frozen

@@ -32,13 +32,15 @@ game, and the search does not generate it (:mod:`retro.spg.search`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import chess
 
 from astar.paths import INF, piece_distances
 from retro.core.assignment import RowChange
 from retro.spg.bounds import _BIG, _CASTLE, _REGION_LIMIT, MoveBounds, side_masks
 
-__all__ = ["route_squares"]
+__all__ = ["SideRows", "route_squares", "row_through", "side_rows"]
 
 RouteSquares = dict[chess.PieceType, chess.Bitboard]
 
@@ -46,21 +48,37 @@ _PROMOTED = (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
 _LAST_RANK = {color: list(chess.SquareSet(chess.BB_RANK_8 if color else chess.BB_RANK_1)) for color in chess.COLORS}
 
 
-def route_squares(bounds: MoveBounds, board: chess.Board, color: chess.Color, moves: int) -> RouteSquares:
-    """Per piece type, the squares ``color``'s pieces of that type can
-    stand on in a game of ``moves`` moves of ``color`` from ``board`` (module docstring)."""
+@dataclass
+class SideRows:
+    """A side's assignment at a node without settled units left out (module docstring):
+    its free units (rows), its free goal squares (the first columns; the capture columns
+    follow), the cost matrix (castling folded into the king's and rooks' rows), the
+    units that may castle, its captures left and the capture regions."""
+
+    rows: list[tuple[chess.PieceType, chess.Square]]
+    goals: list[tuple[chess.PieceType, chess.Square]]
+    base: list[list[int]]
+    castles: chess.Bitboard
+    captures: int
+    regions: list[int]
+    blocked: chess.Bitboard = 0
+
+
+def side_rows(bounds: MoveBounds, board: chess.Board, color: chess.Color, blocked: int = 0) -> SideRows | None:
+    """``color``'s :class:`SideRows` on ``board`` (``None`` when the unit counts or the
+    castling rights leave no assignment to build); routes avoid ``blocked`` (squares of
+    units that stay for good and are never captured) besides the frozen squares."""
     enemy = not color
     masks = side_masks(board, color)
     mine = board.occupied_co[color]
     captures = chess.popcount(board.occupied_co[enemy]) - bounds.goal_count[enemy]
     spare = chess.popcount(mine) - bounds.goal_count[color]
-    every = {kind: chess.BB_ALL for kind in chess.PIECE_TYPES}
     if captures < 0 or spare < 0:
-        return every
+        return None
     rights = board.clean_castling_rights() & (chess.BB_RANK_1 if color == chess.WHITE else chess.BB_RANK_8)
     must = bounds.must_move(color, mine, masks[chess.ROOK - 1], masks[chess.KING - 1], rights, spare)
     if must is None:
-        return every
+        return None
     castles = bounds.castling_units(color, masks[chess.ROOK - 1], masks[chess.KING - 1], rights)
     regions: list[int] = []
     if spare:
@@ -76,21 +94,39 @@ def route_squares(bounds: MoveBounds, board: chess.Board, color: chess.Color, mo
         goals.extend((kind, g) for g in chess.scan_forward(bounds.goal_mask[color, kind]))
     size = len(rows)
     if not rows or size != len(goals) + spare:
-        return every
+        return None
     base = [[_BIG] * size for _ in range(size)]
     for i, (kind, s) in enumerate(rows):
-        row = bounds.unit_row(color, kind, s, None, goals, size, must, captures, regions)
+        row = bounds.unit_row(color, kind, s, None, goals, size, must, captures, regions, blocked)
         if castles & chess.BB_SQUARES[s]:
             for corner in chess.scan_forward(castles & masks[chess.ROOK - 1]):
                 rook_to, king_to = _CASTLE[corner]
                 if kind == chess.KING:
-                    other = bounds.unit_row(color, kind, s, king_to, goals, size, must, captures, [])
+                    other = bounds.unit_row(color, kind, s, king_to, goals, size, must, captures, [], blocked)
                 elif s == corner:
-                    other = bounds.unit_row(color, kind, s, rook_to, goals, size, must, captures, regions)
+                    other = bounds.unit_row(color, kind, s, rook_to, goals, size, must, captures, regions, blocked)
                 else:
                     continue
                 row = [min(a, b) for a, b in zip(row, other, strict=True)]
         base[i] = row
+    return SideRows(rows, goals, base, castles, captures, regions, blocked)
+
+
+def route_squares(bounds: MoveBounds, board: chess.Board, color: chess.Color, moves: int) -> RouteSquares:
+    """Per piece type, the squares ``color``'s pieces of that type can
+    stand on in a game of ``moves`` moves of ``color`` from ``board`` (module docstring)."""
+    side = side_rows(bounds, board, color)
+    if side is None:
+        return {kind: chess.BB_ALL for kind in chess.PIECE_TYPES}
+    rows, goals, base, castles, captures, regions = (
+        side.rows,
+        side.goals,
+        side.base,
+        side.castles,
+        side.captures,
+        side.regions,
+    )
+    size = len(rows)
     change = RowChange(base)  # the least assignment of base, and of base with one row replaced
     if change.total > moves:
         return {kind: 0 for kind in chess.PIECE_TYPES}
@@ -113,6 +149,47 @@ def route_squares(bounds: MoveBounds, board: chess.Board, color: chess.Color, mo
     return allowed
 
 
+def row_through(
+    bounds: MoveBounds,
+    color: chess.Color,
+    side: SideRows,
+    i: int,
+    t: chess.Square,
+    only: chess.PieceType | None = None,
+    approach: chess.Bitboard = 0,
+) -> list[int]:
+    """The row of ``side``'s unit ``i`` when its route goes through ``t`` (as itself, or,
+    for a pawn, as a pawn or a piece it promotes to; with ``only``, as a unit of that
+    type only): per column the least of ``_row_through`` over those types (module
+    docstring, ``A_t(u)``). A king that may castle reaches ``t`` at least as fast as by
+    walking or by castling first. With ``approach``, the unit, not a knight, enters
+    ``t`` by a move from a square of ``approach``: its moves to ``t`` are at least its
+    least moves to such a square, plus one."""
+    kind, s = side.rows[i]
+    size = len(side.rows)
+    row = [_BIG] * size
+    for piece in (chess.PAWN, *_PROMOTED) if kind == chess.PAWN else (kind,):
+        if only is not None and piece != only or approach and piece == chess.KNIGHT:
+            continue
+        targets = list(chess.scan_forward(approach)) if approach else [t]
+        start = min(
+            _cost_to(bounds, color, kind, piece, s, q, side.castles, side.captures, side.blocked) for q in targets
+        )
+        if kind == chess.KING and side.castles & chess.BB_SQUARES[s]:
+            for corner in chess.scan_forward(side.castles & ~chess.BB_SQUARES[s]):
+                table = piece_distances(chess.KING, _CASTLE[corner][1], bounds.frozen | side.blocked)
+                start = min(start, 1 + min(table[q] for q in targets))
+        if approach and start < INF:
+            start += 1
+        if start >= INF:
+            continue
+        through = _row_through(
+            bounds, color, piece, t, start, side.goals, size, side.regions, side.captures, side.blocked
+        )
+        row = [min(a, b) for a, b in zip(row, through, strict=True)]
+    return row
+
+
 def _cost_to(
     bounds: MoveBounds,
     color: chess.Color,
@@ -122,6 +199,7 @@ def _cost_to(
     t: chess.Square,
     castles: chess.Bitboard,
     captures: int,
+    blocked: chess.Bitboard = 0,
 ) -> int:
     """Least own moves of the unit of type ``kind`` on ``s`` to stand on ``t`` as a ``piece``.
     A piece's distance between two squares avoiding the frozen ones is symmetric (its
@@ -131,14 +209,14 @@ def _cost_to(
         return bounds.pawn_to(color, s, t, captures) if t != s else 0
     frozen = bounds.frozen
     if kind != chess.PAWN:
-        cost = piece_distances(piece, s, frozen)[t]
+        cost = piece_distances(piece, s, frozen | blocked)[t]
         if castles & chess.BB_SQUARES[s] and kind == chess.ROOK and s in _CASTLE:
-            cost = min(cost, piece_distances(piece, _CASTLE[s][0], frozen)[t])
+            cost = min(cost, piece_distances(piece, _CASTLE[s][0], frozen | blocked)[t])
         return cost
     table = [INF] * 64  # distances to t, on the promotion squares (all via_promotion reads)
     for q in _LAST_RANK[color]:
-        table[q] = piece_distances(piece, q, frozen)[t]
-    return bounds.via_promotion(color, s, tuple(table), captures)
+        table[q] = piece_distances(piece, q, frozen | blocked)[t]
+    return bounds.via_promotion(color, s, tuple(table), captures, blocked)
 
 
 def _row_through(
@@ -151,9 +229,10 @@ def _row_through(
     size: int,
     regions: list[int],
     captures: int,
+    blocked: chess.Bitboard = 0,
 ) -> list[int]:
     """The costs of a unit that stands on ``t`` as a ``piece`` after ``start`` own moves
-    (a pawn on t may still end on a pawn square or promote)."""
+    (a pawn on t may still end on a pawn square or promote); piece routes avoid ``blocked``."""
     row = [_BIG] * size
     for j, (target, g) in enumerate(goals):
         if piece == chess.PAWN:
@@ -162,7 +241,7 @@ def _row_through(
             elif target != chess.KING:
                 row[j] = min(start + bounds.promotion(color, t, g, captures), _BIG)
         elif target == piece:
-            row[j] = min(start + bounds.dist[color, g][t], _BIG)
+            row[j] = min(start + bounds.table(color, g, blocked)[t], _BIG)
     if piece == chess.KING:
         return row
     for j in range(len(goals), size):

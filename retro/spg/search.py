@@ -27,6 +27,14 @@ A depth-first search over legal moves (python-chess), pruned by the per-side bou
 * **Captures and quiet arrivals** (:mod:`retro.spg.captures`): a node is pruned when a
   side's captures still to make plus its goal squares that it must still reach by a
   non-capturing move exceed its moves left.
+* **Captures of units that can no longer move** (:mod:`retro.spg.stuck`): when every
+  enemy unit that may still be captured is a piece boxed in for good, a node is pruned
+  when the side's assignment with one unit's route through such a square exceeds its
+  moves left.
+* **Pawns facing each other on a file** (:mod:`retro.spg.passing`): a node is pruned
+  when, for a White and a Black pawn on one file that must still pass each other, both
+  sides' bounds with that pawn's route restricted to leaving the file first exceed their
+  moves left.
 * **Transposition table** on ``(position, plies left)``, the position being
   python-chess's transposition key (placement, side to move, castling rights and a
   *usable* en-passant square: exactly what decides the future legal moves). The games
@@ -60,9 +68,11 @@ import chess
 from retro.core.position import position_key
 from retro.spg.bounds import MoveBounds, SideMasks, side_masks
 from retro.spg.captures import CaptureMoves
+from retro.spg.passing import PassingPawns
 from retro.spg.problem import SpgProblem
 from retro.spg.routes import RouteSquares, route_squares
 from retro.spg.solo import SoloGame
+from retro.spg.stuck import StuckCaptures
 
 __all__ = ["SearchOutcome", "search_games", "Progress"]
 
@@ -111,6 +121,8 @@ class _Search:
         routes: dict[chess.Color, RouteSquares] | None = None,
         solo: bool = True,
         quiet: bool = True,
+        passing: bool = True,
+        stuck: bool = True,
     ) -> None:
         self.problem = problem
         self.routes = routes
@@ -129,6 +141,8 @@ class _Search:
         self.stop_reason = ""
         self.solo = SoloGame(bounds, problem.goal, routes, self.count) if solo else None
         self.captures = CaptureMoves(problem.goal, bounds) if quiet else None
+        self.passing = PassingPawns(problem.goal, bounds) if passing else None
+        self.stuck = StuckCaptures(bounds, self.captures) if quiet and self.captures is not None and stuck else None
 
     def count(self) -> None:
         """One more node (a solo move examined counts as one, :mod:`retro.spg.solo`)."""
@@ -200,6 +214,21 @@ class _Search:
             or solo.succeeds(not mover, their_masks, their_rights, count, masks[0], their_allow)
         )
 
+    def dead(self, board: chess.Board, plies: int) -> bool:
+        """Whether a node-level rule prunes the node with ``plies`` left: captures and quiet
+        arrivals, captures of boxed-in units, pawns facing each other (module docstring)."""
+        mover_moves, other_moves = plies - plies // 2, plies // 2
+        for rule in (self.captures, self.stuck):
+            if rule is not None and (
+                rule.exceeds(board, board.turn, mover_moves, other_moves)
+                or rule.exceeds(board, not board.turn, other_moves, mover_moves)
+            ):
+                return True
+        if self.passing is None:
+            return False
+        white, black = (mover_moves, other_moves) if board.turn == chess.WHITE else (other_moves, mover_moves)
+        return self.passing.exceeds(board, white, black)
+
     def visit(self, plies: int, white_need: int, black_need: int) -> tuple[tuple[chess.Move, ...], ...]:
         """Solution suffixes from the current board with ``plies`` left (bounds already checked)."""
         board = self.board
@@ -214,10 +243,7 @@ class _Search:
             if known:
                 self.register(known)
             return known
-        if self.captures is not None and (
-            self.captures.exceeds(board, board.turn, plies - plies // 2, plies // 2)
-            or self.captures.exceeds(board, not board.turn, plies // 2, plies - plies // 2)
-        ):
+        if self.dead(board, plies):
             self.table[key] = ()
             return ()
         bounds = self.bounds
@@ -332,11 +358,15 @@ def search_games(
     route: bool = True,
     solo: bool = True,
     quiet: bool = True,
+    passing: bool = True,
+    stuck: bool = True,
 ) -> SearchOutcome:
     """Every game of ``problem.plies`` plies from ``problem.init`` reaching the goal, up to ``cap``
     (module docstring). The root's bounds must already fit the allowance. ``route``: generate
     only moves to route squares (:mod:`retro.spg.routes`); ``solo``: prune by the solo
-    rule (:mod:`retro.spg.solo`); ``quiet``: prune by the rule of :mod:`retro.spg.captures`."""
+    rule (:mod:`retro.spg.solo`); ``quiet``: prune by the rule of :mod:`retro.spg.captures`;
+    ``passing``: prune by the rule of :mod:`retro.spg.passing`; ``stuck``: prune by the rule
+    of :mod:`retro.spg.stuck`."""
     first = (problem.plies + 1) // 2
     moves = {problem.init.turn: first, not problem.init.turn: problem.plies - first}
     routes = (
@@ -352,6 +382,8 @@ def search_games(
         routes=routes,
         solo=solo,
         quiet=quiet,
+        passing=passing,
+        stuck=stuck,
     )
     board = search.board
     white_need, black_need = bounds.needs(board, chess.WHITE), bounds.needs(board, chess.BLACK)

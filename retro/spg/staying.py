@@ -33,8 +33,10 @@ no pawn of C can promote to g, every column of s but g is a capture column that
 leaves g to no unit, so ``A_s = A + 2`` and this rule is that one; here two knights,
 two rooks or two bishops of a colour are covered as well (the other unit of the type
 filling g is priced by the assignment). ``A_s <= A_base + 2`` (move s home at cost 2
-in an optimal matching without it), so ``A_s`` is computed only when C has at most
-``A_base + 1`` moves left.
+in an optimal matching without it), and ``A_base`` is at most ``A`` (it has no region
+columns) and so at most C's bound (:meth:`MoveBounds.side_needs`); so nothing is computed
+when C has at least its bound plus 2 moves left, and ``A_s`` only when C has at most
+``A_base + 1``.
 """
 
 from __future__ import annotations
@@ -114,6 +116,8 @@ class StayingPieces:
         allowance: int,
     ) -> chess.Bitboard:
         """The squares of ``color``'s pieces that stay for good when it has ``allowance`` moves left."""
+        if allowance >= self.bounds.side_needs(color, masks, rights, enemy_units, enemy_pawns) + 2:
+            return 0  # A_s <= A + 2 <= the bound + 2 (module docstring)
         key = (color, masks, rights, enemy_units, enemy_pawns)
         side = self._sides.get(key)
         if side is None:

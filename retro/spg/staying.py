@@ -32,18 +32,18 @@ moves in such a game; with fewer moves left, no game lets s move or be captured.
 no pawn of C can promote to g, every column of s but g is a capture column that
 leaves g to no unit, so ``A_s = A + 2`` and this rule is that one; here two knights,
 two rooks or two bishops of a colour are covered as well (the other unit of the type
-filling g is priced by the assignment). ``A_s <= A_base + 2`` (move s home at cost 2
-in an optimal matching without it), and ``A_base`` is at most ``A`` (it has no region
-columns) and so at most C's bound (:meth:`MoveBounds.side_needs`); so nothing is computed
-when C has at least its bound plus 2 moves left, and ``A_s`` only when C has at most
-``A_base + 1``.
+filling g is priced by the assignment). ``A_s <= A_base + 2``, where ``A_base`` is the
+same assignment with s settled (move s home at cost 2 in an optimal matching without
+it), and ``A_base`` is at most ``A`` (it has no region columns) and so at most C's bound
+(:meth:`MoveBounds.side_needs`); so nothing is computed when C has at least its bound
+plus 2 moves left.
 """
 
 from __future__ import annotations
 
 import chess
 
-from retro.spg.bounds import INF, MoveBounds, SideMasks
+from retro.spg.bounds import MoveBounds, SideMasks
 
 __all__ = ["StayingPieces"]
 
@@ -52,7 +52,7 @@ _MEMO_LIMIT = 500_000  # entries; cleared beyond it (memo lost, never soundness)
 
 
 class _Side:
-    """One colour's configuration: the assignment's inputs, ``A_base``, and ``A_s`` per settled piece."""
+    """One colour's configuration: the assignment's inputs and ``A_s`` per settled piece."""
 
     def __init__(
         self,
@@ -68,7 +68,7 @@ class _Side:
         self.captures = enemy_units - bounds.goal_count[not color]
         self.spare = chess.popcount(mine) - bounds.goal_count[color]
         self.costs: list[tuple[chess.Bitboard, int]] | None = None
-        self.base = INF
+        self.feasible = False
         if self.captures < 0 or self.spare < 0:
             return
         rooks, kings = masks[chess.ROOK - 1], masks[chess.KING - 1]
@@ -79,7 +79,7 @@ class _Side:
         self.blocked = bounds.settled_pawns(color, masks[0], self.captures) | bounds.settled_pawns(
             not color, enemy_pawns, self.spare
         )
-        self.base = self._assignment(must)
+        self.feasible = True
 
     def _assignment(self, must: chess.Bitboard) -> int:
         return self.bounds.assignment(
@@ -124,7 +124,7 @@ class StayingPieces:
             if len(self._sides) >= _MEMO_LIMIT:
                 self._sides.clear()
             side = self._sides[key] = _Side(self.bounds, color, masks, rights, enemy_units, enemy_pawns)
-        if side.base >= INF or allowance >= side.base + 2:
+        if not side.feasible:
             return 0
         stay = 0
         for bit, cost in side.settled_costs():

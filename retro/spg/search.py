@@ -187,9 +187,10 @@ class _Search:
         :meth:`MoveBounds.staying` and, when enabled, that of :mod:`retro.spg.staying`."""
         stay = 0
         for side in sides:
-            stay |= self.bounds.staying(*side)
+            known = self.bounds.staying(*side)
+            stay |= known
             if self.staying is not None:
-                stay |= self.staying.squares(*side)
+                stay |= self.staying.squares(*side, known=known)
         return stay
 
     def solo_fits(

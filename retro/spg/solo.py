@@ -255,9 +255,8 @@ class SoloGame:
         need = self.bounds.side_needs(color, masks, rights, enemy_units, enemy_pawns)
         if need > moves or self.staying is None:
             return need
-        stay = self.bounds.staying(color, masks, rights, enemy_units, enemy_pawns, moves) | self.staying.squares(
-            color, masks, rights, enemy_units, enemy_pawns, moves
-        )
+        known = self.bounds.staying(color, masks, rights, enemy_units, enemy_pawns, moves)
+        stay = known | self.staying.squares(color, masks, rights, enemy_units, enemy_pawns, moves, known)
         return self.bounds.side_needs(color, masks, rights, enemy_units, enemy_pawns, stay) if stay else need
 
     def danger(self, fixed: chess.Bitboard) -> chess.Bitboard:

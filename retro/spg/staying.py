@@ -67,7 +67,8 @@ class _Side:
         mine = masks[0] | masks[1] | masks[2] | masks[3] | masks[4] | masks[5]
         self.captures = enemy_units - bounds.goal_count[not color]
         self.spare = chess.popcount(mine) - bounds.goal_count[color]
-        self.costs: list[tuple[chess.Bitboard, int]] | None = None
+        self.pieces: list[chess.Bitboard] | None = None
+        self.costs: dict[chess.Bitboard, int] = {}
         self.feasible = False
         if self.captures < 0 or self.spare < 0:
             return
@@ -86,17 +87,22 @@ class _Side:
             self.color, self.masks, must, self.castles, self.captures, self.spare, [], self.blocked
         )
 
-    def settled_costs(self) -> list[tuple[chess.Bitboard, int]]:
-        """``(square, A_s)`` for each settled piece s (module docstring)."""
-        if self.costs is None:
-            self.costs = []
+    def settled(self) -> list[chess.Bitboard]:
+        """The squares of the settled pieces (module docstring)."""
+        if self.pieces is None:
+            self.pieces = []
             for kind in _PIECES:
                 have = self.masks[kind - 1] & ~self.bounds.frozen
                 settled = have & self.bounds.goal_mask[self.color, kind] & ~self.must & ~self.castles
-                for square in chess.scan_forward(settled):
-                    bit = chess.BB_SQUARES[square]
-                    self.costs.append((bit, self._assignment(self.must | bit)))
-        return self.costs
+                self.pieces.extend(chess.BB_SQUARES[square] for square in chess.scan_forward(settled))
+        return self.pieces
+
+    def cost(self, bit: chess.Bitboard) -> int:
+        """``A_s`` for the settled piece on ``bit``."""
+        value = self.costs.get(bit)
+        if value is None:
+            value = self.costs[bit] = self._assignment(self.must | bit)
+        return value
 
 
 class StayingPieces:
@@ -114,8 +120,10 @@ class StayingPieces:
         enemy_units: int,
         enemy_pawns: chess.Bitboard,
         allowance: int,
+        known: chess.Bitboard = 0,
     ) -> chess.Bitboard:
-        """The squares of ``color``'s pieces that stay for good when it has ``allowance`` moves left."""
+        """The squares of ``color``'s pieces that stay for good when it has ``allowance`` moves
+        left, but for those on ``known`` (already known to stay: not computed, not returned)."""
         if allowance >= self.bounds.side_needs(color, masks, rights, enemy_units, enemy_pawns) + 2:
             return 0  # A_s <= A + 2 <= the bound + 2 (module docstring)
         key = (color, masks, rights, enemy_units, enemy_pawns)
@@ -127,7 +135,7 @@ class StayingPieces:
         if not side.feasible:
             return 0
         stay = 0
-        for bit, cost in side.settled_costs():
-            if cost > allowance:
+        for bit in side.settled():
+            if not bit & known and side.cost(bit) > allowance:
                 stay |= bit
         return stay

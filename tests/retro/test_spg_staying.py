@@ -1,6 +1,6 @@
 """retro spg: pieces staying for good by the assignment that makes the piece move
 (:mod:`retro.spg.staying`), in the search and in the solo game (real dev problems and
-played games; each test fails without the rule)."""
+played games: the unit and search tests fail without the rule, the other two check it)."""
 
 from __future__ import annotations
 

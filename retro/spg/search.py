@@ -14,11 +14,12 @@ A depth-first search over legal moves (python-chess), pruned by the per-side bou
   capture removes an enemy unit and the right of a rook taken on its corner); a quiet
   move of a piece leaves the other side's bound unchanged. Only children within both allowances
   are played.
-* **Pieces staying for good** (:meth:`MoveBounds.staying`): at a child, the pieces of
-  either side that can no longer move (their side has at most its assignment bound
-  plus one moves left, and no other unit can fill their goal square) block every route
-  of both sides; a child whose bounds with those squares blocked exceed an allowance
-  is pruned as well.
+* **Pieces staying for good** (:meth:`MoveBounds.staying`, :mod:`retro.spg.staying`):
+  at a child, the pieces of either side that can no longer move nor be captured (their
+  side has at most its assignment bound plus one moves left, and no other unit can fill
+  their goal square; or the assignment that makes the piece move exceeds its side's
+  moves left) block every route of both sides; a child whose bounds with those squares
+  blocked exceed an allowance is pruned as well.
 * **Solo game** (:mod:`retro.spg.solo`): for a side that has its goal unit count, a
   child is pruned when that side alone, its own units in the way, cannot play its
   remaining moves to its goal units and captures (checked for the mover, and for the
@@ -72,6 +73,7 @@ from retro.spg.passing import PassingPawns
 from retro.spg.problem import SpgProblem
 from retro.spg.routes import RouteSquares, route_squares
 from retro.spg.solo import SoloGame
+from retro.spg.staying import StayingPieces
 from retro.spg.stuck import StuckCaptures
 
 __all__ = ["SearchOutcome", "search_games", "Progress"]
@@ -123,8 +125,10 @@ class _Search:
         quiet: bool = True,
         passing: bool = True,
         stuck: bool = True,
+        staying: bool = True,
     ) -> None:
         self.problem = problem
+        self.staying = StayingPieces(bounds) if staying else None
         self.routes = routes
         self.bounds = bounds
         self.board = problem.init.copy(stack=False)
@@ -139,7 +143,7 @@ class _Search:
         self.root_moves: list[chess.Move] = []
         self.root_index = 0
         self.stop_reason = ""
-        self.solo = SoloGame(bounds, problem.goal, routes, self.count) if solo else None
+        self.solo = SoloGame(bounds, problem.goal, routes, self.count, self.staying) if solo else None
         self.captures = CaptureMoves(problem.goal, bounds) if quiet else None
         self.passing = PassingPawns(problem.goal, bounds) if passing else None
         self.stuck = StuckCaptures(bounds, self.captures) if quiet and self.captures is not None and stuck else None
@@ -190,6 +194,18 @@ class _Search:
             if routes[kind]:
                 moves.extend(board.generate_pseudo_legal_moves(board.pieces_mask(kind, board.turn) & own, routes[kind]))
         return moves
+
+    def stay(self, *sides: tuple[chess.Color, SideMasks, chess.Bitboard, int, chess.Bitboard, int]) -> chess.Bitboard:
+        """The squares of the pieces staying for good of each side given as (colour, its masks,
+        its rights, the enemy's unit count, the enemy's pawns, its moves left): the rule of
+        :meth:`MoveBounds.staying` and, when enabled, that of :mod:`retro.spg.staying`."""
+        stay = 0
+        for side in sides:
+            known = self.bounds.staying(*side)
+            stay |= known
+            if self.staying is not None:
+                stay |= self.staying.squares(*side, known=known)
+        return stay
 
     def solo_fits(
         self,
@@ -279,9 +295,10 @@ class _Search:
                 new_other = bounds.side_needs(other, their_after, their_rights & ~captured, mine_count, after[0])
                 if new_other > other_allow:
                     continue
-            stay = bounds.staying(
-                mover, after_masks, after_rights, their_count - (1 if captured else 0), their_after[0], mover_allow
-            ) | bounds.staying(other, their_after, their_rights & ~captured, mine_count, after[0], other_allow)
+            stay = self.stay(
+                (mover, after_masks, after_rights, their_count - (1 if captured else 0), their_after[0], mover_allow),
+                (other, their_after, their_rights & ~captured, mine_count, after[0], other_allow),
+            )
             if stay and (
                 bounds.side_needs(
                     mover, after_masks, after_rights, their_count - (1 if captured else 0), their_after[0], stay
@@ -360,13 +377,15 @@ def search_games(
     quiet: bool = True,
     passing: bool = True,
     stuck: bool = True,
+    staying: bool = True,
 ) -> SearchOutcome:
     """Every game of ``problem.plies`` plies from ``problem.init`` reaching the goal, up to ``cap``
     (module docstring). The root's bounds must already fit the allowance. ``route``: generate
     only moves to route squares (:mod:`retro.spg.routes`); ``solo``: prune by the solo
     rule (:mod:`retro.spg.solo`); ``quiet``: prune by the rule of :mod:`retro.spg.captures`;
     ``passing``: prune by the rule of :mod:`retro.spg.passing`; ``stuck``: prune by the rule
-    of :mod:`retro.spg.stuck`."""
+    of :mod:`retro.spg.stuck`; ``staying``: add the pieces staying for good of
+    :mod:`retro.spg.staying`."""
     first = (problem.plies + 1) // 2
     moves = {problem.init.turn: first, not problem.init.turn: problem.plies - first}
     routes = (
@@ -384,6 +403,7 @@ def search_games(
         quiet=quiet,
         passing=passing,
         stuck=stuck,
+        staying=staying,
     )
     board = search.board
     white_need, black_need = bounds.needs(board, chess.WHITE), bounds.needs(board, chess.BLACK)

@@ -26,7 +26,10 @@ allowed. The solo game of ``m`` moves
 with C's units exactly as in the goal (and C's castling rights as in the goal when the
 problem counts rights), every state on the way having C's bound
 (:meth:`MoveBounds.side_needs` with the enemy's goal count plus the captures left as the
-enemy's units, and the node's enemy pawns) within the moves left.
+enemy's units, and the node's enemy pawns) within the moves left; when the search uses
+the pieces staying for good, the bound with C's staying pieces blocked
+(:meth:`MoveBounds.staying` and :mod:`retro.spg.staying`, C's moves left as the allowance)
+within the moves left as well (*Pieces staying for good*).
 
 **Rule.** Suppose C has as many units as in the goal (C loses no unit from the node on).
 If the solo game of C with C's remaining moves ``m`` does not succeed, no game through
@@ -62,7 +65,12 @@ moves are at least C's bound: the bound depends on C's units and rights, the ene
 unit count and the enemy's pawns, which enter it only through the enemy pawns settled
 for good (no capture region: C loses no unit); a pawn settled at the node stays on its
 square to the end, so the bound with the node's enemy pawns blocks only squares that
-are blocked at that later moment too. So the real sequence is a succeeding solo game;
+are blocked at that later moment too. *Pieces staying for good*: both staying rules are
+proved for any position of a game, with the side's moves left as the allowance, from
+the same inputs; a piece staying for good there holds its square to the end, so the
+bound with its square blocked is a lower bound on C's remaining moves as well (the
+enemy's pawns again enter only through the settled ones: C loses no unit, so there are
+no capture regions). So the real sequence is a succeeding solo game;
 contraposition gives the rule.
 
 **Commuting moves.** The *footprint* of a solo move is its start and landing squares
@@ -106,6 +114,7 @@ import chess
 
 from retro.spg.bounds import MoveBounds, SideMasks, side_masks
 from retro.spg.contact import contact_checkers, contact_mask
+from retro.spg.staying import StayingPieces
 
 __all__ = ["SoloGame"]
 
@@ -124,8 +133,10 @@ class SoloGame:
         goal: chess.Board,
         routes: dict[chess.Color, dict[chess.PieceType, chess.Bitboard]] | None,
         count: Callable[[], None],
+        staying: StayingPieces | None = None,
     ) -> None:
         self.bounds = bounds
+        self.staying = staying
         self.goal = goal
         self.routes = routes
         self.count = count  # called once per solo move examined (the search's node budget)
@@ -204,7 +215,7 @@ class SoloGame:
             color, masks, rights, fixed, captures, moves, sleep
         ):
             self.count()
-            child_need = self.bounds.side_needs(color, after, after_rights, enemy_goal + left, enemy_pawns)
+            child_need = self._need(color, after, after_rights, enemy_goal + left, enemy_pawns, moves - 1)
             if child_need > moves - 1:
                 continue
             if child_need < need:  # a move that lowers the bound: the likeliest way, tried at once
@@ -229,6 +240,24 @@ class SoloGame:
             self.table.clear()
         self.table[key] = result
         return result
+
+    def _need(
+        self,
+        color: chess.Color,
+        masks: SideMasks,
+        rights: chess.Bitboard,
+        enemy_units: int,
+        enemy_pawns: chess.Bitboard,
+        moves: int,
+    ) -> int:
+        """C's bound at a solo state with ``moves`` moves left; when it fits, the bound with
+        C's pieces staying for good blocked (module docstring, "Pieces staying for good")."""
+        need = self.bounds.side_needs(color, masks, rights, enemy_units, enemy_pawns)
+        if need > moves or self.staying is None:
+            return need
+        known = self.bounds.staying(color, masks, rights, enemy_units, enemy_pawns, moves)
+        stay = known | self.staying.squares(color, masks, rights, enemy_units, enemy_pawns, moves, known)
+        return self.bounds.side_needs(color, masks, rights, enemy_units, enemy_pawns, stay) if stay else need
 
     def danger(self, fixed: chess.Bitboard) -> chess.Bitboard:
         """The squares the fixed enemy units attack by contact (:mod:`retro.spg.contact`)."""

@@ -432,6 +432,24 @@ class MoveBounds:
             best = min(best, piece_distances(kind, q, self.frozen)[square])
         return best
 
+    def _side_setup(
+        self, color: chess.Color, masks: SideMasks, rights: int, enemy_units: int
+    ) -> tuple[int, int, chess.Bitboard, chess.Bitboard] | None:
+        """What every assignment of ``color`` starts from: (its captures left, the units it
+        still loses, its units bound to move, its castling units), or None when no assignment
+        can exist (a side already below its goal count; castling rights the goal lacks
+        that can no longer be lost, :meth:`must_move`)."""
+        mine = masks[0] | masks[1] | masks[2] | masks[3] | masks[4] | masks[5]
+        captures = enemy_units - self.goal_count[not color]
+        spare = chess.popcount(mine) - self.goal_count[color]
+        if captures < 0 or spare < 0:
+            return None
+        rooks, kings = masks[chess.ROOK - 1], masks[chess.KING - 1]
+        must = self.must_move(color, mine, rooks, kings, rights, spare)
+        if must is None:
+            return None
+        return captures, spare, must, self.castling_units(color, rooks, kings, rights)
+
     def _side_needs(
         self,
         color: chess.Color,
@@ -442,16 +460,10 @@ class MoveBounds:
         extra: int,
     ) -> int:
         enemy = not color
-        mine = masks[0] | masks[1] | masks[2] | masks[3] | masks[4] | masks[5]
-        captures = enemy_units - self.goal_count[enemy]
-        spare = chess.popcount(mine) - self.goal_count[color]
-        if captures < 0 or spare < 0:
+        setup = self._side_setup(color, masks, rights, enemy_units)
+        if setup is None:
             return INF
-        rooks, kings = masks[chess.ROOK - 1], masks[chess.KING - 1]
-        must = self.must_move(color, mine, rooks, kings, rights, spare)
-        if must is None:
-            return INF
-        castles = self.castling_units(color, rooks, kings, rights)
+        captures, spare, must, castles = setup
         units: list[tuple[int, chess.Square, chess.PieceType]] = []  # (cost, square, type), king apart
         king_cost = 0
         for kind in chess.PIECE_TYPES:
@@ -504,16 +516,10 @@ class MoveBounds:
         on ``moving`` bound to move as well (:mod:`retro.spg.stuck`: a unit bound to move
         that ends on its square costs at least 2). INF when no assignment is feasible."""
         enemy = not color
-        captures = enemy_units - self.goal_count[enemy]
-        mine = masks[0] | masks[1] | masks[2] | masks[3] | masks[4] | masks[5]
-        spare = chess.popcount(mine) - self.goal_count[color]
-        if captures < 0 or spare < 0:
+        setup = self._side_setup(color, masks, rights, enemy_units)
+        if setup is None:
             return INF
-        rooks, kings = masks[chess.ROOK - 1], masks[chess.KING - 1]
-        must = self.must_move(color, mine, rooks, kings, rights, spare)
-        if must is None:
-            return INF
-        castles = self.castling_units(color, rooks, kings, rights)
+        captures, spare, must, castles = setup
         regions: list[int] = []
         if spare:
             regions = [r for r in self.capture_regions(enemy, enemy_pawns, spare) if chess.popcount(r) <= _REGION_LIMIT]

@@ -22,10 +22,10 @@ least moves to a square of the ray, plus one, then on from t;
 :func:`retro.spg.routes.row_through`) fits C's moves left. Let ``v(t)`` be E's plain
 bound if some unit of C can pass through t as a knight in time (its row through t as a
 knight, promoted or not, in the assignment, fits), and otherwise the least over the
-usable entries e of: E's plain bound if e holds no unit of E now, or a unit of X, or a
-frozen one; else E's assignment ``A`` with the unit on e bound to move
-(:meth:`MoveBounds.restricted`: one that ends on e then costs at least 2, the rule of
-lost castling rights). Then E's moves left are at least ``v(t)`` for some t of X, and,
+usable entries e of: E's plain bound if e holds no unit of E now, or a unit of X (an
+entry holds no staying unit, so no frozen one); else E's assignment ``A`` with the
+unit on e bound to move (:meth:`MoveBounds.restricted`: one that ends on e then costs
+at least 2, the rule of lost castling rights). Then E's moves left are at least ``v(t)`` for some t of X, and,
 when X has exactly ``k`` squares, for every t of X.
 
 The search (:mod:`retro.spg.search`) prunes a node where rule 1 or rule 2 fails for
@@ -127,7 +127,7 @@ class StuckCaptures:
         exceeds, entries = cached
         if exceeds:
             return True
-        return self._entries_exceed(board, color, takers, k, entries, stay, enemy_moves)
+        return self._entries_exceed(board, color, takers, k, entries, enemy_moves)
 
     def _answer(
         self,
@@ -176,7 +176,6 @@ class StuckCaptures:
         takers: list[chess.Square],
         k: int,
         entries: tuple[chess.Bitboard | None, ...],
-        stay: chess.Bitboard,
         enemy_moves: int,
     ) -> bool:
         """Rule 2: whether the enemy's units on the usable entries of the squares of X
@@ -213,7 +212,7 @@ class StuckCaptures:
             best = INF
             for entry in chess.scan_forward(usable):
                 bit = chess.BB_SQUARES[entry]
-                if not board.occupied_co[enemy] & bit or entry in takers or bounds.frozen & bit:
+                if not board.occupied_co[enemy] & bit or entry in takers:  # entries hold no frozen unit
                     best = plain
                     break
                 best = min(best, bounds.restricted(enemy, masks, rights, units, pawns, None, None, bit))

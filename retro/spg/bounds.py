@@ -159,6 +159,7 @@ RowFunction = Callable[[list[tuple[chess.PieceType, chess.Square]], int, int, li
 """A unit's assignment row from (goal columns, row size, captures left, regions, blocked squares)."""
 
 _REGION_LIMIT = 12  # larger capture regions are skipped (a weaker bound, never unsound)
+_CONTEXT_LIMIT = 100_000  # assignment contexts whose rows are memoised; cleared beyond (memo lost)
 _BIG = 10_000  # a forbidden pair of the assignment (any feasible assignment costs far less)
 _MEMO_LIMIT = 1_000_000  # memoised side bounds; cleared beyond (memo lost, never soundness)
 
@@ -195,6 +196,8 @@ class MoveBounds:
                     if kind != chess.PAWN:
                         forbidden = _king_forbidden(color, goal, frozen) if kind == chess.KING else 0
                         self.dist[color, g] = piece_distances(kind, g, frozen, forbidden)
+        # the same masks per colour, indexed by piece type (0 unused), for the assignment's loop
+        self.goal_masks = {c: [0] + [self.goal_mask[c, kind] for kind in chess.PIECE_TYPES] for c in chess.COLORS}
         # least distance from each square to a free goal square of the type (and to another one)
         self.nearest: dict[tuple[chess.Color, chess.PieceType], list[int]] = {}
         self.nearest_other: dict[tuple[chess.Color, chess.PieceType], list[int]] = {}
@@ -217,7 +220,7 @@ class MoveBounds:
         self._forbidden = {color: _king_forbidden(color, goal, frozen) for color in chess.COLORS}
         # memo lost beyond the limit, never soundness: assignment rows; per side configuration
         # (the key of ``_needs`` without extra squares), A and the stay candidates
-        self._rows: dict[tuple, list[int]] = {}
+        self._rows: dict[tuple, dict[tuple[chess.PieceType, chess.Square, bool], list[int]]] = {}
         self._info: dict[tuple, tuple[int, int]] = {}
         self._settled: dict[tuple[chess.Color, chess.Bitboard, int], chess.Bitboard] = {}
 
@@ -571,29 +574,35 @@ class MoveBounds:
         rows: list[tuple[chess.PieceType, chess.Square]] = []
         goals: list[tuple[chess.PieceType, chess.Square]] = []
         all_settled = 0
+        free = ~self.frozen
+        goal_masks = self.goal_masks[color]
         for kind in chess.PIECE_TYPES:
-            have = masks[kind - 1] & ~self.frozen
-            want = self.goal_mask[color, kind]
+            have = masks[kind - 1] & free
+            want = goal_masks[kind]
+            if not (have | want):
+                continue
             settled = have & want & ~must & ~castles if override is None else 0
             all_settled |= settled
-            rows.extend((kind, s) for s in chess.scan_forward(have & ~settled))
-            goals.extend((kind, g) for g in chess.scan_forward(want & ~settled))
+            rows.extend([(kind, s) for s in _squares(have & ~settled)])
+            goals.extend([(kind, g) for g in _squares(want & ~settled)])
         if not rows:
             return 0
-        if len(rows) != len(goals) + spare:
+        size = len(rows)
+        if size != len(goals) + spare:
             return INF  # the unit counts do not match: no game (never happens once the counts are checked)
-        cost = [[_BIG] * len(rows) for _ in rows]
         context = (color, all_settled, spare, captures, tuple(regions), blocked)  # fixes the columns and the costs
-        for i, (kind, s) in enumerate(rows):
-            key = (context, kind, s, bool(must & chess.BB_SQUARES[s]))
-            row = self._rows.get(key)
+        memo = self._rows.get(context)
+        if memo is None:
+            if len(self._rows) >= _CONTEXT_LIMIT:
+                self._rows.clear()
+            memo = self._rows[context] = {}
+        cost = []
+        for kind, s in rows:
+            key = (kind, s, bool(must >> s & 1))
+            row = memo.get(key)
             if row is None:
-                if len(self._rows) >= _MEMO_LIMIT:
-                    self._rows.clear()
-                row = self._rows[key] = self.unit_row(
-                    color, kind, s, None, goals, len(rows), must, captures, regions, blocked
-                )
-            cost[i] = row
+                row = memo[key] = self.unit_row(color, kind, s, None, goals, size, must, captures, regions, blocked)
+            cost.append(row)
         if override is not None:
             square, row_function = override
             cost[rows.index((chess.PAWN, square))] = row_function(goals, len(rows), captures, regions, blocked)
@@ -775,6 +784,16 @@ def _king_forbidden(color: chess.Color, goal: chess.Board, frozen: int) -> int:
     """Squares ``color``'s king never steps onto: those a frozen enemy unit attacks by
     contact (module docstring, "Distances")."""
     return king_forbidden_mask(color, goal, frozen) | contact_mask(goal, frozen & goal.occupied_co[not color])
+
+
+def _squares(mask: chess.Bitboard) -> list[chess.Square]:
+    """The squares of ``mask``, lowest first (``chess.scan_forward`` as a list)."""
+    squares = []
+    while mask:
+        low = mask & -mask
+        squares.append(low.bit_length() - 1)
+        mask ^= low
+    return squares
 
 
 def _least_assignment(cost: list[list[int]]) -> int:

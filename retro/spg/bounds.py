@@ -220,7 +220,7 @@ class MoveBounds:
         self._forbidden = {color: _king_forbidden(color, goal, frozen) for color in chess.COLORS}
         # memo lost beyond the limit, never soundness: assignment rows; per side configuration
         # (the key of ``_needs`` without extra squares), A and the stay candidates
-        self._rows: dict[tuple, dict[tuple[chess.PieceType, chess.Square, bool], list[int]]] = {}
+        self._rows: dict[tuple, dict[tuple, list[int]]] = {}
         self._info: dict[tuple, tuple[int, int]] = {}
         self._settled: dict[tuple[chess.Color, chess.Bitboard, int], chess.Bitboard] = {}
 
@@ -473,7 +473,7 @@ class MoveBounds:
             have = masks[kind - 1] & ~self.frozen
             want = self.goal_mask[color, kind]
             # unit side: every free unit's least cost to a goal square it can fill (settled: 0)
-            for s in chess.scan_forward(have):
+            for s in _squares(have):
                 cost = self._unit_cost(color, kind, s, want, must, castles, captures)
                 if kind == chess.KING:
                     king_cost = cost
@@ -609,21 +609,32 @@ class MoveBounds:
         best = _least_assignment(cost)
         # one game castles at most once: each castling option charges the king the
         # castling move and lets only that corner's rook start from its castling square
-        king_row = next((i for i, (kind, _) in enumerate(rows) if kind == chess.KING and castles), None)
+        if not castles:
+            return best
+        king_row = next((i for i, (kind, _) in enumerate(rows) if kind == chess.KING), None)
         if king_row is None:
             return best
-        for corner in chess.scan_forward(castles & masks[chess.ROOK - 1]):
+        king = rows[king_row][1]
+        for corner in _squares(castles & masks[chess.ROOK - 1]):
             if (chess.ROOK, corner) not in rows:
                 continue  # a frozen rook never castles
             rook_to, king_to = _CASTLE[corner]
             option = cost.copy()
-            king = rows[king_row][1]
-            size = len(rows)
-            option[king_row] = self.unit_row(color, chess.KING, king, king_to, goals, size, must, captures, [], blocked)
-            rook_row = rows.index((chess.ROOK, corner))
-            option[rook_row] = self.unit_row(
-                color, chess.ROOK, corner, rook_to, goals, size, must, captures, regions, blocked
-            )
+            # the castled rows depend on the context and the squares only (``must`` is not read)
+            king_key = (chess.KING, king, "castled", king_to)
+            king_castled = memo.get(king_key)
+            if king_castled is None:
+                king_castled = memo[king_key] = self.unit_row(
+                    color, chess.KING, king, king_to, goals, size, must, captures, [], blocked
+                )
+            option[king_row] = king_castled
+            rook_key = (chess.ROOK, corner, "castled", rook_to)
+            rook_castled = memo.get(rook_key)
+            if rook_castled is None:
+                rook_castled = memo[rook_key] = self.unit_row(
+                    color, chess.ROOK, corner, rook_to, goals, size, must, captures, regions, blocked
+                )
+            option[rows.index((chess.ROOK, corner))] = rook_castled
             best = min(best, _least_assignment(option))
         return best
 

@@ -146,7 +146,7 @@ from functools import cache
 import chess
 
 from astar.paths import INF, king_forbidden_mask, pawn_distance, piece_distances
-from retro.core.assignment import least_assignment
+from retro.core.assignment import least_assignment, least_assignment_dual
 from retro.spg.contact import contact_mask
 from retro.spg.frozen import first_step_mask
 
@@ -606,14 +606,13 @@ class MoveBounds:
         if override is not None:
             square, row_function = override
             cost[rows.index((chess.PAWN, square))] = row_function(goals, len(rows), captures, regions, blocked)
-        best = _least_assignment(cost)
         # one game castles at most once: each castling option charges the king the
         # castling move and lets only that corner's rook start from its castling square
-        if not castles:
-            return best
-        king_row = next((i for i, (kind, _) in enumerate(rows) if kind == chess.KING), None)
+        king_row = next((i for i, (kind, _) in enumerate(rows) if kind == chess.KING), None) if castles else None
         if king_row is None:
-            return best
+            return _least_assignment(cost)
+        total, u, v = least_assignment_dual(cost)
+        best = INF if total >= _BIG else total
         king = rows[king_row][1]
         for corner in _squares(castles & masks[chess.ROOK - 1]):
             if (chess.ROOK, corner) not in rows:
@@ -634,8 +633,15 @@ class MoveBounds:
                 rook_castled = memo[rook_key] = self.unit_row(
                     color, chess.ROOK, corner, rook_to, goals, size, must, captures, regions, blocked
                 )
-            option[rows.index((chess.ROOK, corner))] = rook_castled
-            best = min(best, _least_assignment(option))
+            rook_row = rows.index((chess.ROOK, corner))
+            option[rook_row] = rook_castled
+            # the option costs at least this (weak duality, ``least_assignment_dual``): no
+            # lower total when it reaches ``best``, and the option is not solved
+            low = total - u[king_row] - u[rook_row]
+            low += min([value - v[j] for j, value in enumerate(king_castled)])
+            low += min([value - v[j] for j, value in enumerate(rook_castled)])
+            if low < best:
+                best = min(best, _least_assignment(option))
         return best
 
     def unit_row(

@@ -221,6 +221,7 @@ class MoveBounds:
         # memo lost beyond the limit, never soundness: assignment rows; per side configuration
         # (the key of ``_needs`` without extra squares), A and the stay candidates
         self._rows: dict[tuple, dict[tuple, list[int]]] = {}
+        self._goals: dict[tuple[chess.Color, chess.Bitboard], list[tuple[chess.PieceType, chess.Square]]] = {}
         self._info: dict[tuple, tuple[int, int]] = {}
         self._settled: dict[tuple[chess.Color, chess.Bitboard, int], chess.Bitboard] = {}
 
@@ -572,19 +573,23 @@ class MoveBounds:
         keep their rows (no exchange argument is needed: every unit's real moves are at
         least its row's cost to its real destination)."""
         rows: list[tuple[chess.PieceType, chess.Square]] = []
-        goals: list[tuple[chess.PieceType, chess.Square]] = []
         all_settled = 0
         free = ~self.frozen
         goal_masks = self.goal_masks[color]
+        keep = ~must & ~castles if override is None else 0
         for kind in chess.PIECE_TYPES:
             have = masks[kind - 1] & free
-            want = goal_masks[kind]
-            if not (have | want):
-                continue
-            settled = have & want & ~must & ~castles if override is None else 0
-            all_settled |= settled
-            rows.extend([(kind, s) for s in _squares(have & ~settled)])
-            goals.extend([(kind, g) for g in _squares(want & ~settled)])
+            if have:
+                settled = have & goal_masks[kind] & keep
+                all_settled |= settled
+                rows.extend([(kind, s) for s in _squares(have & ~settled)])
+        goals = self._goals.get((color, all_settled))  # the free goal squares depend on these only
+        if goals is None:
+            if len(self._goals) >= _CONTEXT_LIMIT:
+                self._goals.clear()
+            goals = self._goals[color, all_settled] = [
+                (kind, g) for kind in chess.PIECE_TYPES for g in _squares(goal_masks[kind] & ~all_settled)
+            ]
         if not rows:
             return 0
         size = len(rows)

@@ -220,7 +220,7 @@ class MoveBounds:
         self._forbidden = {color: _king_forbidden(color, goal, frozen) for color in chess.COLORS}
         # memo lost beyond the limit, never soundness: assignment rows; per side configuration
         # (the key of ``_needs`` without extra squares), A and the stay candidates
-        self._rows: dict[tuple, dict[tuple, list[int]]] = {}
+        self._rows: dict[tuple, dict[int, list[int]]] = {}
         self._goals: dict[tuple[chess.Color, chess.Bitboard], list[tuple[chess.PieceType, chess.Square]]] = {}
         self._info: dict[tuple, tuple[int, int]] = {}
         self._settled: dict[tuple[chess.Color, chess.Bitboard, int], chess.Bitboard] = {}
@@ -603,7 +603,7 @@ class MoveBounds:
             memo = self._rows[context] = {}
         cost = []
         for kind, s in rows:
-            key = (kind, s, bool(must >> s & 1))
+            key = kind << 7 | s << 1 | (must >> s & 1)  # (type, square, bound to move) as one int
             row = memo.get(key)
             if row is None:
                 row = memo[key] = self.unit_row(color, kind, s, None, goals, size, must, captures, regions, blocked)
@@ -625,14 +625,14 @@ class MoveBounds:
             rook_to, king_to = _CASTLE[corner]
             option = cost.copy()
             # the castled rows depend on the context and the squares only (``must`` is not read)
-            king_key = (chess.KING, king, "castled", king_to)
+            king_key = -(king << 6 | king_to) - 1  # negative: (square, castled to) of the king
             king_castled = memo.get(king_key)
             if king_castled is None:
                 king_castled = memo[king_key] = self.unit_row(
                     color, chess.KING, king, king_to, goals, size, must, captures, [], blocked
                 )
             option[king_row] = king_castled
-            rook_key = (chess.ROOK, corner, "castled", rook_to)
+            rook_key = -(1 << 12 | corner << 6 | rook_to) - 1  # negative: (square, castled to) of a rook
             rook_castled = memo.get(rook_key)
             if rook_castled is None:
                 rook_castled = memo[rook_key] = self.unit_row(

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["RowChange", "least_assignment", "min_cost_assignment"]
+__all__ = ["RowChange", "least_assignment", "least_assignment_dual", "min_cost_assignment"]
 
 
 def least_assignment(cost: list[list[int]]) -> int:
@@ -34,6 +34,16 @@ def least_assignment(cost: list[list[int]]) -> int:
     square matrix: the optimal dual's ``sum(u) + sum(v)`` (module docstring)."""
     u, v, _ = _potentials(cost)
     return sum(u) + sum(v) - v[0]
+
+
+def least_assignment_dual(cost: list[list[int]]) -> tuple[int, list[int], list[int]]:
+    """:func:`least_assignment` and an optimal dual: ``(total, u, v)``, 0-based, with
+    ``cost[i][j] >= u[i] + v[j]`` for every ``i``, ``j`` and ``total = sum(u) + sum(v)``.
+    By weak duality, a matrix with rows replaced costs at least ``sum(v)`` plus, over its
+    rows, ``u[i]`` for a row kept and ``min_j (row[j] - v[j])`` for a new one (those
+    potentials are feasible for it, and every perfect assignment takes each column once)."""
+    u, v, _ = _potentials(cost)
+    return sum(u) + sum(v) - v[0], u[1:], v[1:]
 
 
 def min_cost_assignment(cost: Sequence[Sequence[int]]) -> int:

@@ -146,7 +146,7 @@ from functools import cache
 import chess
 
 from astar.paths import INF, king_forbidden_mask, pawn_distance, piece_distances
-from retro.core.assignment import least_assignment
+from retro.core.assignment import least_assignment, least_assignment_dual
 from retro.spg.contact import contact_mask
 from retro.spg.frozen import first_step_mask
 
@@ -159,6 +159,7 @@ RowFunction = Callable[[list[tuple[chess.PieceType, chess.Square]], int, int, li
 """A unit's assignment row from (goal columns, row size, captures left, regions, blocked squares)."""
 
 _REGION_LIMIT = 12  # larger capture regions are skipped (a weaker bound, never unsound)
+_CONTEXT_LIMIT = 100_000  # assignment contexts whose rows are memoised; cleared beyond (memo lost)
 _BIG = 10_000  # a forbidden pair of the assignment (any feasible assignment costs far less)
 _MEMO_LIMIT = 1_000_000  # memoised side bounds; cleared beyond (memo lost, never soundness)
 
@@ -195,6 +196,8 @@ class MoveBounds:
                     if kind != chess.PAWN:
                         forbidden = _king_forbidden(color, goal, frozen) if kind == chess.KING else 0
                         self.dist[color, g] = piece_distances(kind, g, frozen, forbidden)
+        # the same masks per colour, indexed by piece type (0 unused), for the assignment's loop
+        self.goal_masks = {c: [0] + [self.goal_mask[c, kind] for kind in chess.PIECE_TYPES] for c in chess.COLORS}
         # least distance from each square to a free goal square of the type (and to another one)
         self.nearest: dict[tuple[chess.Color, chess.PieceType], list[int]] = {}
         self.nearest_other: dict[tuple[chess.Color, chess.PieceType], list[int]] = {}
@@ -217,7 +220,8 @@ class MoveBounds:
         self._forbidden = {color: _king_forbidden(color, goal, frozen) for color in chess.COLORS}
         # memo lost beyond the limit, never soundness: assignment rows; per side configuration
         # (the key of ``_needs`` without extra squares), A and the stay candidates
-        self._rows: dict[tuple, list[int]] = {}
+        self._rows: dict[tuple, dict[int, list[int]]] = {}
+        self._goals: dict[tuple[chess.Color, chess.Bitboard], list[tuple[chess.PieceType, chess.Square]]] = {}
         self._info: dict[tuple, tuple[int, int]] = {}
         self._settled: dict[tuple[chess.Color, chess.Bitboard, int], chess.Bitboard] = {}
 
@@ -470,7 +474,7 @@ class MoveBounds:
             have = masks[kind - 1] & ~self.frozen
             want = self.goal_mask[color, kind]
             # unit side: every free unit's least cost to a goal square it can fill (settled: 0)
-            for s in chess.scan_forward(have):
+            for s in _squares(have):
                 cost = self._unit_cost(color, kind, s, want, must, castles, captures)
                 if kind == chess.KING:
                     king_cost = cost
@@ -569,53 +573,80 @@ class MoveBounds:
         keep their rows (no exchange argument is needed: every unit's real moves are at
         least its row's cost to its real destination)."""
         rows: list[tuple[chess.PieceType, chess.Square]] = []
-        goals: list[tuple[chess.PieceType, chess.Square]] = []
         all_settled = 0
+        free = ~self.frozen
+        goal_masks = self.goal_masks[color]
+        keep = ~must & ~castles if override is None else 0
         for kind in chess.PIECE_TYPES:
-            have = masks[kind - 1] & ~self.frozen
-            want = self.goal_mask[color, kind]
-            settled = have & want & ~must & ~castles if override is None else 0
-            all_settled |= settled
-            rows.extend((kind, s) for s in chess.scan_forward(have & ~settled))
-            goals.extend((kind, g) for g in chess.scan_forward(want & ~settled))
+            have = masks[kind - 1] & free
+            if have:
+                settled = have & goal_masks[kind] & keep
+                all_settled |= settled
+                rows.extend([(kind, s) for s in _squares(have & ~settled)])
+        goals = self._goals.get((color, all_settled))  # the free goal squares depend on these only
+        if goals is None:
+            if len(self._goals) >= _CONTEXT_LIMIT:
+                self._goals.clear()
+            goals = self._goals[color, all_settled] = [
+                (kind, g) for kind in chess.PIECE_TYPES for g in _squares(goal_masks[kind] & ~all_settled)
+            ]
         if not rows:
             return 0
-        if len(rows) != len(goals) + spare:
+        size = len(rows)
+        if size != len(goals) + spare:
             return INF  # the unit counts do not match: no game (never happens once the counts are checked)
-        cost = [[_BIG] * len(rows) for _ in rows]
         context = (color, all_settled, spare, captures, tuple(regions), blocked)  # fixes the columns and the costs
-        for i, (kind, s) in enumerate(rows):
-            key = (context, kind, s, bool(must & chess.BB_SQUARES[s]))
-            row = self._rows.get(key)
+        memo = self._rows.get(context)
+        if memo is None:
+            if len(self._rows) >= _CONTEXT_LIMIT:
+                self._rows.clear()
+            memo = self._rows[context] = {}
+        cost = []
+        for kind, s in rows:
+            key = kind << 7 | s << 1 | (must >> s & 1)  # (type, square, bound to move) as one int
+            row = memo.get(key)
             if row is None:
-                if len(self._rows) >= _MEMO_LIMIT:
-                    self._rows.clear()
-                row = self._rows[key] = self.unit_row(
-                    color, kind, s, None, goals, len(rows), must, captures, regions, blocked
-                )
-            cost[i] = row
+                row = memo[key] = self.unit_row(color, kind, s, None, goals, size, must, captures, regions, blocked)
+            cost.append(row)
         if override is not None:
             square, row_function = override
             cost[rows.index((chess.PAWN, square))] = row_function(goals, len(rows), captures, regions, blocked)
-        best = _least_assignment(cost)
         # one game castles at most once: each castling option charges the king the
         # castling move and lets only that corner's rook start from its castling square
-        king_row = next((i for i, (kind, _) in enumerate(rows) if kind == chess.KING and castles), None)
+        king_row = next((i for i, (kind, _) in enumerate(rows) if kind == chess.KING), None) if castles else None
         if king_row is None:
-            return best
-        for corner in chess.scan_forward(castles & masks[chess.ROOK - 1]):
+            return _least_assignment(cost)
+        total, u, v = least_assignment_dual(cost)
+        best = INF if total >= _BIG else total
+        king = rows[king_row][1]
+        for corner in _squares(castles & masks[chess.ROOK - 1]):
             if (chess.ROOK, corner) not in rows:
                 continue  # a frozen rook never castles
             rook_to, king_to = _CASTLE[corner]
             option = cost.copy()
-            king = rows[king_row][1]
-            size = len(rows)
-            option[king_row] = self.unit_row(color, chess.KING, king, king_to, goals, size, must, captures, [], blocked)
+            # the castled rows depend on the context and the squares only (``must`` is not read)
+            king_key = -(king << 6 | king_to) - 1  # negative: (square, castled to) of the king
+            king_castled = memo.get(king_key)
+            if king_castled is None:
+                king_castled = memo[king_key] = self.unit_row(
+                    color, chess.KING, king, king_to, goals, size, must, captures, [], blocked
+                )
+            option[king_row] = king_castled
+            rook_key = -(1 << 12 | corner << 6 | rook_to) - 1  # negative: (square, castled to) of a rook
+            rook_castled = memo.get(rook_key)
+            if rook_castled is None:
+                rook_castled = memo[rook_key] = self.unit_row(
+                    color, chess.ROOK, corner, rook_to, goals, size, must, captures, regions, blocked
+                )
             rook_row = rows.index((chess.ROOK, corner))
-            option[rook_row] = self.unit_row(
-                color, chess.ROOK, corner, rook_to, goals, size, must, captures, regions, blocked
-            )
-            best = min(best, _least_assignment(option))
+            option[rook_row] = rook_castled
+            # the option costs at least this (weak duality, ``least_assignment_dual``): no
+            # lower total when it reaches ``best``, and the option is not solved
+            low = total - u[king_row] - u[rook_row]
+            low += min([value - v[j] for j, value in enumerate(king_castled)])
+            low += min([value - v[j] for j, value in enumerate(rook_castled)])
+            if low < best:
+                best = min(best, _least_assignment(option))
         return best
 
     def unit_row(
@@ -775,6 +806,16 @@ def _king_forbidden(color: chess.Color, goal: chess.Board, frozen: int) -> int:
     """Squares ``color``'s king never steps onto: those a frozen enemy unit attacks by
     contact (module docstring, "Distances")."""
     return king_forbidden_mask(color, goal, frozen) | contact_mask(goal, frozen & goal.occupied_co[not color])
+
+
+def _squares(mask: chess.Bitboard) -> list[chess.Square]:
+    """The squares of ``mask``, lowest first (``chess.scan_forward`` as a list)."""
+    squares = []
+    while mask:
+        low = mask & -mask
+        squares.append(low.bit_length() - 1)
+        mask ^= low
+    return squares
 
 
 def _least_assignment(cost: list[list[int]]) -> int:

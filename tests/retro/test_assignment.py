@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import linear_sum_assignment
 
-from retro.core.assignment import RowChange, least_assignment, min_cost_assignment
+from retro.core.assignment import RowChange, least_assignment, least_assignment_dual, min_cost_assignment
 
 
 def _scipy_least(cost: list[list[int]]) -> int:
@@ -77,6 +77,35 @@ def test_row_change_decides_as_a_full_solve(seed: int) -> None:
             least = _scipy_least(changed)
             for limit in (least - 1, least, least + 1, change.total):
                 assert change.within(i, row, limit) == (least <= limit)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_dual_bounds_every_matrix_with_two_rows_replaced(seed: int) -> None:
+    """least_assignment_dual: the total is the optimum, the dual is feasible, and with two
+    rows replaced its bound is at most the new optimum (the castling options of the spg
+    assignment are skipped on it), and equal to it when the rows are not changed."""
+    rng = random.Random(300 + seed)
+    for _ in range(300):
+        n = rng.randint(2, 14)
+        cost = [[rng.choice([rng.randint(0, 9), 10_000]) for _ in range(n)] for _ in range(n)]
+        total, u, v = least_assignment_dual(cost)
+        assert total == _scipy_least(cost) == sum(u) + sum(v)
+        assert all(cost[i][j] >= u[i] + v[j] for i in range(n) for j in range(n))
+        i, k = rng.sample(range(n), 2)
+        for rows in ((cost[i], cost[k]), ([rng.randint(0, 12) for _ in range(n)] for _ in range(2))):
+            row_i, row_k = rows
+            changed = list(cost)
+            changed[i], changed[k] = row_i, row_k
+            low = (
+                total
+                - u[i]
+                - u[k]
+                + min(x - v[j] for j, x in enumerate(row_i))
+                + min(x - v[j] for j, x in enumerate(row_k))
+            )
+            assert low <= _scipy_least(changed)
+            if row_i is cost[i] and row_k is cost[k]:
+                assert low == total
 
 
 @pytest.mark.parametrize("seed", range(2))

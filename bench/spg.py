@@ -174,13 +174,14 @@ def summarize_halves(results: list[dict]) -> None:
 
 
 def summarize_euclide(results: list[dict]) -> None:
-    """Decided counts of both programs and the median wall-time ratio retro / Euclide per plies class."""
+    """Decided counts of both programs and the median wall-time ratio retro / Euclide per plies class,
+    and over all the problems both decided."""
     runs = [r for r in results if r["euclide_run"] is not None]
     if not runs:
         return
     print("\nside by side (same worker, same time limit):")
-    for label in ("<=20", "21-30", ">30"):
-        rows = [r for r in runs if _plies_class(r["plies"]) == label]
+    for label in ("<=20", "21-30", ">30", "all"):
+        rows = [r for r in runs if label == "all" or _plies_class(r["plies"]) == label]
         if not rows:
             continue
         theirs = [r for r in rows if r["euclide_run"]["verdict"] in ("unique", "solutions", "no_solution")]

@@ -392,6 +392,13 @@ class MoveBounds:
 
     # -- units the enemy's pawns must capture ------------------------------------------------------------
 
+    def usable_regions(self, enemy: chess.Color, enemy_pawns: int, enemy_captures: int) -> list[int]:
+        """The :meth:`capture_regions` that the assignment uses: those of at most
+        ``_REGION_LIMIT`` squares (a larger one is left out: a weaker bound, never unsound)."""
+        return [
+            r for r in self.capture_regions(enemy, enemy_pawns, enemy_captures) if chess.popcount(r) <= _REGION_LIMIT
+        ]
+
     def capture_regions(self, enemy: chess.Color, enemy_pawns: int, enemy_captures: int) -> list[int]:
         """The regions (module docstring) of the enemy's free goal pawn squares that only a
         pawn from another file can still reach."""
@@ -436,7 +443,7 @@ class MoveBounds:
             best = min(best, piece_distances(kind, q, self.frozen)[square])
         return best
 
-    def _side_setup(
+    def side_setup(
         self, color: chess.Color, masks: SideMasks, rights: int, enemy_units: int
     ) -> tuple[int, int, chess.Bitboard, chess.Bitboard] | None:
         """What every assignment of ``color`` starts from: (its captures left, the units it
@@ -464,7 +471,7 @@ class MoveBounds:
         extra: int,
     ) -> int:
         enemy = not color
-        setup = self._side_setup(color, masks, rights, enemy_units)
+        setup = self.side_setup(color, masks, rights, enemy_units)
         if setup is None:
             return INF
         captures, spare, must, castles = setup
@@ -485,7 +492,7 @@ class MoveBounds:
             return INF
         regions: list[int] = []
         if spare:
-            regions = [r for r in self.capture_regions(enemy, enemy_pawns, spare) if chess.popcount(r) <= _REGION_LIMIT]
+            regions = self.usable_regions(enemy, enemy_pawns, spare)
             unit_sum = king_cost + self._captured_units_cost(
                 color, regions, spare, units, captures, unit_sum - king_cost
             )
@@ -520,13 +527,11 @@ class MoveBounds:
         on ``moving`` bound to move as well (:mod:`retro.spg.stuck`: a unit bound to move
         that ends on its square costs at least 2). INF when no assignment is feasible."""
         enemy = not color
-        setup = self._side_setup(color, masks, rights, enemy_units)
+        setup = self.side_setup(color, masks, rights, enemy_units)
         if setup is None:
             return INF
         captures, spare, must, castles = setup
-        regions: list[int] = []
-        if spare:
-            regions = [r for r in self.capture_regions(enemy, enemy_pawns, spare) if chess.popcount(r) <= _REGION_LIMIT]
+        regions = self.usable_regions(enemy, enemy_pawns, spare) if spare else []
         blocked = self.blocked_for_good(color, masks[0], captures, enemy_pawns, spare)
         override = None if square is None or row is None else (square, row)
         return self.assignment(
@@ -610,7 +615,7 @@ class MoveBounds:
             cost.append(row)
         if override is not None:
             square, row_function = override
-            cost[rows.index((chess.PAWN, square))] = row_function(goals, len(rows), captures, regions, blocked)
+            cost[rows.index((chess.PAWN, square))] = row_function(goals, size, captures, regions, blocked)
         # one game castles at most once: each castling option charges the king the
         # castling move and lets only that corner's rook start from its castling square
         king_row = next((i for i, (kind, _) in enumerate(rows) if kind == chess.KING), None) if castles else None

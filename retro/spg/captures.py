@@ -130,7 +130,7 @@ class CaptureMoves:
         ]
         if captures + len(open_squares) <= enough or not open_squares:
             return captures + len(open_squares)
-        takers = self._capturable(board, enemy, enemy_moves)
+        takers = self.capturable(board, enemy, enemy_moves)
         pawns, bounds = board.pawns, self.bounds
         blocked = (
             self.frozen
@@ -149,10 +149,6 @@ class CaptureMoves:
     def capturable(self, board: chess.Board, enemy: chess.Color, moves: int) -> list[chess.Square]:
         """The squares of the enemy's units that may still be captured, the enemy making
         ``moves`` more moves (module docstring: no other unit of the enemy is ever captured)."""
-        return self._capturable(board, enemy, moves)
-
-    def _capturable(self, board: chess.Board, enemy: chess.Color, moves: int) -> list[chess.Square]:
-        """The squares of the enemy's units that may be captured (module docstring)."""
         pawns = board.pawns & board.occupied_co[enemy] & ~self.frozen
         extra_pawns = chess.popcount(pawns) - self.free_pawns[enemy]
         promoting = sum(

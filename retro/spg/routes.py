@@ -38,7 +38,7 @@ import chess
 
 from astar.paths import INF, piece_distances
 from retro.core.assignment import RowChange
-from retro.spg.bounds import _BIG, _CASTLE, _REGION_LIMIT, MoveBounds, side_masks
+from retro.spg.bounds import _BIG, _CASTLE, MoveBounds, side_masks
 
 __all__ = ["SideRows", "route_squares", "row_through", "side_rows"]
 
@@ -70,23 +70,12 @@ def side_rows(bounds: MoveBounds, board: chess.Board, color: chess.Color, blocke
     units that stay for good and are never captured) besides the frozen squares."""
     enemy = not color
     masks = side_masks(board, color)
-    mine = board.occupied_co[color]
-    captures = chess.popcount(board.occupied_co[enemy]) - bounds.goal_count[enemy]
-    spare = chess.popcount(mine) - bounds.goal_count[color]
-    if captures < 0 or spare < 0:
-        return None
     rights = board.clean_castling_rights() & (chess.BB_RANK_1 if color == chess.WHITE else chess.BB_RANK_8)
-    must = bounds.must_move(color, mine, masks[chess.ROOK - 1], masks[chess.KING - 1], rights, spare)
-    if must is None:
+    setup = bounds.side_setup(color, masks, rights, chess.popcount(board.occupied_co[enemy]))
+    if setup is None:
         return None
-    castles = bounds.castling_units(color, masks[chess.ROOK - 1], masks[chess.KING - 1], rights)
-    regions: list[int] = []
-    if spare:
-        regions = [
-            r
-            for r in bounds.capture_regions(enemy, board.pawns & board.occupied_co[enemy], spare)
-            if chess.popcount(r) <= _REGION_LIMIT
-        ][:spare]
+    captures, spare, must, castles = setup
+    regions = bounds.usable_regions(enemy, board.pawns & board.occupied_co[enemy], spare)[:spare] if spare else []
     rows: list[tuple[chess.PieceType, chess.Square]] = []
     goals: list[tuple[chess.PieceType, chess.Square]] = []
     for kind in chess.PIECE_TYPES:

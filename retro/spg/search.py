@@ -201,10 +201,7 @@ class _Search:
         :meth:`MoveBounds.staying` and, when enabled, that of :mod:`retro.spg.staying`."""
         stay = 0
         for side in sides:
-            known = self.bounds.staying(*side)
-            stay |= known
-            if self.staying is not None:
-                stay |= self.staying.squares(*side, known=known)
+            stay |= self.bounds.staying(*side) if self.staying is None else self.staying.all_squares(*side)
         return stay
 
     def solo_fits(

@@ -255,8 +255,7 @@ class SoloGame:
         need = self.bounds.side_needs(color, masks, rights, enemy_units, enemy_pawns)
         if need > moves or self.staying is None:
             return need
-        known = self.bounds.staying(color, masks, rights, enemy_units, enemy_pawns, moves)
-        stay = known | self.staying.squares(color, masks, rights, enemy_units, enemy_pawns, moves, known)
+        stay = self.staying.all_squares(color, masks, rights, enemy_units, enemy_pawns, moves)
         return self.bounds.side_needs(color, masks, rights, enemy_units, enemy_pawns, stay) if stay else need
 
     def danger(self, fixed: chess.Bitboard) -> chess.Bitboard:

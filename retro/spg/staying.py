@@ -64,23 +64,14 @@ class _Side:
         enemy_pawns: chess.Bitboard,
     ) -> None:
         self.bounds, self.color, self.masks = bounds, color, masks
-        mine = masks[0] | masks[1] | masks[2] | masks[3] | masks[4] | masks[5]
-        self.captures = enemy_units - bounds.goal_count[not color]
-        self.spare = chess.popcount(mine) - bounds.goal_count[color]
         self.pieces: list[chess.Bitboard] | None = None
         self.costs: dict[chess.Bitboard, int] = {}
-        self.feasible = False
-        if self.captures < 0 or self.spare < 0:
+        setup = bounds.side_setup(color, masks, rights, enemy_units)
+        self.feasible = setup is not None
+        if setup is None:
             return
-        rooks, kings = masks[chess.ROOK - 1], masks[chess.KING - 1]
-        must = bounds.must_move(color, mine, rooks, kings, rights, self.spare)
-        if must is None:
-            return
-        self.must, self.castles = must, bounds.castling_units(color, rooks, kings, rights)
-        self.blocked = bounds.settled_pawns(color, masks[0], self.captures) | bounds.settled_pawns(
-            not color, enemy_pawns, self.spare
-        )
-        self.feasible = True
+        self.captures, self.spare, self.must, self.castles = setup
+        self.blocked = bounds.blocked_for_good(color, masks[0], self.captures, enemy_pawns, self.spare)
 
     def _assignment(self, must: chess.Bitboard) -> int:
         return self.bounds.assignment(
@@ -111,6 +102,20 @@ class StayingPieces:
     def __init__(self, bounds: MoveBounds) -> None:
         self.bounds = bounds
         self._sides: dict[tuple, _Side] = {}
+
+    def all_squares(
+        self,
+        color: chess.Color,
+        masks: SideMasks,
+        rights: chess.Bitboard,
+        enemy_units: int,
+        enemy_pawns: chess.Bitboard,
+        allowance: int,
+    ) -> chess.Bitboard:
+        """The squares of all ``color``'s pieces staying for good with ``allowance`` moves
+        left: those of :meth:`MoveBounds.staying` and those of this module's rule."""
+        known = self.bounds.staying(color, masks, rights, enemy_units, enemy_pawns, allowance)
+        return known | self.squares(color, masks, rights, enemy_units, enemy_pawns, allowance, known)
 
     def squares(
         self,

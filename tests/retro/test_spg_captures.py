@@ -60,8 +60,8 @@ def test_a_unit_the_enemy_can_lose_makes_a_square_capturable() -> None:
     cannot be lost until a pawn can promote (5 moves: a6-a1 or e6-e1)."""
     board, _, captures = _natch_39()
     assert [captures.needs(board, chess.WHITE, moves) for moves in (3, 4)] == [3, 2]
-    assert chess.A8 not in captures._capturable(board, chess.BLACK, 4)
-    assert {chess.A8, chess.H8, chess.F6} <= set(captures._capturable(board, chess.BLACK, 5))
+    assert chess.A8 not in captures.capturable(board, chess.BLACK, 4)
+    assert {chess.A8, chess.H8, chess.F6} <= set(captures.capturable(board, chess.BLACK, 5))
 
 
 def test_castling_rook_square_and_en_passant_rank_are_not_quiet() -> None:
@@ -186,5 +186,5 @@ def test_bishops_by_square_colour_and_pawns_white_cannot_spare() -> None:
     captures = CaptureMoves(problem.goal, bounds)
     board = chess.Board("rnbqk1nr/pppp1pp1/3bp3/8/7p/3P1N1P/PPP1PPP1/RNBQKB1R b KQkq - 9 9")
     assert bounds.needs(board, chess.BLACK) == 2
-    assert captures._capturable(board, chess.WHITE, 2) == [chess.F1]
+    assert captures.capturable(board, chess.WHITE, 2) == [chess.F1]
     assert captures.needs(board, chess.BLACK, 2) == 3
